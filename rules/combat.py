@@ -1,0 +1,760 @@
+"""Conduct Combat (§9): finding battles, rounds of fire, casualties, retreat, conclusion.
+
+Asynchronous by design: each round stops where a player owes a decision (casualties, press
+or retreat) and continues when it is given. ``battle <space> all`` fights to the end, using
+standing casualty orders or the default (cheapest first, two-hit units absorb first, transports
+last, the attacker keeping its last land unit where possible).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import product
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules import orders as od
+from rules.dice import Dice
+from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
+from rules.movement import enemy_units, is_hostile_sea, is_hostile_territory
+from rules.state import BattleState, GameState, Unit
+
+if TYPE_CHECKING:
+    from rules.engine import Pending, Tx
+
+MAX_ROUNDS = 200  # guard against a loop in "battle all"; real battles end long before
+
+# Hit categories (H-2, H-3) and unit classes for the casualty matching (H-7).
+ANY, NO_AIR, NO_SUB = "any", "no_air", "no_sub"
+AIR, SUB, OTHER, TRANSPORT = "air", "sub", "other", "transport"
+ELIGIBLE = {ANY: (AIR, SUB, OTHER, TRANSPORT), NO_AIR: (SUB, OTHER, TRANSPORT),
+            NO_SUB: (AIR, OTHER, TRANSPORT)}
+
+
+# --------------------------------------------------------------------------------------------
+# Finding battles at the start of Conduct Combat
+
+
+def open_battles(tx: Tx, from_position: bool = False) -> None:
+    """Open every battle of the acting power; take empty territories (CC-0b)."""
+    from rules import flow
+
+    s = tx.state
+    ed = s.edition
+    power = s.power
+    # Sea battles first, so amphibious land battles can name the sea battle that blocks them.
+    sea_battles: set[str] = set()
+    for z in [n for n in ed.spaces if ed.is_sea(n)]:
+        mine = [u for u in s.units_in(z) if u.owner == power and u.carried_by is None]
+        if not mine:
+            continue
+        foes = [u for u in enemy_units(s, z, power)
+                if ed.units[u.type].domain != "land" and not _is_cargo_of_enemy(s, u)]
+        if not foes:
+            continue
+        hostile = is_hostile_sea(s, z, power)
+        moved_in = any(u.combat_moved and ed.units[u.type].domain != "land"
+                       and not ed.units[u.type].abilities.no_combat_value for u in mine)
+        can_attack = any(not ed.units[u.type].abilities.no_combat_value for u in mine)
+        if not can_attack:
+            continue  # A-9: transports alone never start a battle
+        if hostile or moved_in or from_position:
+            attacking = tuple(u.id for u in mine)
+            defending = tuple(u.id for u in foes) + tuple(
+                c.id for u in foes for c in s.units.values()
+                if c.carried_by == u.id and ed.units[c.type].domain == "air")
+            launched = tuple(
+                c.id for u in mine for c in s.units.values()
+                if c.carried_by == u.id and c.owner == power and ed.units[c.type].domain == "air")
+            tx.emit(ev.BattleOpened(space=z, attacker=power, defenders=_powers(s, defending),
+                                    sea=True, attacking=attacking, defending=defending,
+                                    launched=launched))
+            sea_battles.add(z)
+    s = tx.state
+    for t in [n for n in ed.spaces if not ed.is_sea(n)]:
+        if not is_hostile_territory(s, t, power):
+            continue
+        present = [u for u in s.units_in(t) if u.owner == power]
+        pending_cargo = [c for c in s.units.values()
+                         if c.owner == power and c.assault == t and c.carried_by is not None]
+        if not present and not pending_cargo:
+            continue
+        foes = [u for u in enemy_units(s, t, power) if not ed.units[u.type].abilities.factory]
+        blocked = sorted({c.space for c in pending_cargo if c.space in sea_battles})
+        seaborne = tuple(u.id for u in present if u.assault == t)
+        amphibious = bool(pending_cargo) or bool(seaborne)
+        if not foes and not blocked:
+            if any(ed.units[u.type].abilities.can_capture for u in present):
+                flow.capture(tx, t, power, "no battle", "CC-0b")
+                s = tx.state
+            continue
+        tx.emit(ev.BattleOpened(space=t, attacker=power, defenders=_powers(s, [u.id for u in foes]),
+                                sea=False, attacking=tuple(u.id for u in present),
+                                defending=tuple(u.id for u in foes), amphibious=amphibious,
+                                blocked_by=blocked[0] if blocked else None, seaborne=seaborne))
+        s = tx.state
+
+
+def _is_cargo_of_enemy(s: GameState, u: Unit) -> bool:
+    return u.carried_by is not None and s.edition.units[u.type].domain == "land"
+
+
+def _powers(s: GameState, ids: Iterable[int]) -> tuple[str, ...]:
+    seen: list[str] = []
+    for i in ids:
+        o = s.units[i].owner
+        if o not in seen:
+            seen.append(o)
+    order = s.edition.turn_order
+    return tuple(sorted(seen, key=order.index))
+
+
+# --------------------------------------------------------------------------------------------
+# Who owes what
+
+
+def pending_decisions(s: GameState) -> list[Pending]:
+    from rules.engine import Pending
+
+    out: list[Pending] = []
+    for b in s.battles.values():
+        if b.step == "casualties":
+            for side, _n in b.owed:
+                if side == "attacker":
+                    out.append(Pending(b.attacker, "casualties", b.space))
+                else:
+                    alive = [p for p in b.defenders
+                             if any(s.units[i].owner == p for i in b.defending if i in s.units)]
+                    out.append(Pending((alive or list(b.defenders))[0], "casualties", b.space))
+        elif b.step == "press_or_retreat":
+            out.append(Pending(b.attacker, "press or retreat", b.space))
+    return out
+
+
+def owed_side(b: BattleState) -> str | None:
+    return b.owed[0][0] if b.owed else None
+
+
+def owed_hits(b: BattleState) -> int:
+    return b.owed[0][1] if b.owed else 0
+
+
+# --------------------------------------------------------------------------------------------
+# Orders
+
+
+def _battle(s: GameState, space: str) -> BattleState:
+    if space not in s.edition.spaces:
+        raise InvalidOrder(f"Unknown space {space!r}.")
+    b = s.battles.get(space)
+    if b is None or b.step == "done":
+        open_ = [x.space for x in s.battles.values() if x.step != "done"]
+        raise IllegalOrder(
+            f"There is no battle to fight in {space}. Open battles: {', '.join(open_) or 'none'}."
+        )
+    return b
+
+
+def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice) -> None:
+    s = tx.state
+    b = _battle(s, order.space)
+    if isinstance(order, od.Retreat):
+        _retreat(tx, b, order)
+        return
+    auto = isinstance(order, od.Battle) and order.all
+    if b.step == "casualties" and not (auto and owed_side(b) == "attacker"):
+        who = pending_decisions(s)
+        raise IllegalOrder(
+            f"The battle in {b.space} waits for casualties from "
+            + ", ".join(p.power for p in who if p.space == b.space)
+            + " (H-1). They answer with 'casualties <space> <units>'."
+        )
+    if b.blocked_by is not None:
+        raise IllegalOrder(
+            f"The amphibious assault on {b.space} waits for the sea battle in {b.blocked_by}: "
+            "sea combat comes first (AA-1)."
+        )
+    if not b.amphibious and not b.sea:
+        first = [x.space for x in s.battles.values()
+                 if x.step != "done" and _is_amphibious_part(s, x)]
+        if first:
+            raise IllegalOrder(
+                f"Resolve amphibious assaults first ({', '.join(first)}), then general combat "
+                "(CC-0)."
+            )
+    if b.step == "press_or_retreat":
+        if not _attacker_can_fire(s, b):
+            raise IllegalOrder(
+                "The attacking units left cannot fire (UT-3): retreat with 'retreat <space> to "
+                "<space>'."
+            )
+        tx.emit(ev.BattlePressed(space=b.space))
+    elif isinstance(order, od.Press):
+        raise IllegalOrder(f"'press' follows a round of the battle in {b.space}; fight a round "
+                           f"with 'battle {b.space}' first (CC-6).")
+    fight(tx, b.space, dice, auto=auto)
+
+
+def _is_amphibious_part(s: GameState, b: BattleState) -> bool:
+    if b.amphibious:
+        return True
+    return any(x.blocked_by == b.space for x in s.battles.values() if x.step != "done")
+
+
+def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice: Dice) -> None:
+    s = tx.state
+    if s.phase != "conduct_combat":
+        raise WrongPhase("Casualties are chosen during Conduct Combat (§9).")
+    b = _battle(s, order.space)
+    if isinstance(order, od.Submerge | od.Strike):
+        raise IllegalOrder(
+            "Submarine surprise strike and submerge decisions (SS-2) are not part of this "
+            "battle procedure yet; submarines fire with the other units."
+        )
+    side = owed_side(b)
+    if b.step != "casualties" or side is None:
+        raise IllegalOrder(f"No casualties are owed in {b.space} now.")
+    powers = (b.attacker,) if side == "attacker" else b.defenders
+    if order.power not in powers:
+        raise NotYourTurn(
+            f"The {side}'s casualties in {b.space} are chosen by {' or '.join(powers)}, not "
+            f"{order.power} (H-1)."
+        )
+    lost, damaged = validate_choice(s, b, side, order.units)
+    tx.emit(ev.CasualtiesChosen(space=b.space, side=side, by=order.power, lost=lost,
+                                damaged=damaged, how="choice"))
+    fight(tx, b.space, dice, auto=False, resume=True)
+
+
+# --------------------------------------------------------------------------------------------
+# A round (Steps 3-5) and its end (Step 6/7)
+
+
+def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> None:
+    """Run the battle until it needs a decision, or to its end when ``auto``."""
+    for _ in range(MAX_ROUNDS):
+        s = tx.state
+        b = s.battles[space]
+        if b.step == "done":
+            return
+        if b.step == "press_or_retreat":
+            if not auto:
+                return
+            if not _attacker_can_fire(s, b):
+                _auto_end_unfireable(tx, b)
+                return
+            tx.emit(ev.BattlePressed(space=space))
+            continue
+        if b.step == "ready":
+            if resume:
+                return
+            if _precheck_end(tx, b):
+                return
+            _fire(tx, b, "attacker", dice)
+            continue
+        # casualties step
+        side = owed_side(b)
+        if side is not None:
+            forced = forced_choice(s, b, side)
+            if forced is None and not auto:
+                return
+            how = "forced" if forced is not None else "default"
+            choice = forced if forced is not None else default_choice(s, b, side)
+            if forced is None and s.standing.get(_chooser(b, side)):
+                how = "standing"
+            tx.emit(ev.CasualtiesChosen(space=space, side=side, by="referee", lost=choice[0],
+                                        damaged=choice[1], how=how))
+            continue
+        if "defender" not in b.fired:
+            _fire(tx, b, "defender", dice)
+            continue
+        _end_round(tx, b)
+        resume = False
+    raise IllegalOrder(f"The battle in {space} did not end after {MAX_ROUNDS} rounds.")
+
+
+def _chooser(b: BattleState, side: str) -> str:
+    return b.attacker if side == "attacker" else b.defenders[0]
+
+
+def _alive(s: GameState, ids: Iterable[int]) -> list[Unit]:
+    return [s.units[i] for i in ids if i in s.units]
+
+
+def _side_units(s: GameState, b: BattleState, side: str) -> list[Unit]:
+    ids = b.attacking + b.seaborne if side == "attacker" else b.defending
+    pend = {i for i, _ in b.pending_casualties}
+    return [u for u in _alive(s, dict.fromkeys(ids)) if u.id not in pend or side == "defender"]
+
+
+def _value(s: GameState, u: Unit, side: str) -> int:
+    ut = s.edition.units[u.type]
+    return ut.attack if side == "attacker" else ut.defense
+
+
+def _has_destroyer(s: GameState, units: list[Unit]) -> bool:
+    return any(s.edition.units[u.type].abilities.anti_sub for u in units)
+
+
+def _fire(tx: Tx, b: BattleState, side: str, dice: Dice) -> None:
+    s = tx.state
+    ed = s.edition
+    firing = [u for u in _side_units(s, b, side) if _value(s, u, side) > 0]
+    groups: dict[tuple[str, int], int] = {}
+    for u in firing:
+        key = (u.type, _value(s, u, side))
+        groups[key] = groups.get(key, 0) + 1
+    out: list[tuple[str, int, tuple[int, ...]]] = []
+    hits = 0
+    for (utype, val), n in sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+        rnd = b.round + 1 if side == "attacker" else b.round
+        faces = tuple(dice.roll(n, f"{b.space} round {rnd} {side} {utype}"))
+        out.append((utype, val, faces))
+        hits += sum(1 for f in faces if f <= val)  # CMP-3: a roll <= value hits
+    rnd = b.round + 1 if side == "attacker" else b.round
+    # Hits beyond what the other side can absorb are lost; record the assignable count (H-7).
+    other = "defender" if side == "attacker" else "attacker"
+    cats = _hit_categories(s, b, side, tuple((g[0], g[1], g[2]) for g in out))
+    assignable = _max_assignable(s, b, other, cats)
+    tx.emit(ev.DiceRolled(space=b.space, round=rnd, side=side,  # type: ignore[arg-type]
+                          purpose=f"{b.space} round {rnd} {side} fire",
+                          groups=tuple(out), hits=min(hits, assignable),
+                          categories=(cats[ANY], cats[NO_AIR], cats[NO_SUB]), dice=dice.name))
+    del ed
+
+
+def _hit_categories(s: GameState, b: BattleState, side: str,
+                    groups: tuple[tuple[str, int, tuple[int, ...]], ...]) -> dict[str, int]:
+    ed = s.edition
+    own = _side_units(s, b, side)
+    destroyer = _has_destroyer(s, own)
+    cats = {ANY: 0, NO_AIR: 0, NO_SUB: 0}
+    for utype, val, faces in groups:
+        n = sum(1 for f in faces if f <= val)
+        ab = ed.units[utype].abilities
+        if ab.cannot_hit_air:
+            cats[NO_AIR] += n  # H-2
+        elif ed.units[utype].domain == "air" and not destroyer:
+            cats[NO_SUB] += n  # H-3
+        else:
+            cats[ANY] += n
+    return cats
+
+
+def _unit_class(s: GameState, u: Unit) -> str:
+    ed = s.edition
+    ut = ed.units[u.type]
+    if ut.domain == "air":
+        return AIR
+    if ut.abilities.cannot_be_hit_by_air:
+        return SUB
+    if ut.abilities.chosen_last:
+        return TRANSPORT
+    return OTHER
+
+
+def _hit_points(s: GameState, u: Unit) -> int:
+    return s.edition.units[u.type].hits - u.damage
+
+
+def _targets(s: GameState, b: BattleState, side: str) -> list[Unit]:
+    """Units of ``side`` that can take hits now (not cargo, not out of play: H-5)."""
+    pend = {i for i, _ in b.pending_casualties}
+    return [u for u in _side_units(s, b, side) if u.id not in pend]
+
+
+def _flow_ok(cats: dict[str, int], counts: dict[str, int]) -> bool:
+    """Can hits of these categories be spread to exactly ``counts`` per unit class?"""
+    need = sum(counts.values())
+    if need > sum(cats.values()):
+        return False
+    # Tiny max-flow: categories -> classes (enumerate how ANY hits split; others are forced).
+    for air_from_nosub in range(min(cats[NO_SUB], counts[AIR]) + 1):
+        for sub_from_noair in range(min(cats[NO_AIR], counts[SUB]) + 1):
+            a_left = counts[AIR] - air_from_nosub
+            s_left = counts[SUB] - sub_from_noair
+            # the rest of NO_SUB / NO_AIR hits go to OTHER+TRANSPORT; ANY fills the gaps
+            ot = counts[OTHER] + counts[TRANSPORT]
+            nosub_rest = cats[NO_SUB] - air_from_nosub
+            noair_rest = cats[NO_AIR] - sub_from_noair
+            used_ot = min(ot, nosub_rest + noair_rest)
+            any_needed = a_left + s_left + (ot - used_ot)
+            if any_needed <= cats[ANY] and a_left + s_left + ot + air_from_nosub + sub_from_noair == need:
+                if any_needed + used_ot + air_from_nosub + sub_from_noair >= need:
+                    return True
+    return False
+
+
+def _class_caps(s: GameState, units: list[Unit]) -> dict[str, int]:
+    caps = {AIR: 0, SUB: 0, OTHER: 0, TRANSPORT: 0}
+    for u in units:
+        caps[_unit_class(s, u)] += _hit_points(s, u)
+    return caps
+
+
+def _vectors(caps: dict[str, int], total: int) -> Iterable[dict[str, int]]:
+    for a, sb, o in product(range(min(caps[AIR], total) + 1), range(min(caps[SUB], total) + 1),
+                            range(min(caps[OTHER], total) + 1)):
+        t = total - a - sb - o
+        if 0 <= t <= caps[TRANSPORT]:
+            yield {AIR: a, SUB: sb, OTHER: o, TRANSPORT: t}
+
+
+def _best_total(caps: dict[str, int], cats: dict[str, int]) -> tuple[int, int]:
+    """(most hits that can be assigned, fewest of them on transports) — H-4, H-7."""
+    for total in range(min(sum(caps.values()), sum(cats.values())), -1, -1):
+        ts = [v[TRANSPORT] for v in _vectors(caps, total) if _flow_ok(cats, v)]
+        if ts:
+            return total, min(ts)
+    return 0, 0
+
+
+def _max_assignable(s: GameState, b: BattleState, side: str, cats: dict[str, int]) -> int:
+    return _best_total(_class_caps(s, _targets(s, b, side)), cats)[0]
+
+
+def _cats_for_owed(s: GameState, b: BattleState, side: str) -> dict[str, int]:
+    """Categories of the hits this side owes (recorded with the roll that scored them)."""
+    a, na, ns = b.owed_cats
+    del s, side
+    return {ANY: a, NO_AIR: na, NO_SUB: ns}
+
+
+def validate_choice(s: GameState, b: BattleState, side: str,
+                    units: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Turn ``{type: hits}`` into lost/damaged unit ids, enforcing H-2..H-7."""
+    ed = s.edition
+    hits = owed_hits(b)
+    total = sum(units.values())
+    if total != hits:
+        raise IllegalOrder(
+            f"{hits} hit(s) must be assigned in {b.space}; the order assigns {total} (H-7)."
+        )
+    targets = _targets(s, b, side)
+    lost: list[int] = []
+    damaged: list[int] = []
+    counts = {AIR: 0, SUB: 0, OTHER: 0, TRANSPORT: 0}
+    for utype, n in units.items():
+        if utype not in ed.units:
+            raise InvalidOrder(f"Unknown unit {utype!r}.")
+        mine = sorted((u for u in targets if u.type == utype), key=lambda u: (u.damage, u.id))
+        points = sum(_hit_points(s, u) for u in mine)
+        if n > points:
+            raise IllegalOrder(
+                f"There {'is' if len(mine) == 1 else 'are'} {len(mine)} {utype} in the battle in "
+                f"{b.space} able to take {points} hit(s), not {n} (H-5)."
+            )
+        left = n
+        # Two-hit units: first hits damage undamaged ones (H-6), further hits sink.
+        undamaged = [u for u in mine if _hit_points(s, u) > 1]
+        for u in undamaged:
+            if left == 0:
+                break
+            damaged.append(u.id)
+            left -= 1
+        for u in sorted(mine, key=lambda u: (-u.damage - (1 if u.id in damaged else 0), u.id)):
+            if left == 0:
+                break
+            if _hit_points(s, u) - (1 if u.id in damaged else 0) >= 1:
+                lost.append(u.id)
+                if u.id in damaged:
+                    damaged.remove(u.id)
+                    left -= 1
+                else:
+                    left -= 1
+        counts[_unit_class(s, mine[0])] += n if mine else 0
+    cats = _cats_for_owed(s, b, side)
+    best, tmin = _best_total(_class_caps(s, targets), cats)
+    if counts[TRANSPORT] > tmin:
+        raise IllegalOrder(
+            "Transports are chosen as casualties only when no other unit can take the hit "
+            "(H-4/UT-4)."
+        )
+    if not _flow_ok(cats, counts):
+        raise IllegalOrder(
+            "That choice wastes hits: submarine hits may go only on sea units (H-2) and air "
+            "hits on submarines only with a friendly destroyer in the battle (H-3); assign them "
+            "so that as many hits as possible count (H-7)."
+        )
+    del best
+    return tuple(lost), tuple(damaged)
+
+
+def _preference(s: GameState, b: BattleState, side: str, units: list[Unit]) -> list[Unit]:
+    """Default casualty order: standing order, else cheapest first; keep the last land unit."""
+    ed = s.edition
+    power = _chooser(b, side)
+    standing = s.standing.get(power, ())
+
+    def key(u: Unit) -> tuple[int, int, int]:
+        ut = ed.units[u.type]
+        rank = standing.index(u.type) if u.type in standing else len(standing)
+        return (1 if ut.abilities.chosen_last else 0, rank, (ut.cost or 0) * 10 + u.id % 10)
+
+    ordered = sorted(units, key=key)
+    if side == "attacker" and not b.sea:
+        land = [u for u in ordered if ed.units[u.type].abilities.can_capture]
+        if land:
+            last = land[-1]
+            ordered.remove(last)
+            ordered.append(last)
+    return ordered
+
+
+def default_choice(s: GameState, b: BattleState,
+                   side: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    targets = _targets(s, b, side)
+    hits = owed_hits(b)
+    cats = _cats_for_owed(s, b, side)
+    caps = _class_caps(s, targets)
+    best, tmin = _best_total(caps, cats)
+    hits = min(hits, best)
+    # Free hits first: two-hit units that are undamaged absorb one hit each (H-6).
+    damaged = [u for u in targets if _hit_points(s, u) > 1][:hits]
+    pref = _preference(s, b, side, [u for u in targets])
+    chosen: list[tuple[str, Unit]] = [("damage", u) for u in damaged]
+    for u in pref:
+        if len(chosen) >= hits:
+            break
+        left = _hit_points(s, u) - (1 if u in damaged else 0)
+        if left <= 0:
+            continue
+        chosen.append(("lose", u))
+    chosen = chosen[:hits]
+    counts = {AIR: 0, SUB: 0, OTHER: 0, TRANSPORT: 0}
+    for _, u in chosen:
+        counts[_unit_class(s, u)] += 1
+    if counts[TRANSPORT] <= tmin and _flow_ok(cats, counts):
+        lost = [u.id for k, u in chosen if k == "lose"]
+        dmg = [u.id for k, u in chosen if k == "damage" and u.id not in lost]
+        return tuple(lost), tuple(dmg)
+    # Fall back: the best feasible class vector, filled per class in preference order.
+    for v in _vectors(caps, hits):
+        if v[TRANSPORT] == tmin and _flow_ok(cats, v):
+            lost2: list[int] = []
+            dmg2: list[int] = []
+            for cls, n in v.items():
+                pool = [u for u in pref if _unit_class(s, u) == cls]
+                for u in [u for u in pool if _hit_points(s, u) > 1]:
+                    if n and u.id not in dmg2:
+                        dmg2.append(u.id)
+                        n -= 1
+                for u in pool:
+                    if n <= 0:
+                        break
+                    lost2.append(u.id)
+                    if u.id in dmg2:
+                        dmg2.remove(u.id)
+                    n -= 1
+            return tuple(lost2), tuple(dmg2)
+    return (), ()
+
+
+def forced_choice(s: GameState, b: BattleState,
+                  side: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The choice when there is none to make: everything dies, or one kind of unit only."""
+    targets = _targets(s, b, side)
+    hits = owed_hits(b)
+    if hits <= 0:
+        return (), ()
+    if hits >= sum(_hit_points(s, u) for u in targets):
+        return tuple(u.id for u in targets), ()
+    kinds = {(u.type, u.damage) for u in targets}
+    if len(kinds) == 1:
+        return default_choice(s, b, side)
+    return None
+
+
+def _attacker_can_fire(s: GameState, b: BattleState) -> bool:
+    return any(_value(s, u, "attacker") > 0 for u in _side_units(s, b, "attacker"))
+
+
+def _can_hit(s: GameState, shooters: list[Unit], side: str, targets: list[Unit]) -> bool:
+    ed = s.edition
+    destroyer = _has_destroyer(s, shooters)
+    for x in shooters:
+        if _value(s, x, side) <= 0:
+            continue
+        xa = ed.units[x.type].abilities
+        for y in targets:
+            ycls = _unit_class(s, y)
+            if xa.cannot_hit_air and ycls == AIR:
+                continue
+            if ed.units[x.type].domain == "air" and ycls == SUB and not destroyer:
+                continue
+            return True
+    return False
+
+
+def _precheck_end(tx: Tx, b: BattleState) -> bool:
+    """Before a round: defenceless transports (CC-6C) and battles nobody can fight (A-11)."""
+    s = tx.state
+    ed = s.edition
+    att = _side_units(s, b, "attacker")
+    dfd = _side_units(s, b, "defender")
+    if not dfd:
+        _conclude(tx, b, "attacker")
+        return True
+    if b.sea and all(ed.units[u.type].abilities.no_combat_value for u in dfd) and _can_hit(
+            s, att, "attacker", dfd):
+        ids = tuple(u.id for u in dfd)
+        tx.emit(ev.UnitsRemoved(ids=ids + _cargo_ids(s, ids), reason="defenceless transports",
+                                rule="CC-6C"))
+        _conclude(tx, tx.state.battles[b.space], "attacker")
+        return True
+    if not _can_hit(s, att, "attacker", dfd) and not _can_hit(s, dfd, "defender", att):
+        _conclude(tx, b, "no combat")  # A-11: nobody can hit anybody
+        return True
+    return False
+
+
+def _cargo_ids(s: GameState, hosts: Iterable[int]) -> tuple[int, ...]:
+    hs = set(hosts)
+    return tuple(u.id for u in s.units.values() if u.carried_by in hs)
+
+
+def _end_round(tx: Tx, b: BattleState) -> None:
+    """Step 5: remove casualties with their cargo; then Step 6 (CC-6A/CC-6C)."""
+    s = tx.state
+    ed = s.edition
+    dead = [i for i, _ in b.pending_casualties]
+    dead_set = set(dead)
+    lost_cargo: list[int] = []
+    stranded: list[int] = []
+    launched: list[int] = []
+    defending_ids = set(b.defending)
+    for u in s.units.values():
+        if u.carried_by in dead_set and u.id not in dead_set:
+            host = s.units[u.carried_by]
+            if ed.units[u.type].domain == "air" and host.id in defending_ids:
+                stranded.append(u.id)  # UC-5
+            elif ed.units[u.type].domain == "air" and u.owner == host.owner:
+                launched.append(u.id)  # A-7
+            else:
+                lost_cargo.append(u.id)  # CC-2, CM-22
+    if dead or lost_cargo:
+        tx.emit(ev.UnitsRemoved(ids=tuple(dead + lost_cargo), reason=f"casualties in {b.space}",
+                                rule="CC-5", stranded=tuple(stranded), launched=tuple(launched)))
+    s = tx.state
+    b = s.battles[b.space]
+    att = _side_units(s, b, "attacker")
+    dfd = _side_units(s, b, "defender")
+    if not att and not dfd:
+        _conclude(tx, b, "both destroyed")
+    elif not dfd:
+        _conclude(tx, b, "attacker")
+    elif not att:
+        _conclude(tx, b, "defender")
+    elif b.sea and all(ed.units[u.type].abilities.no_combat_value for u in dfd) and all(
+            ed.units[u.type].abilities.no_combat_value for u in att):
+        _conclude(tx, b, "no combat")  # CC-6A: only transports on both sides
+    else:
+        tx.emit(ev.BattleRoundEnded(space=b.space, round=b.round, next_step="press_or_retreat"))
+
+
+def _auto_end_unfireable(tx: Tx, b: BattleState) -> None:
+    """Attackers that cannot fire and cannot retreat are lost (CC-6C)."""
+    s = tx.state
+    options = retreat_options(s, b)
+    if options:
+        _retreat(tx, b, od.Retreat(power=b.attacker, space=b.space, to=options[0]))
+        return
+    att = _side_units(s, b, "attacker")
+    ids = tuple(u.id for u in att)
+    tx.emit(ev.UnitsRemoved(ids=ids + _cargo_ids(s, ids), reason="defenceless transports",
+                            rule="CC-6C"))
+    _conclude(tx, tx.state.battles[b.space], "defender")
+
+
+def retreat_options(s: GameState, b: BattleState) -> list[str]:
+    """Adjacent friendly spaces at least one attacking land/sea unit came from (CC-6B)."""
+    ed = s.edition
+    movers = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain != "air"
+              and u.id not in b.seaborne]
+    froms = {u.came_from for u in movers if u.came_from and u.came_from != b.space}
+    out = []
+    for x in sorted(f for f in froms if f is not None):
+        if x not in ed.neighbours[b.space]:
+            continue
+        if ed.is_sea(x):
+            if is_hostile_sea(s, x, b.attacker):
+                continue
+            if any(is_hostile_sea(s, x, b.attacker) for _ in ()):
+                continue
+        elif not s.friendly(s.owners.get(x), b.attacker):
+            continue
+        out.append(x)
+    return out
+
+
+def _retreat(tx: Tx, b: BattleState, order: od.Retreat) -> None:
+    s = tx.state
+    ed = s.edition
+    if b.step != "press_or_retreat":
+        raise IllegalOrder(
+            f"Retreat is decided after a round of fire (CC-6B, A-12); the battle in {b.space} is "
+            f"{'waiting for casualties' if b.step == 'casualties' else 'not yet fought'}."
+        )
+    if order.to not in ed.spaces:
+        raise InvalidOrder(f"Unknown space {order.to!r}.")
+    movers = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain != "air"
+              and u.id not in b.seaborne]
+    air = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain == "air"]
+    if movers:
+        options = retreat_options(s, b)
+        if order.to not in options:
+            raise IllegalOrder(
+                f"Attackers retreat together to one adjacent friendly space that at least one of "
+                f"them came from (CC-6B). Possible: {', '.join(options) or 'none'}."
+            )
+        to: str | None = order.to
+    else:
+        if order.to != b.space and order.to not in ed.neighbours[b.space]:
+            raise IllegalOrder("Air units retreat in place and land in Noncombat Move (CC-6B).")
+        to = None
+    ids = tuple(u.id for u in movers + air)
+    tx.emit(ev.BattleRetreated(space=b.space, to=to, units=ids))
+    b = tx.state.battles[b.space]
+    if b.seaborne and any(i in tx.state.units for i in b.seaborne):
+        # AA-7: seaborne units never retreat; the battle goes on with them.
+        tx.emit(ev.BattleRoundEnded(space=b.space, round=b.round, next_step="ready"))
+        return
+    _conclude(tx, b, "retreat")
+
+
+def _conclude(tx: Tx, b: BattleState, result: str) -> None:
+    """Step 7: repair, land fighters, capture (CC-7a..c), seaborne landing (AA-3)."""
+    from rules import flow
+
+    s = tx.state
+    ed = s.edition
+    b = s.battles[b.space]
+    repaired = tuple(u.id for u in _alive(s, b.attacking + b.defending) if u.damage)
+    offloaded: tuple[int, ...] = ()
+    if b.sea and result in ("attacker", "no combat"):
+        offloaded = tuple(c.id for c in s.units.values()
+                          if c.owner == b.attacker and c.space == b.space and c.assault
+                          and c.carried_by is not None)
+    tx.emit(ev.BattleEnded(space=b.space, result=result, repaired=repaired,  # type: ignore[arg-type]
+                           offloaded=()))
+    if offloaded:
+        by_target: dict[str, list[int]] = {}
+        for i in offloaded:
+            by_target.setdefault(tx.state.units[i].assault or "", []).append(i)
+        for target, ids in by_target.items():
+            tx.emit(ev.SeaborneLanded(space=target, units=tuple(ids)))
+            lb = tx.state.battles.get(target)
+            if lb is not None and lb.step != "done" and not _side_units(tx.state, lb, "defender"):
+                if lb.blocked_by is None:
+                    _conclude(tx, lb, "attacker")
+    if b.sea and result not in ("attacker", "no combat"):
+        # AA-5/AA-6: the landing failed; land battles it blocked go on without seaborne units.
+        for lb in list(tx.state.battles.values()):
+            if lb.blocked_by is None and lb.step != "done" and lb.amphibious:
+                if not _side_units(tx.state, lb, "attacker"):
+                    tx.emit(ev.BattleEnded(space=lb.space, result="defender"))
+    if not b.sea and result == "attacker":
+        land = [u for u in _alive(tx.state, b.attacking + b.seaborne)
+                if ed.units[u.type].abilities.can_capture and u.space == b.space]
+        if land and is_hostile_territory(tx.state, b.space, b.attacker):
+            flow.capture(tx, b.space, b.attacker, "battle", "CC-7b")

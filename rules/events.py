@@ -1,0 +1,256 @@
+"""Events: what happened, past tense, JSON-serialisable (DESIGN §1, §4).
+
+State is the fold of events (``engine.evolve``). Events carry every fact the fold needs (unit
+ids, dice faces, amounts), so replay never rolls dice or re-checks rules.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GameStarted(_Event):
+    """A game began from the edition's setup, or from a given position."""
+
+    type: Literal["GameStarted"] = "GameStarted"
+    edition: str
+    options: tuple[str, ...] = ()
+    position: dict[str, Any] | None = None
+
+
+class TurnStarted(_Event):
+    """A power's turn began: per-turn flags reset, start-of-turn control recorded."""
+
+    type: Literal["TurnStarted"] = "TurnStarted"
+    round: int
+    power: str
+
+
+class PhaseChanged(_Event):
+    """The current phase changed; ``skipped`` lists phases passed over, with the rule."""
+
+    type: Literal["PhaseChanged"] = "PhaseChanged"
+    power: str
+    phase: str
+    skipped: tuple[str, ...] = ()
+    rule: str = ""
+
+
+class UnitsPurchased(_Event):
+    type: Literal["UnitsPurchased"] = "UnitsPurchased"
+    power: str
+    units: dict[str, int]
+    cost: int
+
+
+class PurchaseCleared(_Event):
+    type: Literal["PurchaseCleared"] = "PurchaseCleared"
+    power: str
+    refund: int
+
+
+class UnitMove(BaseModel):
+    """One unit's move: its path (first = where it was) and its state afterwards."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    id: int
+    path: tuple[str, ...]
+    cost: int  # movement points spent
+    carried_by: int | None = None
+    stopped: bool = False
+    loaded: bool = False  # boarded a transport/carrier with this move
+    offloaded: bool = False  # left a transport with this move
+    assault: str | None = None  # amphibious assault target declared (CM-17)
+
+
+class UnitsMoved(_Event):
+    type: Literal["UnitsMoved"] = "UnitsMoved"
+    power: str
+    phase: str
+    frm: str
+    to: str
+    moves: tuple[UnitMove, ...]
+    blitzed: tuple[str, ...] = ()  # territories taken on the way (CM-25)
+
+
+class TerritoryCaptured(_Event):
+    """Control of a territory changed (CC-7c, CM-25, LIB-1..3, CAP-1..3)."""
+
+    type: Literal["TerritoryCaptured"] = "TerritoryCaptured"
+    space: str
+    by: str  # the power whose units took it
+    previous: str | None
+    owner: str  # new controller (differs from ``by`` on liberation)
+    how: str  # "battle", "no battle", "blitz", "liberation", "capital liberated"
+    seized: int = 0  # CAP-1: treasury taken
+    seized_from: str | None = None
+    rule: str = ""
+
+
+class BattleOpened(_Event):
+    """A battle exists in a space (found at the end of Combat Move)."""
+
+    type: Literal["BattleOpened"] = "BattleOpened"
+    space: str
+    attacker: str
+    defenders: tuple[str, ...]
+    sea: bool
+    attacking: tuple[int, ...]
+    defending: tuple[int, ...]
+    amphibious: bool = False
+    blocked_by: str | None = None
+    seaborne: tuple[int, ...] = ()
+    launched: tuple[int, ...] = ()
+
+
+class SeaborneLanded(_Event):
+    """Seaborne units land after their sea battle cleared the zone (AA-3); they join the
+    land battle in ``space`` as its seaborne attackers."""
+
+    type: Literal["SeaborneLanded"] = "SeaborneLanded"
+    space: str
+    units: tuple[int, ...]
+
+
+class DiceRolled(_Event):
+    """One side fired: dice per unit group, faces, hits (CC-3a, CC-4a)."""
+
+    type: Literal["DiceRolled"] = "DiceRolled"
+    space: str
+    round: int
+    side: Literal["attacker", "defender"]
+    purpose: str
+    groups: tuple[tuple[str, int, tuple[int, ...]], ...]  # (unit type, value, faces)
+    hits: int
+    categories: tuple[int, int, int] = (0, 0, 0)  # hits by kind: any, no_air (H-2), no_sub (H-3)
+    dice: str = ""  # which dice source rolled them
+
+
+class CasualtiesChosen(_Event):
+    """Hits assigned to units of one side (H-1..H-7). ``how``: choice/forced/default/standing."""
+
+    type: Literal["CasualtiesChosen"] = "CasualtiesChosen"
+    space: str
+    side: Literal["attacker", "defender"]
+    by: str  # the power that chose, or "referee"
+    lost: tuple[int, ...]
+    damaged: tuple[int, ...] = ()
+    how: str = "choice"
+
+
+class UnitsRemoved(_Event):
+    """Units leave the board (casualties removed, cargo lost, air units unable to land)."""
+
+    type: Literal["UnitsRemoved"] = "UnitsRemoved"
+    ids: tuple[int, ...]
+    reason: str
+    rule: str = ""
+    stranded: tuple[int, ...] = ()  # defending fighters whose carrier sank: airborne (UC-5)
+    launched: tuple[int, ...] = ()  # own fighters of a sunk attacking carrier: airborne (A-7)
+
+
+class BattleRoundEnded(_Event):
+    type: Literal["BattleRoundEnded"] = "BattleRoundEnded"
+    space: str
+    round: int
+    next_step: str  # "press_or_retreat" or "done"
+
+
+class BattlePressed(_Event):
+    type: Literal["BattlePressed"] = "BattlePressed"
+    space: str
+
+
+class BattleRetreated(_Event):
+    type: Literal["BattleRetreated"] = "BattleRetreated"
+    space: str
+    to: str | None  # None: air units only, they stay and land later (CC-6B)
+    units: tuple[int, ...]
+
+
+class BattleEnded(_Event):
+    type: Literal["BattleEnded"] = "BattleEnded"
+    space: str
+    result: Literal["attacker", "defender", "both destroyed", "retreat", "no combat"]
+    repaired: tuple[int, ...] = ()  # battleships repaired (CC-7a)
+    landed: tuple[tuple[int, int], ...] = ()  # fighters back onto carriers (UF-5)
+    offloaded: tuple[int, ...] = ()  # seaborne units landing after a won sea battle (AA-3)
+    stranded: tuple[int, ...] = ()  # defending fighters whose carrier sank (UC-5, NC-3)
+
+
+class UnitsPlaced(_Event):
+    type: Literal["UnitsPlaced"] = "UnitsPlaced"
+    power: str
+    space: str
+    units: tuple[tuple[int, str, int | None], ...]  # (new id, type, carried_by)
+    factory: str  # territory whose production cap pays for them (MB-2, A-16)
+
+
+class PurchaseRefunded(_Event):
+    type: Literal["PurchaseRefunded"] = "PurchaseRefunded"
+    power: str
+    units: dict[str, int]
+    amount: int
+    rule: str = "MB-9"
+
+
+class IncomeCollected(_Event):
+    type: Literal["IncomeCollected"] = "IncomeCollected"
+    power: str
+    amount: int
+    rule: str = "IN-1"
+
+
+class GameWon(_Event):
+    type: Literal["GameWon"] = "GameWon"
+    side: str
+    rule: str
+    capitals: tuple[str, ...]
+
+
+class StandingOrderSet(_Event):
+    type: Literal["StandingOrderSet"] = "StandingOrderSet"
+    power: str
+    order: tuple[str, ...]
+
+
+Event = Annotated[
+    GameStarted
+    | TurnStarted
+    | PhaseChanged
+    | UnitsPurchased
+    | PurchaseCleared
+    | UnitsMoved
+    | TerritoryCaptured
+    | BattleOpened
+    | SeaborneLanded
+    | DiceRolled
+    | CasualtiesChosen
+    | UnitsRemoved
+    | BattleRoundEnded
+    | BattlePressed
+    | BattleRetreated
+    | BattleEnded
+    | UnitsPlaced
+    | PurchaseRefunded
+    | IncomeCollected
+    | GameWon
+    | StandingOrderSet,
+    Field(discriminator="type"),
+]
+
+EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+def event_to_json(e: BaseModel) -> dict[str, Any]:
+    return e.model_dump(mode="json")
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    return EVENT_ADAPTER.validate_python(data)

@@ -1,0 +1,843 @@
+"""Combat Move and Noncombat Move (§8, §10, §14): paths, loading, blitzing, air range, landing.
+
+A ``Move`` order moves units of one power from one space to another. The engine chooses the
+individual pieces (those with the most movement left) and a legal shortest path, or follows
+``via``. Each unit class has its own passability rules; every refusal names its rule.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules import orders as od
+from rules.edition import Edition
+from rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
+from rules.state import GameState, Unit
+
+if TYPE_CHECKING:
+    from rules.engine import Tx
+
+COMBAT = "combat_move"
+NONCOMBAT = "noncombat_move"
+
+
+# --------------------------------------------------------------------------------------------
+# Space status
+
+
+def is_hostile_territory(s: GameState, space: str, power: str) -> bool:
+    """MAP-6: controlled by an enemy power."""
+    return s.enemy(s.owners.get(space), power)
+
+
+def enemy_units(s: GameState, space: str, power: str) -> list[Unit]:
+    return [u for u in s.units_in(space) if s.enemy(u.owner, power)]
+
+
+def is_hostile_sea(s: GameState, space: str, power: str) -> bool:
+    """MAP-7: a sea zone is hostile iff it holds an enemy surface warship."""
+    ed = s.edition
+    return any(ed.units[u.type].abilities.surface_warship for u in enemy_units(s, space, power))
+
+
+def has_enemy_destroyer(s: GameState, space: str, power: str) -> bool:
+    ed = s.edition
+    return any(ed.units[u.type].abilities.anti_sub for u in enemy_units(s, space, power))
+
+
+def canal_open(s: GameState, a: str, b: str, power: str) -> bool:
+    """MAP-12: the side must have held the canal's territories at the start of the turn."""
+    canal = s.edition.canal_links.get(frozenset((a, b)))
+    if canal is None:
+        return True
+    return all(s.friendly(s.turn_start_owners.get(t), power) for t in canal.controlled_by)
+
+
+def friendly_at_turn_start(s: GameState, space: str, power: str) -> bool:
+    """NC-6 / A-15: friendly since the start of the turn (not captured or liberated this turn)."""
+    return (
+        s.friendly(s.turn_start_owners.get(space), power)
+        and s.friendly(s.owners.get(space), power)
+        and space not in s.captured_this_turn
+    )
+
+
+@lru_cache(maxsize=8)
+def _air_dist_table(ed: Edition) -> dict[str, dict[str, int]]:
+    nodes = [n for n, sp in ed.spaces.items() if not sp.impassable]
+    out: dict[str, dict[str, int]] = {}
+    for src in nodes:
+        dist = {src: 0}
+        q = deque([src])
+        while q:
+            x = q.popleft()
+            for y in ed.neighbours[x]:
+                if y not in dist and not ed.spaces[y].impassable:
+                    dist[y] = dist[x] + 1
+                    q.append(y)
+        out[src] = dist
+    return out
+
+
+def air_distance(ed: Edition, a: str, b: str) -> int:
+    """AIR-6: every space entered costs 1; neutrals cannot be flown over (MAP-8)."""
+    return _air_dist_table(ed).get(a, {}).get(b, 10**6)
+
+
+@lru_cache(maxsize=8)
+def _sea_dist_table(ed: Edition) -> dict[str, dict[str, int]]:
+    nodes = [n for n, sp in ed.spaces.items() if sp.kind == "sea"]
+    closed = set(ed.map.closed_sea_zones)
+    out: dict[str, dict[str, int]] = {}
+    for src in nodes:
+        dist = {src: 0}
+        q = deque([src])
+        while q:
+            x = q.popleft()
+            if x in closed and x != src:
+                continue
+            for y in ed.neighbours[x]:
+                if y not in dist and ed.spaces[y].kind == "sea" and y not in closed:
+                    dist[y] = dist[x] + 1
+                    q.append(y)
+        out[src] = dist
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Units and remaining movement
+
+
+def utype(s: GameState, u: Unit) -> str:
+    return s.edition.units[u.type].domain
+
+
+def remaining(s: GameState, u: Unit) -> int:
+    return s.edition.units[u.type].move - u.moved
+
+
+def cargo_of(s: GameState, host: Unit) -> list[Unit]:
+    return [x for x in s.units.values() if x.carried_by == host.id]
+
+
+def transport_room(s: GameState, t: Unit) -> int:
+    ed = s.edition
+    cap = ed.units[t.type].abilities.transport_capacity
+    return cap - sum(ed.units[x.type].abilities.transport_cost for x in cargo_of(s, t))
+
+
+def carrier_room(s: GameState, c: Unit) -> int:
+    cap = s.edition.units[c.type].abilities.carrier_capacity
+    return cap - sum(1 for x in cargo_of(s, c) if utype(s, x) == "air")
+
+
+# --------------------------------------------------------------------------------------------
+# Paths
+
+
+@dataclass
+class PathResult:
+    path: tuple[str, ...]
+    blitzed: tuple[str, ...] = ()
+    stop: bool = False  # entered a hostile space: must stop there (CM-3)
+
+
+StepCheck = Callable[[str, str, bool], str | None]  # (a, b, is_last) -> refusal or None
+
+
+def _paths(ed: Edition, frm: str, to: str, budget: int, via: tuple[str, ...],
+           domain: str) -> list[tuple[str, ...]]:
+    """Candidate paths of minimal length <= budget, following ``via`` when given."""
+    if via:
+        path = (frm, *via, to)
+        for a, b in zip(path, path[1:], strict=False):
+            if b not in ed.neighbours[a]:
+                raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
+        return [path]
+    if frm == to:
+        return []
+
+    def ok(space: str) -> bool:
+        sp = ed.spaces[space]
+        if sp.impassable:
+            return False
+        if domain == "land":
+            return sp.kind == "land"
+        if domain == "sea":
+            return sp.kind == "sea"
+        return True
+
+    # All simple minimal paths by BFS layers (budgets are small: at most 6).
+    best: list[tuple[str, ...]] = []
+    layer: list[tuple[str, ...]] = [(frm,)]
+    for _ in range(budget):
+        nxt: list[tuple[str, ...]] = []
+        for p in layer:
+            for y in sorted(ed.neighbours[p[-1]]):
+                if y in p or not ok(y):
+                    continue
+                q = (*p, y)
+                if y == to:
+                    best.append(q)
+                else:
+                    nxt.append(q)
+        if best:
+            return best
+        if domain == "air":
+            # Air paths: keep one path per frontier space (cost is all that matters).
+            seen: dict[str, tuple[str, ...]] = {}
+            for p in nxt:
+                seen.setdefault(p[-1], p)
+            nxt = list(seen.values())
+        layer = nxt
+    return []
+
+
+def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
+               phase: str) -> PathResult:
+    ed = s.edition
+    power = u.owner
+    budget = remaining(s, u)
+    blitz = ed.units[u.type].abilities.blitz
+    cands = _paths(ed, frm, to, max(budget, len(via) + 1), via, "land")
+    if not cands:
+        return _no_path(s, u, frm, to, budget, "land")
+    reasons: list[str] = []
+    good: list[PathResult] = []
+    for path in cands:
+        if len(path) - 1 > budget:
+            reasons.append(
+                f"{u.type.capitalize()} moves {ed.units[u.type].move}; {frm} → {to} is "
+                f"{len(path) - 1} (CM-2)."
+            )
+            continue
+        blitzed: list[str] = []
+        bad = None
+        for i, sp in enumerate(path[1:], start=1):
+            last = i == len(path) - 1
+            if ed.spaces[sp].kind != "land":
+                bad = f"{u.type} cannot enter sea zone {sp} except by loading onto a transport."
+                break
+            if phase == NONCOMBAT:
+                if not s.friendly(s.owners.get(sp), power):
+                    bad = (f"In Noncombat Move land units may not enter or pass through hostile "
+                           f"{sp} (NC-5).")
+                    break
+                continue
+            if is_hostile_territory(s, sp, power) and not last:
+                occupied = [x for x in s.units_in(sp) if s.enemy(x.owner, power)]
+                if blitz and not occupied and i == 1:
+                    blitzed.append(sp)  # CM-25
+                    continue
+                if blitz and occupied:
+                    bad = (f"Tanks blitz only through unoccupied hostile territories; {sp} holds "
+                           f"enemy units{' (an industrial complex stops a blitz too)' if occupied else ''}"
+                           f", so the tank must stop there (CM-26).")
+                else:
+                    bad = (f"{u.type.capitalize()} must stop on entering hostile {sp} (CM-3); "
+                           f"it cannot move on to {to}.")
+                break
+        if bad:
+            reasons.append(bad)
+            continue
+        good.append(PathResult(tuple(path), tuple(blitzed), stop=True))
+    if not good:
+        raise IllegalOrder(reasons[0])
+    plain = [g for g in good if not g.blitzed]
+    if plain:
+        return plain[0]
+    through = sorted({g.blitzed[0] for g in good})
+    if len(through) > 1:
+        raise AmbiguousOrder(
+            f"Several blitz routes reach {to}: through {', '.join(through)}. Add 'via <space>'.",
+            through,
+        )
+    return good[0]
+
+
+def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
+              phase: str) -> PathResult:
+    ed = s.edition
+    power = u.owner
+    budget = remaining(s, u)
+    sub = ed.units[u.type].abilities.ignores_hostile_sea
+    closed = set(ed.map.closed_sea_zones)
+    cands = _paths(ed, frm, to, max(budget, len(via) + 1), via, "sea")
+    if not cands:
+        return _no_path(s, u, frm, to, budget, "sea")
+    reasons: list[str] = []
+    for path in cands:
+        if len(path) - 1 > budget:
+            reasons.append(
+                f"{u.type.capitalize()} moves {ed.units[u.type].move}"
+                f"{f' and has {budget} left' if u.moved else ''}; {frm} → {to} is "
+                f"{len(path) - 1} (US-2)."
+            )
+            continue
+        bad = None
+        stop = False
+        for i, (a, b) in enumerate(zip(path, path[1:], strict=False), start=1):
+            last = i == len(path) - 1
+            if ed.spaces[b].kind != "sea":
+                bad = f"{u.type.capitalize()} is a sea unit and cannot enter {b} (US-1)."
+                break
+            if a in closed or b in closed:
+                bad = (f"Sea units may never move into or out of {next(iter(closed & {a, b}))}: "
+                       "Turkey has closed the straits (MAP-9).")
+                break
+            if not canal_open(s, a, b, power):
+                canal = ed.canal_links[frozenset((a, b))]
+                bad = (f"The {canal.name} between {a} and {b} is closed to {s.side(power)} "
+                       f"ships: {s.side(power)} did not control {' and '.join(canal.controlled_by)}"
+                       " at the start of this turn (MAP-12).")
+                break
+            hostile = is_hostile_sea(s, b, power)
+            if sub:
+                if has_enemy_destroyer(s, b, power):
+                    if phase == NONCOMBAT and not last:
+                        bad = (f"Submarines stop on entering a zone with an enemy destroyer "
+                               f"({b}); {to} is beyond it (UD-2).")
+                        break
+                    if not last:
+                        bad = (f"Submarines must stop on entering {b}: it holds an enemy "
+                               "destroyer (CM-24/UD-2).")
+                        break
+                    stop = True
+                continue
+            if hostile:
+                if phase == NONCOMBAT:
+                    bad = (f"In Noncombat Move sea units may not enter hostile {b} (enemy "
+                           "surface warships there) (NC-8).")
+                    break
+                if not last:
+                    bad = (f"{u.type.capitalize()} must stop in {b}: it holds enemy surface "
+                           "warships (CM-27/US-2).")
+                    break
+                stop = True
+        if bad:
+            reasons.append(bad)
+            continue
+        return PathResult(tuple(path), (), stop)
+    raise IllegalOrder(reasons[0])
+
+
+def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...]) -> PathResult:
+    ed = s.edition
+    budget = remaining(s, u)
+    if ed.spaces[to].impassable:
+        raise IllegalOrder(f"{to} is neutral: air units may not fly over or into it (MAP-8).")
+    if via:
+        path = (frm, *via, to)
+        for a, b in zip(path, path[1:], strict=False):
+            if b not in ed.neighbours[a]:
+                raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
+            if ed.spaces[b].impassable:
+                raise IllegalOrder(f"{b} is neutral: air units may not fly over it (MAP-8).")
+    else:
+        d = air_distance(ed, frm, to)
+        if d > budget:
+            raise IllegalOrder(
+                f"{u.type.capitalize()} has {budget} of {ed.units[u.type].move} movement left "
+                f"this turn; {frm} → {to} is {d if d < 10**6 else 'unreachable'} (CM-14/AIR-6)."
+            )
+        cands = _paths(ed, frm, to, d, (), "air")
+        path = cands[0]
+    if len(path) - 1 > budget:
+        raise IllegalOrder(
+            f"{u.type.capitalize()} has {budget} movement left; that route is {len(path) - 1} "
+            "(CM-14)."
+        )
+    return PathResult(tuple(path))
+
+
+def _no_path(s: GameState, u: Unit, frm: str, to: str, budget: int, domain: str) -> PathResult:
+    ed = s.edition
+    if ed.spaces[to].impassable:
+        raise IllegalOrder(f"{to} is neutral and impassable: no unit may enter it (MAP-8).")
+    if domain == "land" and ed.spaces[to].kind == "sea":
+        raise IllegalOrder(f"{u.type} cannot move into {to} on its own (UL-1).")
+    rule = "CM-2" if domain == "land" else "US-2"
+    raise IllegalOrder(
+        f"{u.type.capitalize()} cannot reach {to} from {frm}: it has {budget} movement left "
+        f"({rule})."
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# The Move order
+
+
+def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
+            pred: Callable[[Unit], bool], why: str) -> list[Unit]:
+    cands = [u for u in s.units_in(frm) if u.owner == power and u.type == utype_name]
+    ok = [u for u in cands if pred(u)]
+    if len(ok) < n:
+        have = len(cands)
+        raise IllegalOrder(
+            f"{power} has {len(ok)} {utype_name} in {frm} able to make this move, not {n}"
+            + (f" ({have - len(ok)} cannot: {why})" if have > len(ok) else "")
+            + "."
+        )
+    # Most movement left first; then transports with cargo, fighters already airborne.
+    ok.sort(key=lambda u: (-remaining(s, u), -len(cargo_of(s, u)), u.carried_by is not None, u.id))
+    return ok[:n]
+
+
+def decide_move(tx: Tx, order: od.Move) -> None:
+    s = tx.state
+    ed = s.edition
+    power = order.power
+    phase = s.phase
+    for sp in (order.frm, order.to, *order.via):
+        if sp not in ed.spaces:
+            raise InvalidOrder(f"Unknown space {sp!r}.")
+    if order.frm == order.to:
+        raise InvalidOrder(f"{order.frm} is where the units already are; name another space.")
+    if not order.units:
+        raise InvalidOrder("Name the units to move, e.g. 'move 2 infantry from A to B'.")
+    for name, n in order.units.items():
+        if name not in ed.units:
+            raise InvalidOrder(f"Unknown unit {name!r}.")
+        if n <= 0:
+            raise InvalidOrder(f"Counts must be positive: {n} {name}.")
+        if ed.units[name].abilities.factory:
+            raise IllegalOrder("Industrial complexes cannot move (UL-4).")
+    frm_sea = ed.is_sea(order.frm)
+    to_sea = ed.is_sea(order.to)
+    moves: list[ev.UnitMove] = []
+    blitzed: list[str] = []
+    taken: set[int] = set()
+    # Air first (fighters take off before their carrier moves, CM-21), then the rest.
+    kinds = sorted(order.units.items(), key=lambda kv: ed.units[kv[0]].domain != "air")
+    for name, n in kinds:
+        dom = ed.units[name].domain
+
+        def movable(u: Unit, dom: str = dom) -> bool:
+            if u.id in taken or u.stopped:
+                return False
+            if phase == NONCOMBAT and (u.combat_moved or u.fought) and dom != "air":
+                return False  # NC-1
+            if dom == "land" and frm_sea:
+                return u.carried_by is not None
+            if dom == "land":
+                return u.carried_by is None
+            if dom == "air":
+                return remaining(s, u) > 0 and not (
+                    u.carried_by is not None and s.units[u.carried_by].owner != power
+                    and u.combat_moved
+                )
+            return True
+
+        why = _why_not_movable(phase)
+        units = _select(s, power, order.frm, name, n, movable, why)
+        taken.update(u.id for u in units)
+        if dom == "air":
+            for u in units:
+                moves.append(_air_move(s, u, order, phase))
+        elif dom == "sea":
+            for u in units:
+                moves.extend(_sea_move(s, u, order, phase))
+        else:
+            if frm_sea and not to_sea:
+                moves.extend(_offload(s, units, order, phase))
+            elif not frm_sea and to_sea:
+                moves.extend(_load(s, units, order, phase, tx))
+            elif frm_sea and to_sea:
+                raise IllegalOrder(
+                    f"{name.capitalize()} at sea moves with its transport: move the transport "
+                    "instead (UT-7)."
+                )
+            else:
+                for u in units:
+                    pr = _land_path(s, u, order.frm, order.to, order.via, phase)
+                    _check_land_destination(s, u, pr, phase)
+                    blitzed.extend(b for b in pr.blitzed if b not in blitzed)
+                    moves.append(ev.UnitMove(id=u.id, path=pr.path, cost=len(pr.path) - 1,
+                                             stopped=True))
+    # Cargo travels with its carrier (CC-2 / CM-22).
+    moved_hosts = {m.id: m for m in moves if ed.units[s.units[m.id].type].domain == "sea"}
+    for host_id, m in moved_hosts.items():
+        for c in cargo_of(s, s.units[host_id]):
+            if c.id not in taken:
+                moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
+    for t in blitzed:
+        from rules import flow
+
+        flow.capture(tx, t, power, "blitz", "CM-25")
+    tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
+                          moves=tuple(moves), blitzed=tuple(blitzed)))
+
+
+def _why_not_movable(phase: str) -> str:
+    if phase == NONCOMBAT:
+        return ("they moved in Combat Move, fought, or already moved as far as they may "
+                "(NC-1/CM-3)")
+    return "they already moved into a hostile space or used their movement (CM-3/CM-8)"
+
+
+def _check_land_destination(s: GameState, u: Unit, pr: PathResult, phase: str) -> None:
+    if phase != COMBAT:
+        return
+    dest = pr.path[-1]
+    if is_hostile_territory(s, dest, u.owner):
+        return
+    if pr.blitzed:
+        return  # CM-4 exception 1 / CM-25
+    raise IllegalOrder(
+        f"Combat Move must end in combat: {dest} is friendly (CM-4). Move there in Noncombat "
+        "Move, or attack a hostile territory."
+    )
+
+
+def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
+    ed = s.edition
+    pr = _air_path(s, u, order.frm, order.to, order.via)
+    dest = order.to
+    cost = len(pr.path) - 1
+    if u.carried_by is not None and ed.units[u.type].abilities.carrier_landable:
+        pass  # take-off from a carrier: its own zone costs nothing (AIR-6)
+    left = remaining(s, u) - cost
+    if phase == COMBAT:
+        if not _air_combat_target(s, dest, u.owner):
+            raise IllegalOrder(
+                f"Combat Move must end in combat: there is nothing hostile in {dest} (CM-4). "
+                "Move air units to land in Noncombat Move."
+            )
+        if not landing_possible(s, u, dest, left):
+            raise IllegalOrder(
+                f"{u.type.capitalize()} could not land anywhere after attacking {dest}: it would "
+                f"have {left} movement left and no safe landing place within reach (CM-15/AIR-4). "
+                "Attack a closer space, or make sure a carrier can be there."
+            )
+    else:
+        if not _safe_landing_now(s, u, dest):
+            raise IllegalOrder(
+                f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: "
+                f"{dest} is not a territory friendly since the start of the turn"
+                + (", nor a sea zone where a friendly carrier has room" if
+                   ed.units[u.type].abilities.carrier_landable else "")
+                + " (NC-6/NC-7)."
+            )
+    return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None)
+
+
+def _air_combat_target(s: GameState, dest: str, power: str) -> bool:
+    ed = s.edition
+    if ed.is_sea(dest):
+        return bool(enemy_units(s, dest, power))
+    return is_hostile_territory(s, dest, power)
+
+
+def _carrier_zones(s: GameState, power: str) -> set[str]:
+    """Sea zones where a friendly carrier could be for a fighter at the end of the turn (AIR-4)."""
+    ed = s.edition
+    zones: set[str] = set()
+    for c in s.units.values():
+        if not ed.units[c.type].abilities.carrier_capacity or not s.friendly(c.owner, power):
+            continue
+        zones.add(c.space)
+        if c.owner == power and not c.combat_moved and not c.fought and not c.stopped:
+            # It may still make a noncombat move to catch the fighter (AIR-4, AIR-5).
+            for z, d in _sea_dist_table(ed).get(c.space, {}).items():
+                if d <= remaining(s, c):
+                    zones.add(z)
+    if any(ed.units[u].abilities.carrier_capacity for u in s.purchase):
+        from rules import flow
+
+        for f in flow.eligible_factories(s, power):
+            zones.update(z for z in ed.neighbours[f] if ed.is_sea(z))  # NC-6, A-22
+    return zones
+
+
+def landing_spots(s: GameState, u: Unit) -> set[str]:
+    ed = s.edition
+    spots = {
+        t for t in s.owners if friendly_at_turn_start(s, t, u.owner)
+    }
+    if ed.units[u.type].abilities.carrier_landable:
+        spots |= _carrier_zones(s, u.owner)
+    return spots
+
+
+def landing_possible(s: GameState, u: Unit, frm: str, left: int) -> bool:
+    ed = s.edition
+    return any(air_distance(ed, frm, t) <= left for t in landing_spots(s, u))
+
+
+def _safe_landing_now(s: GameState, u: Unit, dest: str) -> bool:
+    ed = s.edition
+    if not ed.is_sea(dest):
+        return friendly_at_turn_start(s, dest, u.owner)
+    if not ed.units[u.type].abilities.carrier_landable:
+        return False
+    return dest in _carrier_zones(s, u.owner)
+
+
+def _sea_move(s: GameState, u: Unit, order: od.Move, phase: str) -> list[ev.UnitMove]:
+    ed = s.edition
+    if u.offloaded:
+        raise IllegalOrder("A transport that has offloaded may not move again this turn (UT-12).")
+    if u.retreated:
+        raise IllegalOrder("Units that retreated may not move again this turn (CC-6B).")
+    if phase == NONCOMBAT and (u.combat_moved or u.fought):
+        raise IllegalOrder(f"{u.type.capitalize()} moved or fought in combat this turn (NC-1).")
+    pr = _sea_path(s, u, order.frm, order.to, order.via, phase)
+    del ed
+    return [ev.UnitMove(id=u.id, path=pr.path, cost=len(pr.path) - 1, stopped=pr.stop)]
+
+
+def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
+          tx: Tx) -> list[ev.UnitMove]:
+    """Land units board transports in an adjacent sea zone (UT-8..UT-11)."""
+    ed = s.edition
+    zone = order.to
+    power = order.power
+    if order.frm not in ed.neighbours[zone]:
+        raise IllegalOrder(f"{order.frm} does not border {zone}; units load only into an adjacent "
+                           "sea zone (UT-8).")
+    if is_hostile_sea(s, zone, power):
+        raise IllegalOrder(f"Transports may not load in hostile {zone} (UT-12).")
+    room: dict[int, int] = {}
+    transports = [t for t in s.units_in(zone) if ed.units[t.type].abilities.transport_capacity
+                  and s.friendly(t.owner, power)]
+    for t in transports:
+        if t.offloaded or t.retreated:
+            continue
+        if phase == NONCOMBAT and (t.combat_moved or t.fought):
+            continue  # NC-9
+        room[t.id] = transport_room(s, t)
+    # Own transports first, fullest first (fill before spreading).
+    order_t = sorted(room, key=lambda i: (s.units[i].owner != power, room[i], i))
+    moves: list[ev.UnitMove] = []
+    for u in sorted(units, key=lambda x: -ed.units[x.type].abilities.transport_cost):
+        if u.moved:
+            raise IllegalOrder(
+                f"{u.type.capitalize()} already moved this turn; loading uses a land unit's whole "
+                "move (UT-10)."
+            )
+        need = ed.units[u.type].abilities.transport_cost
+        host = next((i for i in order_t if room[i] >= need), None)
+        if host is None:
+            raise IllegalOrder(
+                f"No friendly transport in {zone} has room for {u.type}: a transport carries one "
+                "land unit plus one more infantry, never two tanks (UT-7)."
+            )
+        room[host] -= need
+        moves.append(ev.UnitMove(id=u.id, path=(order.frm, zone), cost=ed.units[u.type].move,
+                                 carried_by=host, stopped=True, loaded=True))
+    return moves
+
+
+def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> list[ev.UnitMove]:
+    """Land units leave transports into an adjacent territory; in Combat Move into a hostile
+    territory this is a declared amphibious assault (CM-17..CM-20, UT-12..UT-14)."""
+    ed = s.edition
+    zone = order.frm
+    target = order.to
+    power = order.power
+    if target not in ed.neighbours[zone]:
+        raise IllegalOrder(f"{target} does not border {zone}; transports offload only into an "
+                           "adjacent territory (UT-12).")
+    if ed.spaces[target].impassable:
+        raise IllegalOrder(f"{target} is neutral and impassable (MAP-8).")
+    hostile_target = is_hostile_territory(s, target, power)
+    if phase == COMBAT and not hostile_target:
+        raise IllegalOrder(
+            f"{target} is friendly: in Combat Move transports offload only in an amphibious "
+            "assault on a hostile territory (UT-14). Offload there in Noncombat Move."
+        )
+    if phase == NONCOMBAT and hostile_target:
+        raise IllegalOrder(f"{target} is hostile: offloading there is an amphibious assault, made "
+                           "only in Combat Move (NC-4/UT-14).")
+    zone_hostile = is_hostile_sea(s, zone, power)
+    if phase == NONCOMBAT and zone_hostile:
+        raise IllegalOrder(f"Transports may not offload in hostile {zone} (UT-12).")
+    moves: list[ev.UnitMove] = []
+    for u in units:
+        t = s.units[u.carried_by] if u.carried_by is not None else None
+        if t is None:
+            continue
+        if t.retreated:
+            raise IllegalOrder("A transport that retreated may not offload this turn (UT-12).")
+        if t.owner != power and u.loaded is not None:
+            raise IllegalOrder(
+                f"{u.type.capitalize()} boarded {t.owner}'s transport this turn; it offloads on a "
+                "later turn of its own power (UT-11)."
+            )
+        if phase == NONCOMBAT and (t.combat_moved or t.fought):
+            raise IllegalOrder("That transport moved or fought in combat this turn; it cannot "
+                               "offload in Noncombat Move (NC-9).")
+        others = {c.assault for c in cargo_of(s, t) if c.assault} | (
+            {t.came_from} if False else set())
+        if others and target not in others:
+            raise IllegalOrder("One transport offloads into only one territory per turn (AA-4/"
+                               "UT-12).")
+        if t.offloaded and _offloaded_to(s, t) not in (None, target):
+            raise IllegalOrder("One transport offloads into only one territory per turn (UT-12).")
+        if zone_hostile:
+            # Assault from a hostile zone: land after the sea battle clears it (AA-1..AA-3).
+            moves.append(ev.UnitMove(id=u.id, path=(zone,), cost=0, carried_by=t.id,
+                                     assault=target, stopped=True))
+        else:
+            moves.append(ev.UnitMove(id=u.id, path=(zone, target), cost=ed.units[u.type].move,
+                                     carried_by=None, stopped=True, offloaded=True,
+                                     assault=target if phase == COMBAT else None))
+    return moves
+
+
+def _offloaded_to(s: GameState, t: Unit) -> str | None:
+    for u in s.units.values():
+        if u.came_from == t.space and u.stopped and u.carried_by is None and u.assault:
+            return u.assault
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# End of Combat Move checks (CM-4, CM-28, CM-29, AIR-4)
+
+
+def check_end_combat_move(s: GameState) -> None:
+    ed = s.edition
+    power = s.power
+    problems: list[str] = []
+    assault_zones = {c.space for c in s.units.values() if c.owner == power and c.assault}
+    for u in s.units.values():
+        if u.owner != power or u.carried_by is not None:
+            continue
+        dom = ed.units[u.type].domain
+        if dom == "sea" and u.combat_moved:
+            z = u.space
+            if is_hostile_sea(s, z, power) or enemy_units(s, z, power):
+                continue
+            if z in assault_zones or u.offloaded:
+                continue  # CM-4 exception 2
+            if u.start and is_hostile_sea(s, u.start, power):
+                continue  # CM-13: escaped from a hostile zone
+            problems.append(
+                f"{u.type} in {z}: Combat Move must end in combat (CM-4); move it in Noncombat "
+                "Move instead, or use 'undo'."
+            )
+        if dom == "air" and u.combat_moved and not landing_possible(s, u, u.space, remaining(s, u)):
+            problems.append(f"{u.type} in {u.space} has no possible landing place (AIR-4).")
+    for c in s.units.values():
+        if c.owner == power and c.carried_by is not None and c.loaded == COMBAT and not c.assault:
+            problems.append(
+                f"{c.type} loaded in Combat Move aboard in {c.space} must offload in an amphibious "
+                "assault (CM-28): offload it into a hostile territory, or 'undo'."
+            )
+    for z in sorted(assault_zones):
+        subs = [e for e in enemy_units(s, z, power) if ed.units[e.type].abilities.submersible]
+        warships = [w for w in s.units_in(z) if w.owner == power and ed.units[w.type].abilities.warship]
+        if subs and not warships and not is_hostile_sea(s, z, power):
+            problems.append(
+                f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
+                f"{power} warship is in {z} at the end of Combat Move (CM-29)."
+            )
+    if problems:
+        raise IllegalOrder("Cannot end Combat Move yet: " + " ".join(problems))
+
+
+# --------------------------------------------------------------------------------------------
+# Noncombat Move: stranded fighters first (NC-3); landing at the end (NC-6, NC-7)
+
+
+def land_stranded_fighters(tx: Tx) -> None:
+    s = tx.state
+    ed = s.edition
+    for u in sorted(s.units.values(), key=lambda x: x.id):
+        if not u.stranded:
+            continue
+        s = tx.state
+        z = u.space
+        carriers = [c for c in s.units_in(z) if ed.units[c.type].abilities.carrier_capacity
+                    and s.friendly(c.owner, u.owner) and carrier_room(s, c) > 0]
+        if carriers:
+            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=z, moves=(
+                ev.UnitMove(id=u.id, path=(z,), cost=0, carried_by=carriers[0].id),)))
+            continue
+        lands = sorted(t for t in ed.neighbours[z]
+                       if not ed.is_sea(t) and s.friendly(s.owners.get(t), u.owner))
+        if lands:
+            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
+                ev.UnitMove(id=u.id, path=(z, lands[0]), cost=1),)))
+            continue
+        near = [c for t in sorted(ed.neighbours[z]) if ed.is_sea(t) for c in s.units_in(t)
+                if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
+                and carrier_room(s, c) > 0]
+        if near:
+            c = near[0]
+            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
+                ev.UnitMove(id=u.id, path=(z, c.space), cost=1, carried_by=c.id),)))
+            continue
+        tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"stranded {u.type} could not land", rule="NC-3"))
+
+
+def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Unit, Unit]]]:
+    """Acting power's air units without a safe landing; and fighters to set on carriers."""
+    ed = s.edition
+    power = s.power
+    lost: list[Unit] = []
+    boards: list[tuple[Unit, Unit]] = []
+    room: dict[int, int] = {}
+    for u in sorted(s.units.values(), key=lambda x: x.id):
+        if u.owner != power or ed.units[u.type].domain != "air" or u.carried_by is not None:
+            continue
+        if not ed.is_sea(u.space):
+            if not friendly_at_turn_start(s, u.space, power):
+                lost.append(u)
+            continue
+        carriers = [c for c in s.units_in(u.space)
+                    if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power)]
+        carriers.sort(key=lambda c: (c.owner != power, c.id))
+        host = None
+        if ed.units[u.type].abilities.carrier_landable:
+            for c in carriers:
+                r = room.setdefault(c.id, carrier_room(s, c))
+                if r > 0:
+                    host = c
+                    room[c.id] = r - 1
+                    break
+        if host is not None:
+            boards.append((u, host))
+        elif final or not (ed.units[u.type].abilities.carrier_landable
+                           and u.space in _carrier_zones(s, power)):
+            lost.append(u)
+    return lost, boards
+
+
+def end_noncombat(tx: Tx, confirm: bool) -> None:
+    s = tx.state
+    lost, boards = _unlanded_air(s, final=False)
+    if lost and not confirm:
+        names = ", ".join(f"{u.type} in {u.space}" for u in lost)
+        raise IllegalOrder(
+            f"These air units have no safe landing place and would be destroyed: {names} "
+            "(NC-7). Move them to land, or 'end confirm' to accept the loss."
+        )
+    for u, c in boards:
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
+            ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
+    if lost:
+        tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
+                                reason="air units with no safe landing place", rule="NC-7"))
+
+
+def remove_unlanded_air(tx: Tx, final: bool) -> None:
+    """After Mobilize: fighters waiting for a new carrier land on it or are lost (MB-6, NC-7)."""
+    s = tx.state
+    lost, boards = _unlanded_air(s, final=final)
+    for u, c in boards:
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
+            ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
+    if lost:
+        tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
+                                reason="air units with no safe landing place", rule="NC-7"))
+
+
+def unit_ids(units: Iterable[Unit]) -> tuple[int, ...]:
+    return tuple(u.id for u in units)

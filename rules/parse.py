@@ -1,0 +1,1376 @@
+"""The one parser of text orders (COMMANDS.md), shared by every front end.
+
+``parse(text, names)`` turns one line into a typed command: a rules order from
+``rules.orders`` (``Buy``, ``Move``, ...) or a meta command defined here (``GameNew``,
+``Odds``, ``Pause``...). Meta commands are plain data; the service decides what they do.
+The acting ``power`` of rules orders is left ``""``: the front end fills it in from the seat.
+
+``Names`` resolves the names of an edition (spaces, units, powers) and edition ids, forgivingly:
+case and punctuation do not matter, compass words and common abbreviations are expanded
+(``e europe`` = ``Eastern Europe``, ``sz5`` = ``5 sea zone`` = ``Sea Zone 5``), unit plurals and
+short forms are accepted. Exact matches win; then a unique prefix; an unknown name is an
+``InvalidOrder`` listing the closest names, a name that fits several is an ``AmbiguousOrder``.
+
+Every error says what to write instead. Nothing here has side effects.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
+from typing import Annotated, Literal, NoReturn, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from rules.edition import Edition, EditionRules, available_editions, edition_dir, load_edition
+from rules.errors import AmbiguousOrder, InvalidOrder
+from rules.orders import (
+    Battle,
+    Buy,
+    Casualties,
+    ClearPurchase,
+    EndPhase,
+    Move,
+    Place,
+    Press,
+    Retreat,
+    StandingCasualties,
+    Strike,
+    Submerge,
+    Units,
+)
+
+__all__ = [
+    "MAX_COUNT",
+    "MAX_LENGTH",
+    "USAGE",
+    "VERBS",
+    "Command",
+    "CommandAdapter",
+    "Deadline",
+    "DiceVerify",
+    "GameExport",
+    "GameHistory",
+    "GameJoin",
+    "GameMap",
+    "GameNew",
+    "GameStart",
+    "GameStatus",
+    "Help",
+    "Kick",
+    "NameKind",
+    "Names",
+    "Odds",
+    "Pause",
+    "Resume",
+    "State",
+    "Substitute",
+    "Undo",
+    "edition_catalog",
+    "format_units",
+    "names_for",
+    "parse",
+    "parse_units",
+    "plural",
+]
+
+MAX_LENGTH = 2000  # characters in one order line
+MAX_COUNT = 999  # units in one entry of a unit list
+MAX_HISTORY = 10000  # events in `game history n`
+MAX_ROUND = 10000  # `dice verify n`
+
+NameKind = Literal["space", "unit", "power", "edition"]
+
+# ----------------------------------------------------------------------------------------------
+# Meta commands: what a line can say besides a rules order. Plain frozen data.
+# ----------------------------------------------------------------------------------------------
+
+
+class _Meta(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class GameNew(_Meta):
+    """`game new <edition> [short] [errata]`: create a game bound to this channel."""
+
+    kind: Literal["game_new"] = "game_new"
+    edition: str  # edition id, e.g. "a1941"
+    options: tuple[str, ...] = ()  # lowercase words as typed, e.g. ("short",), ("errata",)
+
+
+class GameJoin(_Meta):
+    """`game join <power> [entropy phrase]`: take a seat before the start."""
+
+    kind: Literal["game_join"] = "game_join"
+    power: str
+    entropy: str = ""  # the phrase as typed (mixed into the dice keys, DESIGN §6)
+
+
+class GameStart(_Meta):
+    """`game start`."""
+
+    kind: Literal["game_start"] = "game_start"
+
+
+with warnings.catch_warnings():
+    # COMMANDS.md names the flag `--json`; the field keeps that name although BaseModel has a
+    # (deprecated) ``json()`` method. The field wins on the instance, so ``status.json`` is a bool.
+    warnings.filterwarnings("ignore", message='Field name "json"', category=UserWarning)
+
+    class GameStatus(_Meta):
+        """`game status [--json]`."""
+
+        kind: Literal["game_status"] = "game_status"
+        json: bool = False  # type: ignore[assignment]
+
+
+class GameMap(_Meta):
+    """`game map [space]`: the map image, optionally centred on a space."""
+
+    kind: Literal["game_map"] = "game_map"
+    space: str | None = None
+
+
+class GameHistory(_Meta):
+    """`game history [n]`: the last n events (all when None)."""
+
+    kind: Literal["game_history"] = "game_history"
+    n: int | None = None
+
+
+class GameExport(_Meta):
+    """`game export`: the full event log as JSON."""
+
+    kind: Literal["game_export"] = "game_export"
+
+
+class Undo(_Meta):
+    """`undo`: take back the last order of this phase (only if no dice were rolled since)."""
+
+    kind: Literal["undo"] = "undo"
+
+
+class Odds(_Meta):
+    """`odds <units> vs <units> [in <space>]`."""
+
+    kind: Literal["odds"] = "odds"
+    attackers: Units
+    defenders: Units
+    space: str | None = None
+
+
+class DiceVerify(_Meta):
+    """`dice verify [round]`: recompute revealed rolls (all revealed rounds when None)."""
+
+    kind: Literal["dice_verify"] = "dice_verify"
+    round: int | None = None
+
+
+class State(_Meta):
+    """`state`: the full state (JSON at the local table)."""
+
+    kind: Literal["state"] = "state"
+
+
+class Help(_Meta):
+    """`help [topic]`."""
+
+    kind: Literal["help"] = "help"
+    topic: str | None = None  # lowercase, e.g. "move"
+
+
+class Pause(_Meta):
+    """Admin: `pause` the game's deadlines."""
+
+    kind: Literal["pause"] = "pause"
+
+
+class Resume(_Meta):
+    """Admin: `resume`."""
+
+    kind: Literal["resume"] = "resume"
+
+
+class Deadline(_Meta):
+    """Admin: `deadline <text>`, e.g. `deadline 24h`; the text is interpreted by the service."""
+
+    kind: Literal["deadline"] = "deadline"
+    text: str
+
+
+class Substitute(_Meta):
+    """Admin: `substitute <power> <user>`; the user as typed (a mention, a name...)."""
+
+    kind: Literal["substitute"] = "substitute"
+    power: str
+    user: str
+
+
+class Kick(_Meta):
+    """Admin: `kick <user>`."""
+
+    kind: Literal["kick"] = "kick"
+    user: str
+
+
+Command = Annotated[
+    Buy
+    | ClearPurchase
+    | Move
+    | Battle
+    | Casualties
+    | Retreat
+    | Press
+    | Submerge
+    | Strike
+    | Place
+    | EndPhase
+    | StandingCasualties
+    | GameNew
+    | GameJoin
+    | GameStart
+    | GameStatus
+    | GameMap
+    | GameHistory
+    | GameExport
+    | Undo
+    | Odds
+    | DiceVerify
+    | State
+    | Help
+    | Pause
+    | Resume
+    | Deadline
+    | Substitute
+    | Kick,
+    Field(discriminator="kind"),
+]
+"""Everything ``parse`` can return, discriminated by ``kind``."""
+
+CommandAdapter: TypeAdapter[Command] = TypeAdapter(Command)
+"""Validates/serialises a ``Command`` to and from JSON (e.g. ``CommandAdapter.dump_json(c)``)."""
+
+# ----------------------------------------------------------------------------------------------
+# The grammar, as shown to players.
+# ----------------------------------------------------------------------------------------------
+
+USAGE: dict[str, str] = {
+    "buy": "buy <units>  (e.g. 'buy 3 infantry, 1 tank'; 'buy clear' empties the list)",
+    "move": "move <units> from <space> to <space> [via <space>, <space>]",
+    "load": "load <units> from <space> to <sea zone>  (same as move)",
+    "unload": "unload <units> from <sea zone> to <space>  (same as move)",
+    "battle": "battle <space> [all]",
+    "casualties": "casualties <space> <units>  (e.g. 'casualties Ukraine 2 infantry, 1 tank')",
+    "retreat": "retreat <space> to <space>",
+    "press": "press <space>",
+    "submerge": "submerge <space> [n]",
+    "strike": "strike <space>",
+    "place": "place <units> in <space>",
+    "end": "end | end confirm | end!",
+    "undo": "undo",
+    "odds": "odds <units> vs <units> [in <space>]",
+    "dice verify": "dice verify [round]",
+    "standing casualties": "standing casualties <power> <unit>, <unit>, ...",
+    "game": "game new|join|start|status|map|history|export ...",
+    "state": "state",
+    "help": "help [order]",
+    "pause": "pause",
+    "resume": "resume",
+    "deadline": "deadline <time>  (e.g. 'deadline 24h')",
+    "substitute": "substitute <power> <user>",
+    "kick": "kick <user>",
+}
+
+VERBS: tuple[str, ...] = tuple(USAGE)
+"""The orders, as listed to players (first words, plus the two-word ones)."""
+
+_GAME_USAGE: dict[str, str] = {
+    "new": "game new <edition> [short] [errata]",
+    "join": "game join <power> [entropy phrase]",
+    "start": "game start",
+    "status": "game status [--json]",
+    "map": "game map [space]",
+    "history": "game history [n]",
+    "export": "game export",
+}
+
+# ----------------------------------------------------------------------------------------------
+# Normalising names.
+# ----------------------------------------------------------------------------------------------
+
+_DOTTED_ABBREV = re.compile(r"(?<![^\W_])((?:[^\W\d_]\.){2,})")  # u.s. -> us, u.k. -> uk
+_LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _tokens(text: str) -> list[str]:
+    """Lowercase words without punctuation or accents; letters and digits split apart."""
+    s = unicodedata.normalize("NFKD", text)
+    s = "".join(c for c in s if not unicodedata.combining(c)).casefold()
+    s = _DOTTED_ABBREV.sub(lambda m: m.group(1).replace(".", ""), s)
+    s = _LETTER_DIGIT.sub(" ", s)
+    out: list[str] = []
+    for t in _WORD.findall(s):
+        if t.isdigit() and t.isascii():
+            t = t.lstrip("0") or "0"
+        out.append(t)
+    return out
+
+
+# Place words (spaces and powers): both sides of every comparison go through the same mapping,
+# so "e", "east" and "eastern" all compare equal.
+_PLACE_PHRASES_RAW: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("united", "states", "of", "america"), "us"),
+    (("united", "states"), "us"),
+    (("united", "kingdom"), "uk"),
+    (("soviet", "union"), "ussr"),
+    (("sea", "zone"), "sz"),
+    (("u", "s", "a"), "us"),
+    (("u", "s"), "us"),
+    (("u", "k"), "uk"),
+)
+_PLACE_WORDS: dict[str, str] = {
+    "e": "east",
+    "eastern": "east",
+    "w": "west",
+    "western": "west",
+    "n": "north",
+    "northern": "north",
+    "s": "south",
+    "southern": "south",
+    "ne": "northeast",
+    "northeastern": "northeast",
+    "nw": "northwest",
+    "northwestern": "northwest",
+    "se": "southeast",
+    "southeastern": "southeast",
+    "sw": "southwest",
+    "southwestern": "southwest",
+    "usa": "us",
+    "seazone": "sz",
+    "zone": "sz",
+    "islands": "island",
+    "isl": "island",
+    "isle": "island",
+    "isles": "island",
+    "is": "island",
+    "st": "saint",
+    "mt": "mount",
+}
+_PLACE_DROP = frozenset({"and", "of", "the"})
+_COMPASS_PHRASES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("north", "east"), "northeast"),
+    (("north", "west"), "northwest"),
+    (("south", "east"), "southeast"),
+    (("south", "west"), "southwest"),
+    (("sz", "sz"), "sz"),  # "sea zone" after "zone" -> "sz"
+)
+
+
+def _apply_phrases(
+    tokens: Sequence[str], phrases: tuple[tuple[tuple[str, ...], str], ...]
+) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for phrase, repl in phrases:
+            if tuple(tokens[i : i + len(phrase)]) == phrase:
+                out.append(repl)
+                i += len(phrase)
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _place_canon(tokens: list[str]) -> list[str]:
+    t = _apply_phrases(tokens, _PLACE_PHRASES_RAW)
+    t = [_PLACE_WORDS.get(x, x) for x in t if x not in _PLACE_DROP]
+    t = _apply_phrases(t, _COMPASS_PHRASES)
+    if len(t) == 2 and t[1] == "sz" and t[0].isdigit():  # "5 sea zone" -> "sz 5"
+        t = ["sz", t[0]]
+    return t
+
+
+def _plain_canon(tokens: list[str]) -> list[str]:
+    return tokens
+
+
+def _compact(tokens: Sequence[str]) -> str:
+    """Words joined without spaces (so "seazone5" = "sea zone 5"), except between numbers."""
+    out = ""
+    for i, t in enumerate(tokens):
+        if i and t.isdigit() and tokens[i - 1].isdigit():
+            out += " "
+        out += t
+    return out
+
+
+# Plurals of unit names. Mass nouns keep their form when formatted; parsing accepts both.
+_MASS_NOUNS = frozenset({"infantry", "artillery", "aircraft", "armor", "armour", "aa", "mech"})
+
+
+def _regular_plural(word: str) -> str:
+    if re.search(r"[^aeiou]y$", word):
+        return word[:-1] + "ies"
+    if re.search(r"(s|x|z|ch|sh)$", word):
+        return word + "es"
+    return word + "s"
+
+
+def plural(name: str) -> str:
+    """English plural of a unit name as ``format_units`` writes it ("tank" -> "tanks")."""
+    head, _, last = name.rpartition(" ")
+    if last.casefold() in _MASS_NOUNS:
+        return name
+    return f"{head} {_regular_plural(last)}" if head else _regular_plural(last)
+
+
+def _plural_forms(name: str) -> set[str]:
+    head, _, last = name.rpartition(" ")
+    forms = {_regular_plural(last), last + "s"}
+    return {f"{head} {f}" if head else f for f in forms}
+
+
+# Short forms every player expects (COMMANDS.md); used only for units and powers the edition has,
+# and only where the edition's own names and aliases do not already claim the word.
+_UNIT_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "infantry": ("inf",),
+    "tank": ("arm", "armor", "armour"),
+    "fighter": ("ftr", "fig"),
+    "bomber": ("bmb", "bom"),
+    "submarine": ("sub",),
+    "transport": ("tt", "trn", "trans"),
+    "destroyer": ("dd", "des"),
+    "aircraft carrier": ("cv", "carrier", "ac"),
+    "battleship": ("bb",),
+    "industrial complex": ("ic", "factory"),
+    "artillery": ("art", "arty"),
+    "cruiser": ("ca", "cru"),
+    "antiaircraft gun": ("aa", "aa gun", "aagun"),
+    "mech infantry": ("mech", "mech inf", "mechanized infantry"),
+    "tactical bomber": ("tac", "tac bomber"),
+}
+_POWER_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "Soviet Union": ("ussr", "soviets", "russians", "russia", "soviet"),
+    "Germany": ("germans", "german"),
+    "United Kingdom": ("british", "britain", "great britain"),
+    "Japan": ("japanese",),
+    "United States": ("usa", "americans", "america", "american"),
+    "Italy": ("italians", "italian"),
+    "China": ("chinese",),
+    "France": ("french",),
+}
+
+_UNIT_SYNONYMS_BY_KEY = {_compact(_tokens(k)): v for k, v in _UNIT_SYNONYMS.items()}
+_POWER_SYNONYMS_BY_KEY = {_compact(_place_canon(_tokens(k))): v for k, v in _POWER_SYNONYMS.items()}
+
+# ----------------------------------------------------------------------------------------------
+# Name tables.
+# ----------------------------------------------------------------------------------------------
+
+_SHOWN = 10  # names listed in an ambiguity message
+
+
+def _join_names(names: Sequence[str]) -> str:
+    if len(names) <= _SHOWN:
+        return ", ".join(names)
+    return ", ".join(names[:_SHOWN]) + f" and {len(names) - _SHOWN} more"
+
+
+class _Table:
+    """One kind of name: precomputed keys for exact, normalised, prefix and fuzzy lookup."""
+
+    def __init__(
+        self,
+        kind: str,
+        kinds: str,
+        primary: Mapping[str, Iterable[str]],
+        canon: Callable[[list[str]], list[str]],
+        secondary: Mapping[str, Iterable[str]] | None = None,
+        listed: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.kinds = kinds
+        self.canon = canon
+        self.listed = listed  # list every name in "unknown" messages (few names: units, powers)
+        self.targets: tuple[str, ...] = tuple(primary)
+        self._exact: dict[str, set[str]] = {}
+        self._norm: dict[str, set[str]] = {}
+        self._key_tokens: dict[str, tuple[str, ...]] = {}
+        self._fuzzy: dict[str, set[str]] = {}
+        self.collisions: list[str] = []
+        self.max_words = 1
+        for target, aliases in primary.items():
+            for text in (target, *aliases):
+                self._add(text, target, claim=True)
+        for target, aliases in (secondary or {}).items():
+            for text in aliases:
+                self._add(text, target, claim=False)
+        self._fuzzy_keys = list(self._fuzzy)
+
+    def _add(self, text: str, target: str, *, claim: bool) -> None:
+        raw = " ".join(text.casefold().split())
+        tokens = self.canon(_tokens(text))
+        key = _compact(tokens)
+        if not key:
+            return
+        if not claim and (key in self._norm and target not in self._norm[key]):
+            return  # a short form that the edition's own names already use for something else
+        self.max_words = max(self.max_words, len(text.split()))
+        if claim:
+            self._exact.setdefault(raw, set()).add(target)
+            others = self._norm.get(key, set()) - {target}
+            if others:
+                self.collisions.append(
+                    f"{self.kind} {text!r} of {target} reads like {', '.join(sorted(others))}"
+                )
+        self._norm.setdefault(key, set()).add(target)
+        self._key_tokens[key] = tuple(tokens)
+        self._fuzzy.setdefault(" ".join(tokens), set()).add(target)
+
+    # --- lookups ---------------------------------------------------------------------------
+    def strict(self, text: str) -> str | None:
+        """Exact or normalised match with one target, else None (never raises)."""
+        hit = self._exact.get(" ".join(text.casefold().split()))
+        if hit is not None and len(hit) == 1:
+            return next(iter(hit))
+        key = _compact(self.canon(_tokens(text)))
+        found = self._norm.get(key)
+        if found is not None and len(found) == 1:
+            return next(iter(found))
+        return None
+
+    def _prefixed(self, tokens: list[str], key: str) -> set[str]:
+        """Targets whose name starts with the text, or whose words start with its words."""
+        out: set[str] = set()
+        for cand, cand_tokens in self._key_tokens.items():
+            if self._norm[cand] <= out:
+                continue
+            # a prefix, but "sz1" is not one of "sz12": a number must end where the text ends
+            cut_number = key[-1].isdigit() and cand[len(key) : len(key) + 1].isdigit()
+            if len(key) >= 2 and cand.startswith(key) and not cut_number:
+                out |= self._norm[cand]
+                continue
+            if _words_prefix(tokens, cand_tokens):
+                out |= self._norm[cand]
+        return out
+
+    def suggestions(self, text: str, n: int = 3) -> list[str]:
+        query = " ".join(self.canon(_tokens(text)))
+        if not query or len(query) > 80:
+            return []
+        out: list[str] = []
+        for k in difflib.get_close_matches(query, self._fuzzy_keys, n=12, cutoff=0.6):
+            for target in sorted(self._fuzzy[k]):
+                if target not in out:
+                    out.append(target)
+        return out[:n]
+
+    def resolve(self, text: str) -> str:
+        shown = " ".join(text.split())
+        if not self.targets:
+            if self.kind == "edition":
+                raise InvalidOrder("No editions are installed.")
+            raise InvalidOrder(
+                f"No {self.kinds} are known here yet: create a game first with "
+                "'game new <edition>'."
+            )
+        hit = self._exact.get(shown.casefold())
+        if hit is not None:
+            if len(hit) == 1:
+                return next(iter(hit))
+            self._ambiguous(shown, hit)
+        tokens = self.canon(_tokens(text))
+        key = _compact(tokens)
+        if not key:
+            raise InvalidOrder(f"Expected the name of a {self.kind}, got {shown!r}.")
+        found = self._norm.get(key)
+        if found:
+            if len(found) == 1:
+                return next(iter(found))
+            self._ambiguous(shown, found)
+        found = self._prefixed(tokens, key)
+        if len(found) == 1:
+            return next(iter(found))
+        if found:
+            self._ambiguous(shown, found)
+        close = self.suggestions(text)
+        msg = f"Unknown {self.kind} {shown!r}."
+        if close:
+            msg += f" Did you mean: {', '.join(close)}?"
+        if self.listed:
+            msg += f" {self.kinds.capitalize()}: {', '.join(self.targets)}."
+        elif not close:
+            msg += f" Check the spelling ('game map' shows the {self.kinds})."
+        raise InvalidOrder(msg)
+
+    def _ambiguous(self, shown: str, found: set[str]) -> NoReturn:
+        choices = sorted(found)
+        raise AmbiguousOrder(
+            f"{shown!r} could be any of {len(choices)} {self.kinds}: {_join_names(choices)}. "
+            "Write more of the name.",
+            choices,
+        )
+
+    def complete(self, text: str, limit: int) -> list[str]:
+        if limit <= 0:
+            return []
+        if not text.strip():
+            return sorted(self.targets)[:limit]
+        out: list[str] = []
+        first = self.strict(text)
+        if first is not None:
+            out.append(first)
+        tokens = self.canon(_tokens(text))
+        key = _compact(tokens)
+        if key:
+            out += sorted(self._prefixed(tokens, key) - set(out))
+        out += [s for s in self.suggestions(text, n=limit) if s not in out]
+        return out[:limit]
+
+
+def _words_prefix(query: Sequence[str], words: Sequence[str]) -> bool:
+    """Each query word starts a later word of the name, in order (numbers match whole)."""
+    j = 0
+    for q in query:
+        while j < len(words):
+            w = words[j]
+            j += 1
+            if w == q or (not q.isdigit() and w.startswith(q)):
+                break
+        else:
+            return False
+    return True
+
+
+def _edition_catalog_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for folder in available_editions():
+        text = (edition_dir(folder) / "edition.json").read_text("utf-8")
+        rules = EditionRules.model_validate_json(text)
+        out.append((rules.id, rules.aliases))
+    return tuple(out)
+
+
+_cached_catalog = lru_cache(maxsize=1)(_edition_catalog_items)
+
+
+def edition_catalog() -> dict[str, tuple[str, ...]]:
+    """Installed editions: id -> aliases (read once from ``rules/editions/*/edition.json``)."""
+    return dict(_cached_catalog())
+
+
+class Names:
+    """Resolves the names players type to the names the data uses.
+
+    ``Names(edition)`` knows that edition's spaces, units and powers; ``Names()`` (no game yet)
+    knows only edition ids, enough for ``game new``. ``editions`` maps edition id -> aliases;
+    by default the installed editions (``edition_catalog()``) plus ``edition`` itself.
+    """
+
+    def __init__(
+        self,
+        edition: Edition | None = None,
+        editions: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
+        self.edition = edition
+        spaces: dict[str, tuple[str, ...]] = {}
+        units: dict[str, tuple[str, ...]] = {}
+        powers: dict[str, tuple[str, ...]] = {}
+        unit_extra: dict[str, list[str]] = {}
+        power_extra: dict[str, tuple[str, ...]] = {}
+        if edition is not None:
+            spaces = {s.name: s.aliases for s in edition.spaces.values()}
+            units = {u.name: u.aliases for u in edition.units.values()}
+            powers = {p.name: p.aliases for p in edition.powers.values()}
+            for name, aliases in units.items():
+                forms = [*_UNIT_SYNONYMS_BY_KEY.get(_compact(_tokens(name)), ())]
+                for base in (name, *aliases, *forms):
+                    forms += sorted(_plural_forms(base))
+                unit_extra[name] = forms
+            power_extra = {
+                p: _POWER_SYNONYMS_BY_KEY[k]
+                for p in powers
+                if (k := _compact(_place_canon(_tokens(p)))) in _POWER_SYNONYMS_BY_KEY
+            }
+        catalog: dict[str, list[str]] = {}
+        source = edition_catalog() if editions is None else editions
+        for eid, ids in source.items():
+            catalog.setdefault(eid, []).extend(ids)
+        if edition is not None:
+            catalog.setdefault(edition.id, []).extend(edition.rules.aliases)
+        self._spaces = _Table("space", "spaces", spaces, _place_canon)
+        self._units = _Table("unit", "units", units, _plain_canon, unit_extra, listed=True)
+        self._powers = _Table("power", "powers", powers, _place_canon, power_extra, listed=True)
+        self._editions = _Table("edition", "editions", catalog, _plain_canon, listed=True)
+
+    def _table(self, kind: NameKind) -> _Table:
+        return {
+            "space": self._spaces,
+            "unit": self._units,
+            "power": self._powers,
+            "edition": self._editions,
+        }[kind]
+
+    # --- resolving (raise InvalidOrder / AmbiguousOrder) -------------------------------------
+    def space(self, text: str) -> str:
+        """The data name of a space ("sz5" -> "Sea Zone 5")."""
+        return self._spaces.resolve(text)
+
+    def unit(self, text: str) -> str:
+        """The data name of a unit type ("tanks" -> "tank")."""
+        return self._units.resolve(text)
+
+    def power(self, text: str) -> str:
+        """The data name of a power ("ussr" -> "Soviet Union")."""
+        return self._powers.resolve(text)
+
+    def edition_id(self, text: str) -> str:
+        """An edition id from its id or an alias ("1941" -> "a1941")."""
+        return self._editions.resolve(text)
+
+    def resolve(self, kind: NameKind, text: str) -> str:
+        return self._table(kind).resolve(text)
+
+    # --- for front ends --------------------------------------------------------------------
+    def complete(self, kind: NameKind, text: str, limit: int = 25) -> list[str]:
+        """Autocomplete: names that fit what was typed so far, best first (never raises)."""
+        return self._table(kind).complete(text, limit)
+
+    def suggest(self, kind: NameKind, text: str, n: int = 3) -> list[str]:
+        """The closest names to a misspelt one (never raises)."""
+        return self._table(kind).suggestions(text, n)
+
+    def all(self, kind: NameKind) -> tuple[str, ...]:
+        """Every data name of this kind, in data order."""
+        return self._table(kind).targets
+
+    def problems(self) -> list[str]:
+        """Names or aliases of the data that normalise alike (ambiguous for players)."""
+        return [
+            *self._spaces.collisions,
+            *self._units.collisions,
+            *self._powers.collisions,
+            *self._editions.collisions,
+        ]
+
+
+@lru_cache(maxsize=32)
+def names_for(edition_id: str) -> Names:
+    """``Names`` of an installed edition, built once."""
+    return Names(load_edition(edition_id))
+
+
+# ----------------------------------------------------------------------------------------------
+# Unit lists.
+# ----------------------------------------------------------------------------------------------
+
+_COUNT_WORDS: dict[str, int] = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_NUMBERISH = re.compile(r"[-+\u2212]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)(?:e[-+]?[0-9]+)?", re.I)
+_GOOD_COUNT = re.compile(r"[0-9]{1,3}")
+_UNIT_SEP = re.compile(r"\s*(?:[,;+&]|\band\b)\s*", re.I)
+_DIGITS_GLUED = re.compile(r"(?<![\w.,+\-\u2212])([0-9]+)(?=[^\W\d_])")  # "3infantry", "3x"
+_TIMES = frozenset({"x", "\u00d7", "*"})
+
+
+def _is_count(token: str) -> bool:
+    return token.casefold() in _COUNT_WORDS or _NUMBERISH.fullmatch(token) is not None
+
+
+def _count(token: str, entry: str) -> int:
+    word = _COUNT_WORDS.get(token.casefold())
+    if word is not None:
+        return word
+    if _GOOD_COUNT.fullmatch(token) and 1 <= int(token) <= MAX_COUNT:
+        return int(token)
+    raise InvalidOrder(f"Counts are whole numbers from 1 to {MAX_COUNT}: {entry!r}.")
+
+
+def _entries(chunk: str) -> list[tuple[int, str]]:
+    """'3 infantry 1 tank' -> [(3, 'infantry'), (1, 'tank')] (names not yet resolved)."""
+    tokens = _DIGITS_GLUED.sub(r"\1 ", chunk).split()
+    out: list[tuple[int, str]] = []
+    count_tok: str | None = None
+    words: list[str] = []
+
+    def flush() -> None:
+        if count_tok is None and not words:
+            return
+        if not words:
+            where = f" in {chunk!r}" if chunk.strip() != count_tok else ""
+            raise InvalidOrder(
+                f"Expected a unit after {count_tok!r}{where}, e.g. '3 infantry, 1 tank'."
+            )
+        name = " ".join(words)
+        out.append((1 if count_tok is None else _count(count_tok, f"{count_tok} {name}"), name))
+
+    for tok in tokens:
+        if _is_count(tok):
+            flush()
+            count_tok, words = tok, []
+        elif tok.casefold() in _TIMES and count_tok is not None and not words:
+            continue  # "3 x infantry"
+        else:
+            words.append(tok)
+    flush()
+    return out
+
+
+def parse_units(text: str, names: Names) -> Units:
+    """'3 infantry, 1 tank' -> {'infantry': 3, 'tank': 1}; duplicates add up."""
+    if not text.strip():
+        raise InvalidOrder("No units given: write them like '3 infantry, 1 tank'.")
+    total: dict[str, int] = {}
+    for chunk in _UNIT_SEP.split(text.strip()):
+        if not chunk.strip():
+            continue
+        for n, name in _entries(chunk):
+            unit = names.unit(name)
+            total[unit] = total.get(unit, 0) + n
+    if not total:
+        raise InvalidOrder("No units given: write them like '3 infantry, 1 tank'.")
+    return total
+
+
+def format_units(units: Mapping[str, int], *, plurals: bool = True) -> str:
+    """{'infantry': 3, 'tank': 2} -> '3 infantry, 2 tanks' (parses back to the same units).
+
+    Entries keep the mapping's order; counts below 1 are left out; nothing at all is 'no units'.
+    With ``plurals=False`` names stay singular ('2 tank').
+    """
+    parts = [f"{n} {plural(u) if plurals and n != 1 else u}" for u, n in units.items() if n >= 1]
+    return ", ".join(parts) if parts else "no units"
+
+
+# ----------------------------------------------------------------------------------------------
+# Parsing helpers.
+# ----------------------------------------------------------------------------------------------
+
+L = TypeVar("L")
+R = TypeVar("R")
+
+_WORD_SPAN = re.compile(r"\S+")
+
+
+def _usage(verb: str, example: str = "") -> InvalidOrder:
+    form = USAGE.get(verb, verb).split("  (")[0]
+    msg = f"Expected '{form}'."
+    if example:
+        msg += f" For example: '{example}'."
+    return InvalidOrder(msg)
+
+
+def _split_all(text: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+    """Every split of text at a match of pattern, both sides stripped and non-empty."""
+    out: list[tuple[str, str]] = []
+    for m in pattern.finditer(text):
+        left, right = text[: m.start()].strip(), text[m.end() :].strip()
+        if left and right:
+            out.append((left, right))
+    return out
+
+
+def _try_splits(
+    splits: list[tuple[str, str]],
+    left_fn: Callable[[str], L],
+    right_fn: Callable[[str], R],
+) -> tuple[L, R] | None:
+    """The first split whose two sides both parse; None if there is no split at all.
+
+    If none parses, raises the error of the split that got furthest (first such split).
+    """
+    best: tuple[int, InvalidOrder] | None = None
+    for left, right in splits:
+        try:
+            a = left_fn(left)
+        except InvalidOrder as e:
+            if best is None:
+                best = (0, e)
+            continue
+        try:
+            return a, right_fn(right)
+        except InvalidOrder as e:
+            if best is None or best[0] < 1:
+                best = (1, e)
+    if best is not None:
+        raise best[1]
+    return None
+
+
+def _lead_name(text: str, table: _Table) -> tuple[str, str] | None:
+    """The longest leading run of words that is exactly a name of table, and the rest."""
+    spans = list(_WORD_SPAN.finditer(text))
+    for k in range(min(len(spans), table.max_words + 2), 0, -1):
+        end = spans[k - 1].end()
+        found = table.strict(text[:end])
+        if found is not None:
+            return found, text[end:].strip()
+    return None
+
+
+def _no_args(verb: str, rest: str) -> None:
+    if rest:
+        raise InvalidOrder(f"'{verb}' takes nothing after it: write just '{verb}'.")
+
+
+_FROM = re.compile(r"\bfrom\b", re.I)
+_TO = re.compile(r"\bto\b|->|→|\binto\b", re.I)
+_VIA = re.compile(r"\bvia\b", re.I)
+_PATH_SEP = re.compile(r"\s*(?:,|;|->|→|\band\b|\bthen\b)\s*", re.I)
+_IN = re.compile(r"\bin\b|\bat\b", re.I)
+_VS = re.compile(r"\bvs\b\.?|\bversus\b|\bagainst\b|\bv\b\.?", re.I)
+_LIST_SEP = re.compile(r"\s*(?:[,;>]|->|→|\band\b|\bthen\b)\s*", re.I)
+_JSON_FLAGS = frozenset({"--json", "-j", "json", "—json"})
+
+# ----------------------------------------------------------------------------------------------
+# The verbs.
+# ----------------------------------------------------------------------------------------------
+
+
+def _buy(rest: str, names: Names, verb: str) -> Command:
+    if rest.casefold() == "clear":
+        return ClearPurchase()
+    if not rest:
+        raise InvalidOrder(
+            "Expected 'buy <units>', e.g. 'buy 3 infantry, 1 tank', or 'buy clear' to empty "
+            "the purchase list."
+        )
+    return Buy(units=parse_units(rest, names))
+
+
+def _move(rest: str, names: Names, verb: str) -> Command:
+    usage = InvalidOrder(
+        f"Expected '{verb} <units> from <space> to <space>'. Add 'via <space>, <space>' to "
+        f"fix the path. For example: '{verb} 2 infantry, 1 tank from Germany to Eastern Europe'."
+    )
+    m = _FROM.search(rest)
+    if m is None:
+        raise usage
+    units_text, path = rest[: m.start()].strip(), rest[m.end() :].strip()
+    if not units_text or not path:
+        raise usage
+    units = parse_units(units_text, names)
+    via: tuple[str, ...] = ()
+    vm = _VIA.search(path)
+    if vm is not None:
+        path, via_text = path[: vm.start()].strip(), path[vm.end() :].strip()
+        parts = [p for p in _PATH_SEP.split(via_text) if p.strip()]
+        if not parts:
+            raise usage
+        via = tuple(names.space(p) for p in parts)
+    ends = _try_splits(_split_all(path, _TO), names.space, names.space)
+    if ends is None:
+        raise usage
+    return Move(units=units, frm=ends[0], to=ends[1], via=via)
+
+
+def _battle(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("battle", "battle Ukraine")
+    m = re.fullmatch(r"(.*\S)\s+all", rest, re.I | re.S)
+    if m is not None:
+        try:
+            return Battle(space=names.space(m.group(1)), all=True)
+        except InvalidOrder:
+            if names._spaces.strict(rest) is None:
+                raise
+    return Battle(space=names.space(rest))
+
+
+def _space_then_units(rest: str, names: Names, verb: str, example: str) -> tuple[str, Units]:
+    """'<space> <units>': the space is the longest leading run of words that names one."""
+    if ":" in rest:
+        left, _, right = rest.partition(":")
+        if not left.strip() or not right.strip():
+            raise _usage(verb, example)
+        return names.space(left), parse_units(right, names)
+    lead = _lead_name(rest, names._spaces)
+    if lead is not None and lead[1]:
+        return lead[0], parse_units(lead[1], names)
+    words = rest.split()
+    if len(words) < 2:
+        raise _usage(verb, example)
+    # no exact space name: the space ends where a count begins (or before the last word)
+    cut = next((i for i in range(1, len(words)) if _is_count(words[i])), len(words) - 1)
+    space = names.space(" ".join(words[:cut]))
+    return space, parse_units(" ".join(words[cut:]), names)
+
+
+def _casualties(rest: str, names: Names, verb: str) -> Command:
+    example = "casualties Ukraine 2 infantry, 1 tank"
+    if not rest:
+        raise _usage("casualties", example)
+    try:
+        space, units = _space_then_units(rest, names, "casualties", example)
+    except InvalidOrder as first:
+        # also accept 'casualties 2 infantry in Ukraine'
+        try:
+            alt = _try_splits(_split_all(rest, _IN), lambda s: parse_units(s, names), names.space)
+        except InvalidOrder:
+            raise first from None
+        if alt is None:
+            raise
+        units, space = alt
+    return Casualties(space=space, units=units)
+
+
+def _retreat(rest: str, names: Names, verb: str) -> Command:
+    ends = _try_splits(_split_all(rest, _TO), names.space, names.space)
+    if ends is None:
+        raise _usage("retreat", "retreat Ukraine to West Russia")
+    return Retreat(space=ends[0], to=ends[1])
+
+
+def _press(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("press", "press Ukraine")
+    return Press(space=names.space(rest))
+
+
+def _strike(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("strike", "strike Sea Zone 5")
+    return Strike(space=names.space(rest))
+
+
+def _submerge(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("submerge", "submerge Sea Zone 5 2")
+    m = re.fullmatch(r"(.*\S)\s+(\S+)", rest, re.S)
+    if m is not None and m.group(2).casefold() == "all":
+        return Submerge(space=names.space(m.group(1)))
+    if m is not None and _NUMBERISH.fullmatch(m.group(2)):
+        whole = names._spaces.strict(rest)
+        try:
+            space = names.space(m.group(1))
+        except InvalidOrder:
+            if whole is None:
+                raise
+            return Submerge(space=whole)
+        count = _count(m.group(2), rest)
+        if whole is not None and whole != space:
+            raise AmbiguousOrder(
+                f"{rest!r} could be all submarines in {whole} or {count} in {space}: write "
+                f"'submerge {whole}' or 'submerge {space} {count}'.",
+                [whole, space],
+            )
+        return Submerge(space=space, count=count)
+    return Submerge(space=names.space(rest))
+
+
+def _place(rest: str, names: Names, verb: str) -> Command:
+    got = _try_splits(_split_all(rest, _IN), lambda s: parse_units(s, names), names.space)
+    if got is None:
+        raise _usage("place", "place 2 infantry in Germany")
+    return Place(units=got[0], space=got[1])
+
+
+def _end(rest: str, names: Names, verb: str) -> Command:
+    words = " ".join(rest.casefold().split())
+    if verb == "end!" or words in ("confirm", "!", "phase confirm", "confirm!", "phase!"):
+        if verb == "end!" and words not in ("", "phase"):
+            raise InvalidOrder("Expected 'end', 'end confirm' or 'end!'.")
+        return EndPhase(confirm=True)
+    if words in ("", "phase"):
+        return EndPhase()
+    raise InvalidOrder(
+        "Expected 'end' (ends the phase; asks to confirm if something would be lost), "
+        "'end confirm' or 'end!'."
+    )
+
+
+def _undo(rest: str, names: Names, verb: str) -> Command:
+    _no_args("undo", rest)
+    return Undo()
+
+
+def _odds(rest: str, names: Names, verb: str) -> Command:
+    example = "odds 3 infantry, 1 tank vs 2 infantry in Ukraine"
+    m = _VS.search(rest)
+    if m is None:
+        raise _usage("odds", example)
+    left, right = rest[: m.start()].strip(), rest[m.end() :].strip()
+    if not left or not right:
+        raise _usage("odds", example)
+    attackers = parse_units(left, names)
+    try:
+        got = _try_splits(_split_all(right, _IN), lambda s: parse_units(s, names), names.space)
+    except InvalidOrder as e:
+        try:  # perhaps there is no space after all
+            return Odds(attackers=attackers, defenders=parse_units(right, names))
+        except InvalidOrder:
+            raise e from None
+    if got is not None:
+        return Odds(attackers=attackers, defenders=got[0], space=got[1])
+    return Odds(attackers=attackers, defenders=parse_units(right, names))
+
+
+def _small_int(text: str, what: str, top: int) -> int:
+    if _GOOD_COUNT.fullmatch(text) or re.fullmatch(r"[0-9]{1,5}", text):
+        n = int(text)
+        if 1 <= n <= top:
+            return n
+    raise InvalidOrder(f"The {what} is a whole number from 1 to {top}, not {text!r}.")
+
+
+def _dice(rest: str, names: Names, verb: str) -> Command:
+    words = rest.split()
+    if not words or words[0].casefold() != "verify" or len(words) > 2:
+        raise InvalidOrder("Expected 'dice verify' or 'dice verify <round>'.")
+    if len(words) == 1:
+        return DiceVerify()
+    return DiceVerify(round=_small_int(words[1], "round", MAX_ROUND))
+
+
+def _segment_units(chunk: str, names: Names) -> list[str]:
+    """Unit names in a chunk without separators ('infantry tank' -> ['infantry', 'tank'])."""
+    out: list[str] = []
+    words = chunk.split()
+    i = 0
+    while i < len(words):
+        for j in range(min(len(words), i + names._units.max_words + 1), i, -1):
+            found = names._units.strict(" ".join(words[i:j]))
+            if found is not None:
+                out.append(found)
+                i = j
+                break
+        else:
+            out.append(names.unit(" ".join(words[i:])))  # forgiving match, or the error
+            break
+    return out
+
+
+def _standing(rest: str, names: Names, verb: str) -> Command:
+    example = "standing casualties Germany infantry, tank, fighter"
+    usage = InvalidOrder(
+        "Expected 'standing casualties <power> <unit>, <unit>, ...' (cheapest first), "
+        f"e.g. '{example}'."
+    )
+    first, _, rest = rest.partition(" ")
+    if first.casefold() not in ("casualties", "casualty"):
+        raise usage
+    rest = rest.strip()
+    if not rest:
+        raise usage
+    if ":" in rest:
+        left, _, listed = rest.partition(":")
+        power = names.power(left)
+    else:
+        lead = _lead_name(rest, names._powers)
+        if lead is None:
+            power = names.power(rest.split()[0])  # forgiving match, or the error
+            listed = rest.split(None, 1)[1] if len(rest.split()) > 1 else ""
+        else:
+            power, listed = lead
+    order: list[str] = []
+    for chunk in _LIST_SEP.split(listed):
+        if not chunk.strip():
+            continue
+        for word in chunk.split():
+            if _is_count(word) and word.casefold() not in ("a", "an"):
+                raise InvalidOrder(
+                    f"A standing casualty order lists unit types without counts, first lost "
+                    f"first: e.g. '{example}'."
+                )
+        for unit in _segment_units(chunk, names):
+            if unit not in order:
+                order.append(unit)
+    if not order:
+        raise usage
+    return StandingCasualties(power=power, order=tuple(order))
+
+
+def _game(rest: str, names: Names, verb: str) -> Command:
+    sub, _, args = rest.partition(" ")
+    sub, args = sub.casefold(), args.strip()
+    if sub == "new":
+        if not args:
+            known = ", ".join(names.all("edition"))
+            raise InvalidOrder(
+                "Expected 'game new <edition> [short] [errata]', e.g. 'game new 1941'."
+                + (f" Editions: {known}." if known else "")
+            )
+        lead = _lead_name(args, names._editions)
+        if lead is None:
+            first, _, more = args.partition(" ")
+            lead = names.edition_id(first), more
+        edition, more = lead
+        options: list[str] = []
+        for word in more.split():
+            opt = word.casefold().lstrip("-—")
+            if not re.fullmatch(r"[a-z][a-z0-9_-]{0,31}", opt):
+                raise InvalidOrder(
+                    f"Unknown game option {word!r}: options are single words such as "
+                    "'short' or 'errata'."
+                )
+            if opt not in options:
+                options.append(opt)
+        return GameNew(edition=edition, options=tuple(options))
+    if sub == "join":
+        if not args:
+            raise InvalidOrder(
+                "Expected 'game join <power> [entropy phrase]', e.g. 'game join Germany'."
+            )
+        lead = _lead_name(args, names._powers)
+        if lead is None:
+            first, _, more = args.partition(" ")
+            lead = names.power(first), more.strip()
+        return GameJoin(power=lead[0], entropy=lead[1])
+    if sub == "start":
+        _no_args("game start", args)
+        return GameStart()
+    if sub == "status":
+        flags = args.casefold().split()
+        if any(f not in _JSON_FLAGS for f in flags):
+            raise InvalidOrder("Expected 'game status' or 'game status --json'.")
+        return GameStatus(json=bool(flags))
+    if sub == "map":
+        return GameMap(space=names.space(args) if args else None)
+    if sub == "history":
+        if not args:
+            return GameHistory()
+        if args.casefold() == "all":
+            return GameHistory()
+        return GameHistory(n=_small_int(args, "number of events", MAX_HISTORY))
+    if sub == "export":
+        _no_args("game export", args)
+        return GameExport()
+    forms = "; ".join(f"'{u}'" for u in _GAME_USAGE.values())
+    if not sub:
+        raise InvalidOrder(f"Expected a game command: {forms}.")
+    close = difflib.get_close_matches(sub, list(_GAME_USAGE), n=1, cutoff=0.6)
+    hint = f" Did you mean: game {close[0]}?" if close else ""
+    raise InvalidOrder(f"Unknown game command {sub!r}.{hint} Game commands: {forms}.")
+
+
+def _state(rest: str, names: Names, verb: str) -> Command:
+    if rest.casefold() not in ("", "--json", "json"):
+        raise InvalidOrder("'state' takes nothing after it: write just 'state'.")
+    return State()
+
+
+def _help(rest: str, names: Names, verb: str) -> Command:
+    topic = " ".join(rest.casefold().split())
+    return Help(topic=topic or None)
+
+
+def _pause(rest: str, names: Names, verb: str) -> Command:
+    _no_args("pause", rest)
+    return Pause()
+
+
+def _resume(rest: str, names: Names, verb: str) -> Command:
+    _no_args("resume", rest)
+    return Resume()
+
+
+def _deadline(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("deadline", "deadline 24h")
+    return Deadline(text=rest)
+
+
+def _substitute(rest: str, names: Names, verb: str) -> Command:
+    usage = _usage("substitute", "substitute Germany @alice")
+    if not rest:
+        raise usage
+    lead = _lead_name(rest, names._powers)
+    if lead is None:
+        first, _, more = rest.partition(" ")
+        lead = names.power(first), more.strip()
+    if not lead[1]:
+        raise usage
+    return Substitute(power=lead[0], user=lead[1])
+
+
+def _kick(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("kick", "kick @alice")
+    return Kick(user=rest)
+
+
+_Handler = Callable[[str, Names, str], Command]
+
+_HANDLERS: dict[str, _Handler] = {
+    "buy": _buy,
+    "move": _move,
+    "load": _move,
+    "unload": _move,
+    "battle": _battle,
+    "casualties": _casualties,
+    "casualty": _casualties,
+    "retreat": _retreat,
+    "press": _press,
+    "submerge": _submerge,
+    "strike": _strike,
+    "place": _place,
+    "end": _end,
+    "end!": _end,
+    "undo": _undo,
+    "odds": _odds,
+    "dice": _dice,
+    "standing": _standing,
+    "game": _game,
+    "state": _state,
+    "help": _help,
+    "pause": _pause,
+    "resume": _resume,
+    "deadline": _deadline,
+    "substitute": _substitute,
+    "kick": _kick,
+}
+
+
+def _unknown_verb(word: str) -> InvalidOrder:
+    firsts = {v.split()[0]: v for v in VERBS}
+    close = difflib.get_close_matches(word.casefold(), list(firsts), n=1, cutoff=0.6)
+    shown = word if len(word) <= 40 else word[:40] + "…"
+    hint = f" Did you mean: {firsts[close[0]]}?" if close else ""
+    return InvalidOrder(f"Unknown order {shown!r}.{hint} Orders: {', '.join(VERBS)}.")
+
+
+def parse(text: str, names: Names) -> Command:
+    """One line of text -> one typed command (a rules order or a meta command).
+
+    Raises ``InvalidOrder`` (``AmbiguousOrder`` for names that fit several things) with a
+    message that says what to write instead; never anything else for any input string.
+    Rules orders come back with ``power=""`` except ``StandingCasualties``, whose power is named
+    in the text.
+    """
+    if len(text) > MAX_LENGTH:
+        raise InvalidOrder(
+            f"Order too long ({len(text)} characters, at most {MAX_LENGTH}); "
+            "keep one order per line."
+        )
+    if len(text.strip().splitlines()) > 1:
+        raise InvalidOrder("Several lines in one order; keep one order per line.")
+    line = " ".join(text.split())  # one space between words from here on
+    if not line:
+        raise InvalidOrder("Empty order: type 'help' for the list of orders.")
+    first, _, rest = line.partition(" ")
+    word = first.casefold().lstrip("/")
+    if word != "end!":
+        word = word.rstrip(".:")
+    handler = _HANDLERS.get(word)
+    if handler is None:
+        raise _unknown_verb(first)
+    return handler(rest, names, word)

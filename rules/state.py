@@ -1,0 +1,146 @@
+"""Game state: a frozen snapshot, the fold of the event log (DESIGN §1).
+
+Containers inside a ``GameState`` are never mutated after construction; ``evolve`` builds new
+ones. Units are individual pieces with ids so that cargo, carriers, air range and per-turn flags
+can be tracked exactly (digest a1941 §19).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from rules.edition import Edition
+
+Phase = str  # one of Edition.phase_ids
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One piece on the board."""
+
+    id: int
+    type: str
+    owner: str
+    space: str
+    carried_by: int | None = None  # transport (land cargo) or carrier (fighters)
+    moved: int = 0  # movement points used this turn (CM-14: air budget spans both phases)
+    combat_moved: bool = False  # moved in Combat Move (NC-1)
+    stopped: bool = False  # may not move again this phase (entered hostile space, offloaded)
+    fought: bool = False  # took part in a battle this turn (NC-1)
+    damage: int = 0  # hits taken in the current battle (UB-2)
+    loaded: Phase | None = None  # cargo: phase it was loaded in this turn (UT-9)
+    offloaded: bool = False  # transport: offloaded this turn (UT-12)
+    assault: str | None = None  # cargo: territory of its declared amphibious assault (CM-17)
+    came_from: str | None = None  # last space before its current one (retreat, CC-6B)
+    start: str | None = None  # space at the start of the turn
+    retreated: bool = False  # transport retreated (UT-12)
+    stranded: bool = False  # defending fighter whose carrier sank (NC-3)
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a battle: its power(s) and unit ids."""
+
+    powers: tuple[str, ...]
+    units: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BattleState:
+    """A battle in progress or pending in a space (§9)."""
+
+    space: str
+    attacker: str
+    defenders: tuple[str, ...]
+    sea: bool
+    amphibious: bool = False
+    round: int = 0
+    # "ready": the attacker may fight a round; "casualties": hits are owed;
+    # "press_or_retreat": attacker decides (CC-6B); "done".
+    step: str = "ready"
+    attacking: tuple[int, ...] = ()
+    defending: tuple[int, ...] = ()
+    # hits owed this round, by side ("attacker" owes hits scored by the defender)
+    owed: tuple[tuple[str, int], ...] = ()
+    # hits already assigned, unit id -> hits
+    pending_casualties: tuple[tuple[int, int], ...] = ()
+    blocked_by: str | None = None  # sea battle that must be resolved first (AA-1)
+    seaborne: tuple[int, ...] = ()  # land units arriving from transports (AA-7)
+    submerged: tuple[int, ...] = ()
+    fired: tuple[str, ...] = ()  # sides that fired this round
+    owed_cats: tuple[int, int, int] = (0, 0, 0)  # hits owed by category: any, no_air, no_sub
+    launched: tuple[int, ...] = ()  # own fighters launched from an attacking carrier (A-7)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole game at one moment."""
+
+    edition: Edition
+    options: frozenset[str]
+    round: int
+    power: str
+    phase: Phase
+    treasury: dict[str, int]
+    owners: dict[str, str | None]  # land territories only; None = neutral
+    units: dict[int, Unit]
+    next_id: int
+    purchase: dict[str, int] = field(default_factory=dict)  # bought this turn (Mobilization Zone)
+    placed: dict[str, int] = field(default_factory=dict)  # space -> units placed there this turn
+    turn_start_owners: dict[str, str | None] = field(default_factory=dict)
+    battles: dict[str, BattleState] = field(default_factory=dict)
+    standing: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    winner: str | None = None
+    seq: int = 0  # number of events applied
+    started: bool = True
+    carrier_promises: tuple[tuple[int, str], ...] = ()  # fighter id -> sea zone (AIR-5)
+    captured_this_turn: frozenset[str] = frozenset()
+
+    # --- convenience -----------------------------------------------------------------------
+    def side(self, power: str) -> str:
+        return self.edition.powers[power].side
+
+    def friendly(self, a: str | None, b: str | None) -> bool:
+        return a is not None and b is not None and self.side(a) == self.side(b)
+
+    def enemy(self, a: str | None, b: str | None) -> bool:
+        return a is not None and b is not None and self.side(a) != self.side(b)
+
+    def units_in(self, space: str) -> Iterator[Unit]:
+        return (u for u in self.units.values() if u.space == space)
+
+    def unit_type(self, u: Unit) -> object:
+        return self.edition.units[u.type]
+
+    def with_units(self, changed: Iterable[Unit], removed: Iterable[int] = ()) -> dict[int, Unit]:
+        units = dict(self.units)
+        for u in changed:
+            units[u.id] = u
+        for uid in removed:
+            units.pop(uid, None)
+        return units
+
+    def income(self) -> dict[str, int]:
+        """National production levels from territories held (P-4)."""
+        return self.edition.income_from(self.owners)
+
+    def capital_held(self, power: str) -> bool:
+        """The power's capital is held by its own side (T-4 / CAP-2 otherwise)."""
+        cap = self.edition.powers[power].capital
+        return self.friendly(self.owners.get(cap), power)
+
+
+def count(units: Iterable[Unit]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for u in units:
+        out[u.type] = out.get(u.type, 0) + 1
+    return out
+
+
+def set_unit(u: Unit, **changes: object) -> Unit:
+    return replace(u, **changes)  # type: ignore[arg-type]
+
+
+Domainish = Literal["land", "sea", "air"]
