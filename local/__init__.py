@@ -1,0 +1,1 @@
+"""The local terminal table: a thin front end onto the game service."""

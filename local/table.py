@@ -1,0 +1,373 @@
+"""The local terminal table: lines in, answers (text or JSON) out, same service as Discord.
+
+Each line is ``<name>: <order>`` (the name is the acting person, so seats and permissions are
+exercised) or a bare order for the last name used. See ``docs/local-table.md``.
+
+Exit codes: 0 all lines accepted (or the interactive table ended); 1 a line was refused in a
+script (at once, or at the end with ``--keep-going``); 2 bad arguments (``--dice``,
+``--position``, an unreadable script).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from rules import events as ev
+from rules import parse as ps
+from rules.errors import RulesError
+from service.games import GameService, Result, ServiceError
+
+CHANNEL = "local"
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+NO_NAME = (
+    "Who is speaking? Start the line with your name, e.g. 'alice: game new 1941'; "
+    "later lines without a name are spoken by the last name used."
+)
+
+# Commands anyone may give without having said who they are.
+_READ_ONLY = frozenset({"help", "state", "game_status", "game_map", "game_history", "game_export"})
+_VERB_WORDS = frozenset(v.split()[0] for v in ps.VERBS) | {"end!", "casualty", "load", "unload"}
+_NAME = re.compile(r"[^\W\d][\w .'\-]{0,39}")
+_QUIT = frozenset({"quit", "exit", "bye"})
+
+
+class UsageError(Exception):
+    """Bad command-line arguments: exit 2 with this message."""
+
+
+def parse_dice(text: str) -> list[int]:
+    """``"3,1,6"`` → ``[3, 1, 6]``; faces 1..6, commas or spaces between them."""
+    parts = [p for p in re.split(r"[,\s]+", text.strip()) if p]
+    if not parts:
+        raise UsageError("--dice needs faces, e.g. --dice 3,1,6,2")
+    faces: list[int] = []
+    for p in parts:
+        if not p.isdigit() or not 1 <= int(p) <= 6:
+            raise UsageError(
+                f"--dice: {p!r} is not a die face; give faces 1 to 6 separated by commas, "
+                "e.g. --dice 3,1,6,2"
+            )
+        faces.append(int(p))
+    return faces
+
+
+def load_position(path: str) -> dict[str, Any]:
+    """Read a ``--position`` file: a JSON object (COMMANDS.md gives its keys)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"--position {path}: cannot read it ({e.strerror or e}).") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UsageError(
+            f"--position {path}: not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})."
+        ) from None
+    if not isinstance(data, dict):
+        raise UsageError(f"--position {path}: expected a JSON object {{...}}.")
+    return data
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The local table's flags (COMMANDS.md), for ``bot.py``."""
+    parser.add_argument(
+        "--script",
+        metavar="FILE",
+        help="read lines from FILE ('-' for standard input, answered line by line) and exit",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="answer with one JSON object per line given"
+    )
+    parser.add_argument(
+        "--dice", metavar="FACES", help="scripted dice instead of fair ones, e.g. 3,1,6,2"
+    )
+    parser.add_argument(
+        "--position",
+        metavar="FILE.json",
+        help="start an active game from this position, every power seated by its own name",
+    )
+    parser.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="in a script, go on after a refused line (exit 1 at the end if any was refused)",
+    )
+    parser.add_argument(
+        "--edition", default="1941", help="edition for --position files that name none"
+    )
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        help="where answers write files (exports, maps); default: the data directory",
+    )
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite file (not built yet: games live in memory)"
+    )
+
+
+@dataclass
+class Answer:
+    """What the table says about one line."""
+
+    line: str
+    result: Result
+    files: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        r = self.result
+        out: dict[str, Any] = {
+            "line": self.line,
+            "ok": r.ok,
+            "error": r.error,
+            "events": [ev.event_to_json(e) for e in r.events],
+        }
+        if r.answer:
+            out["answer"] = r.answer
+        if r.state is not None and r.kind in ("state", "status"):
+            out["state"] = r.state
+        if r.kind == "odds" and r.data is not None:
+            out["odds"] = r.data
+        if self.files:
+            out["files"] = self.files
+        return out
+
+    def to_text(self) -> str:
+        r = self.result
+        if not r.ok:
+            return f"Refused: {r.error}"
+        parts: list[str] = []
+        if r.state is not None and r.kind in ("state", "status"):
+            parts.append(json.dumps(r.state, indent=2, ensure_ascii=False))
+        elif r.answer:
+            parts.append(r.answer)
+        parts.extend(f"Wrote {f}" for f in self.files)
+        return "\n".join(parts) if parts else "OK."
+
+
+class Table:
+    """One local table: a service, a channel, who spoke last, and where files go."""
+
+    def __init__(self, service: GameService, out_dir: Path, channel: str = CHANNEL) -> None:
+        self.service = service
+        self.out_dir = out_dir
+        self.channel = channel
+        self.speaker: str | None = None
+        self._spelling: dict[str, str] = {}
+
+    def _person(self, name: str) -> str:
+        """Names are case-insensitive at the table: the first spelling seen is kept."""
+        return self._spelling.setdefault(name.casefold(), name)
+
+    async def seat_position(self, position: dict[str, Any], edition: str) -> Result:
+        """Create and start a game from a position, every power seated by its own name."""
+        from rules.engine import resolve_edition
+
+        try:
+            ed = resolve_edition(str(position.get("edition") or edition))
+            powers = list(ed.turn_order)
+            owner = self._person(powers[0])
+            opts = position.get("options") or ()
+            if not isinstance(opts, list | tuple):
+                raise UsageError("--position: 'options' must be a list of option names.")
+            info = await self.service.create(
+                self.channel, owner, ed.id, [str(o) for o in opts], position=position
+            )
+        except (ServiceError, RulesError) as e:
+            raise UsageError(f"--position: {e}") from None
+        for p in powers:
+            joined = await self.service.join(info.id, self._person(p), p)
+            if not joined.ok:
+                raise UsageError(f"--position: cannot seat {p}: {joined.error}")
+        started = await self.service.start(info.id, owner)
+        if not started.ok:
+            raise UsageError(f"--position: cannot start: {started.error}")
+        return started
+
+    def split(self, line: str) -> tuple[str | None, str]:
+        """``"alice: buy 3 inf"`` → ``("alice", "buy 3 inf")``; a bare order → ``(None, line)``."""
+        name, sep, rest = line.partition(":")
+        name = " ".join(name.split())
+        if not sep or not _NAME.fullmatch(name):
+            return None, line.strip()
+        if name.split()[0].casefold() in _VERB_WORDS:
+            return None, line.strip()  # e.g. "standing casualties Germany: infantry, tank"
+        return name, rest.strip()
+
+    async def answer(self, raw: str) -> Answer | None:
+        """Answer one input line; ``None`` for blank lines and ``#`` comments."""
+        line = raw.rstrip("\r\n")
+        if not line.strip() or line.lstrip().startswith("#"):
+            return None
+        name, text = self.split(line)
+        if name is not None:
+            self.speaker = self._person(name)
+            if not text:
+                return Answer(line, Result(ok=True, answer=f"Now speaking: {self.speaker}."))
+        person = self.speaker
+        if person is None and self._kind(text) not in _READ_ONLY:
+            return Answer(line, Result.refused(NO_NAME, kind="name"))
+        result = await self.service.handle(self.channel, person or "", text)
+        files: list[str] = []
+        if result.ok and result.kind == "export" and result.data is not None:
+            files.append(self._write_export(result.data))
+        return Answer(line, result, files)
+
+    def _kind(self, text: str) -> str | None:
+        try:
+            return ps.parse(text, ps.Names()).kind
+        except RulesError:
+            return None
+
+    def _write_export(self, doc: dict[str, Any]) -> str:
+        folder = self.out_dir / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"game-{doc['game']['id']}-{len(doc['events'])}.json"
+        path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        return str(path)
+
+
+# --------------------------------------------------------------------------------------------
+# Running
+
+
+def _lines_from(stream: TextIO) -> Iterator[str]:
+    """Lines as soon as each is complete (no read-ahead), so a program can converse."""
+    while True:
+        line = stream.readline()
+        if not line:
+            return
+        yield line
+
+
+def _interactive_lines(table: Table, stdin: TextIO, stdout: TextIO) -> Iterator[str]:
+    tty = stdin.isatty()
+    while True:
+        if tty:
+            try:
+                line = input(f"{table.speaker or ''}> ")
+            except EOFError:
+                stdout.write("\n")
+                return
+            except KeyboardInterrupt:
+                stdout.write("\n")
+                return
+        else:
+            line = stdin.readline()
+            if not line:
+                return
+        if line.strip().casefold() in _QUIT:
+            return
+        yield line
+
+
+async def run_table(
+    args: argparse.Namespace,
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    out_dir: Path | None = None,
+) -> int:
+    """Run the table with parsed arguments; returns the exit code."""
+    stdin = stdin or sys.stdin
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    try:
+        dice = parse_dice(args.dice) if args.dice is not None else None
+        position = load_position(args.position) if args.position else None
+        script: TextIO | None = None
+        if args.script and args.script != "-":
+            try:
+                script = open(args.script, encoding="utf-8")  # noqa: SIM115 - closed below
+            except OSError as e:
+                raise UsageError(f"--script {args.script}: cannot read it ({e.strerror}).") from e
+    except UsageError as e:
+        stderr.write(f"error: {e}\n")
+        return EXIT_USAGE
+    if args.db:
+        stderr.write(
+            "note: --db is not built yet (the database store comes in a later issue); "
+            "this game lives in memory for this run.\n"
+        )
+    folder = out_dir or (Path(args.out) if args.out else _default_out())
+    table = Table(GameService(scripted_dice=dice), folder)
+
+    def emit(answer: Answer) -> None:
+        if args.json:
+            stdout.write(json.dumps(answer.to_json(), ensure_ascii=False) + "\n")
+        else:
+            stdout.write(answer.to_text() + "\n")
+        stdout.flush()
+
+    try:
+        if position is not None:
+            try:
+                started = await table.seat_position(position, args.edition)
+            except UsageError as e:
+                stderr.write(f"error: {e}\n")
+                return EXIT_USAGE
+            if not args.json:
+                stdout.write(started.answer + "\n")
+                stdout.flush()
+        if script is not None:
+            lines: Iterator[str] = _lines_from(script)
+        elif args.script == "-":
+            lines = _lines_from(stdin)
+        else:
+            if not args.json and stdin.isatty():
+                stdout.write(
+                    "Umpire local table. Lines are '<name>: <order>'; 'help' lists the "
+                    "orders; 'quit' or Ctrl-D ends.\n"
+                )
+            lines = _interactive_lines(table, stdin, stdout)
+        in_script = args.script is not None
+        refused = False
+        for raw in lines:
+            answer = await table.answer(raw)
+            if answer is None:
+                continue
+            emit(answer)
+            if not answer.result.ok and in_script:
+                refused = True
+                if not args.keep_going:
+                    return EXIT_REFUSED
+        return EXIT_REFUSED if refused else EXIT_OK
+    finally:
+        if script is not None:
+            script.close()
+
+
+def _default_out() -> Path:
+    try:
+        from settings import Settings
+
+        return Path(Settings().umpire_data_dir)
+    except Exception:  # settings are optional for the table: a bad .env must not stop it
+        return Path("data")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python bot.py --local", description="Umpire's local terminal table."
+    )
+    add_arguments(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m local.table [flags]``: the table without the bot entry point."""
+    args = build_parser().parse_args(argv)
+    return asyncio.run(run_table(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

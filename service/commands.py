@@ -1,0 +1,181 @@
+"""Lines of the order language → service calls. Shared by every text front end.
+
+``handle(service, channel, person, text)`` is what a front end calls with one line a person
+typed in a channel (a Discord channel, the local table, an e-mail thread): it parses the line
+with the names of the channel's game and runs it. Slash commands call the ``GameService``
+methods directly with typed options instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules import orders as od
+from rules import parse as ps
+from rules.errors import RulesError
+from service.games import GameInfo, Result, ServiceError
+from service.store import GameRecord
+
+if TYPE_CHECKING:
+    from service.games import GameService
+
+NO_GAME = "No game in this channel yet: start one with 'game new 1941'."
+
+_GAME_HELP = (
+    "game new <edition> [short] [errata]   create a game here (e.g. 'game new 1941')",
+    "game join <power> [entropy phrase]    take a seat before the start (powers of one side)",
+    "game start                            the owner starts once every power is seated",
+    "game status [--json]                  round, turn, phase, money, battles, who is waited for",
+    "game map [space]                      the map (a text overview at the local table)",
+    "game history [n]                      the last n events (all without n)",
+    "game export                           the whole game as JSON",
+)
+
+_LATER = {
+    "odds": "odds: not available yet (coming with the combat issue)",
+    "dice_verify": "dice verify: not available yet (coming with the fair dice issue)",
+    "pause": "pause: not available yet (admin commands come with the deadlines issue)",
+    "resume": "resume: not available yet (admin commands come with the deadlines issue)",
+    "deadline": "deadline: not available yet (admin commands come with the deadlines issue)",
+    "substitute": "substitute: not available yet (admin commands come with the deadlines issue)",
+    "kick": "kick: not available yet (admin commands come with the deadlines issue)",
+}
+
+
+def help_text(topic: str | None = None) -> str:
+    """The list of orders, or one order's usage."""
+    if topic:
+        key = topic.strip().casefold()
+        if key in ("game", "games"):
+            return "\n".join(_GAME_HELP)
+        usage = ps.USAGE.get(key)
+        if usage is None:
+            matches = [u for v, u in ps.USAGE.items() if v.startswith(key)]
+            if not matches:
+                return f"No help on {topic!r}. Orders: {', '.join(ps.VERBS)}."
+            return "\n".join(matches)
+        return usage
+    lines = ["Game:", *(f"  {line}" for line in _GAME_HELP), "Orders:"]
+    lines += [f"  {usage}" for verb, usage in ps.USAGE.items() if verb not in ("game",)]
+    lines.append("Names are forgiving: 'e europe', 'sz5', '3 inf, 1 arm'. 'help <order>' for one.")
+    return "\n".join(lines)
+
+
+def names_for_game(edition: str | None) -> ps.Names:
+    return ps.names_for(edition) if edition else ps.Names()
+
+
+async def handle(service: GameService, channel: str, person: str, text: str) -> Result:
+    """Parse one line typed by ``person`` in ``channel`` and run it."""
+    game = await service.game_in(channel)
+    try:
+        cmd = ps.parse(text, names_for_game(game.edition if game else None))
+    except RulesError as e:
+        return Result.refused(str(e), kind="parse", game=game)
+    if isinstance(cmd, ps.GameNew):
+        return await _new(service, channel, person, cmd)
+    if game is None:
+        if isinstance(cmd, ps.Help):
+            return Result(ok=True, answer=help_text(cmd.topic), kind="help")
+        if cmd.kind in _LATER:
+            return Result.refused(_LATER[cmd.kind], kind=cmd.kind)
+        return Result.refused(NO_GAME, kind=cmd.kind)
+    return await execute(service, game.id, person, cmd, text)
+
+
+async def run(service: GameService, rec: GameRecord, person: str, text: str) -> Result:
+    """Parse one line in the context of a known game and run it."""
+    try:
+        cmd = ps.parse(text, ps.names_for(rec.edition))
+    except RulesError as e:
+        return Result.refused(str(e), kind="parse", game=GameInfo.of(rec))
+    if isinstance(cmd, ps.GameNew):
+        return await _new(service, rec.channel, person, cmd)
+    return await execute(service, rec.id, person, cmd, text)
+
+
+async def _new(service: GameService, channel: str, person: str, cmd: ps.GameNew) -> Result:
+    try:
+        info = await service.create(channel, person, cmd.edition, cmd.options)
+    except ServiceError as e:
+        return Result.refused(str(e), kind="game_new")
+    from rules.engine import resolve_edition
+
+    ed = resolve_edition(info.edition)
+    sides = "; ".join(f"{side}: {', '.join(ed.powers_of_side(side))}" for side in ed.rules.sides)
+    extra = f" with {', '.join(info.options)}" if info.options else ""
+    dice = " Dice are scripted (--dice)." if info.dice == "scripted" else ""
+    answer = (
+        f"Game {info.id}: {ed.rules.title}{extra}, created by {person}.{dice}\n"
+        f"Take seats with 'game join <power>' ({sides}); then {person} says 'game start'."
+    )
+    return Result(ok=True, answer=answer, kind="game_new", game=info)
+
+
+async def execute(
+    service: GameService, game_id: str, person: str, cmd: ps.Command, text: str
+) -> Result:
+    """Run a parsed command in a game."""
+    match cmd:
+        case (
+            od.Buy()
+            | od.ClearPurchase()
+            | od.Move()
+            | od.Battle()
+            | od.Casualties()
+            | od.Retreat()
+            | od.Press()
+            | od.Submerge()
+            | od.Strike()
+            | od.Place()
+            | od.EndPhase()
+            | od.StandingCasualties()
+        ):
+            return await service.submit_order(game_id, person, cmd, text.strip())
+        case ps.GameNew():
+            info = await service.info(game_id)
+            return await _new(service, info.channel, person, cmd)
+        case ps.GameJoin():
+            return await service.join(game_id, person, cmd.power, cmd.entropy)
+        case ps.GameStart():
+            return await service.start(game_id, person)
+        case ps.GameStatus():
+            result = await service.status(game_id)
+            return result if cmd.json else replace(result, state=None)
+        case ps.GameMap():
+            return await service.map(game_id, cmd.space)
+        case ps.GameHistory():
+            return await service.history(game_id, cmd.n if cmd.n is not None else 10**9)
+        case ps.GameExport():
+            try:
+                doc = await service.export(game_id)
+            except ServiceError as e:
+                return Result.refused(str(e), kind="export")
+            n = len(doc["events"])
+            return Result(
+                ok=True,
+                answer=f"Game {game_id} exported: {n} events.",
+                kind="export",
+                game=await service.info(game_id),
+                data=doc,
+            )
+        case ps.Undo():
+            return await service.undo(game_id, person)
+        case ps.State():
+            return await _state(service, game_id)
+        case ps.Help():
+            return Result(ok=True, answer=help_text(cmd.topic), kind="help")
+        case _:
+            return Result.refused(_LATER.get(cmd.kind, f"{cmd.kind}: not available"), kind=cmd.kind)
+
+
+async def _state(service: GameService, game_id: str) -> Result:
+    from rules.engine import state_json
+
+    info = await service.info(game_id)
+    try:
+        state = await service.state(game_id)
+    except ServiceError as e:
+        return Result.refused(str(e), kind="state", game=info)
+    return Result(ok=True, kind="state", game=info, state=state_json(state))

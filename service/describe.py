@@ -1,0 +1,397 @@
+"""One short human line per event, and text views of a game (status, map overview).
+
+Every event type of ``rules.events`` has a describer in ``DESCRIBERS``; a test checks that. A
+describer gets the state *before* its event, so unit ids can be named by type and owner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from rules import events as ev
+from rules import parse
+from rules.engine import Pending, evolve, phase_name
+from rules.state import GameState
+
+
+def format_units(units: Mapping[str, int]) -> str:
+    """``{"infantry": 3, "tank": 1}`` → ``"3 infantry, 1 tank"``: the parser's own spelling."""
+    return parse.format_units(units)
+
+
+def ipcs(n: int) -> str:
+    return f"{n} IPC" if n == 1 else f"{n} IPCs"
+
+
+def _hits(n: int) -> str:
+    return f"{n} hit" if n == 1 else f"{n} hits"
+
+
+def _count_ids(state: GameState, ids: Iterable[int]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for uid in ids:
+        u = state.units.get(uid)
+        name = u.type if u is not None else "unit"
+        out[name] = out.get(name, 0) + 1
+    return out
+
+
+def _by_owner(state: GameState, ids: Iterable[int]) -> str:
+    """``"Germany: 2 infantry; Italy: 1 fighter"`` for units given by id."""
+    groups: dict[str, dict[str, int]] = {}
+    for uid in ids:
+        u = state.units.get(uid)
+        owner, utype = (u.owner, u.type) if u is not None else ("?", "unit")
+        g = groups.setdefault(owner, {})
+        g[utype] = g.get(utype, 0) + 1
+    if not groups:
+        return "no units"
+    return "; ".join(f"{o}: {format_units(g)}" for o, g in groups.items())
+
+
+def _units_of_ids(state: GameState, ids: Iterable[int]) -> str:
+    return format_units(_count_ids(state, ids))
+
+
+def _phase(state: GameState, phase: str) -> str:
+    info = state.edition.phase_info.get(phase)
+    return info.name if info is not None else phase.replace("_", " ").title()
+
+
+def _rule(rule: str) -> str:
+    return f" ({rule})" if rule else ""
+
+
+# --------------------------------------------------------------------------------------------
+# One describer per event type
+
+
+def _game_started(s: GameState | None, e: ev.GameStarted) -> str:
+    title = e.edition
+    try:
+        from rules.edition import load_edition
+
+        title = load_edition(e.edition).rules.title
+    except (OSError, ValueError):
+        pass
+    how = " from a given position" if e.position is not None else ""
+    opts = f" with options {', '.join(e.options)}" if e.options else ""
+    return f"A game of {title} began{how}{opts}."
+
+
+def _turn_started(s: GameState, e: ev.TurnStarted) -> str:
+    return f"Round {e.round}: {e.power}'s turn begins."
+
+
+def _phase_changed(s: GameState, e: ev.PhaseChanged) -> str:
+    line = f"{e.power}: {_phase(s, e.phase)}."
+    if e.skipped:
+        skipped = ", ".join(_phase(s, p) for p in e.skipped)
+        line += f" Skipped {skipped}{_rule(e.rule)}."
+    return line
+
+
+def _purchased(s: GameState, e: ev.UnitsPurchased) -> str:
+    return f"{e.power} bought {format_units(e.units)} ({ipcs(e.cost)})."
+
+
+def _cleared(s: GameState, e: ev.PurchaseCleared) -> str:
+    return f"{e.power} cleared its purchase ({ipcs(e.refund)} back)."
+
+
+def _moved(s: GameState, e: ev.UnitsMoved) -> str:
+    line = f"{e.power} moved {_units_of_ids(s, (m.id for m in e.moves))} from {e.frm} to {e.to}"
+    via = {m.path[1:-1] for m in e.moves if len(m.path) > 2}
+    if len(via) == 1:
+        (path,) = via
+        line += f" via {', '.join(path)}"
+    notes: list[str] = []
+    if any(m.loaded for m in e.moves):
+        notes.append("loading")
+    if any(m.offloaded for m in e.moves):
+        notes.append("offloading")
+    assaults = sorted({m.assault for m in e.moves if m.assault})
+    if assaults:
+        notes.append(f"amphibious assault on {', '.join(assaults)}")
+    if e.blitzed:
+        notes.append(f"blitzing through {', '.join(e.blitzed)}")
+    if notes:
+        line += f" ({'; '.join(notes)})"
+    return line + "."
+
+
+def _captured(s: GameState, e: ev.TerritoryCaptured) -> str:
+    value = s.edition.spaces[e.space].value if e.space in s.edition.spaces else 0
+    if e.owner != e.by:
+        line = f"{e.by} liberated {e.space}; it returns to {e.owner} (+{value} income)"
+    else:
+        verb = "blitzed into" if e.how == "blitz" else "captured"
+        line = f"{e.by} {verb} {e.space} (+{value} income)"
+    if e.seized:
+        line += f" and took {ipcs(e.seized)} from {e.seized_from}"
+    return line + f"{_rule(e.rule)}."
+
+
+def _battle_opened(s: GameState, e: ev.BattleOpened) -> str:
+    kind = "Amphibious assault" if e.amphibious else ("Sea battle" if e.sea else "Battle")
+    attack = _units_of_ids(s, e.attacking)
+    defend = _by_owner(s, e.defending) if e.defending else "no defenders"
+    line = f"{kind} in {e.space}: {e.attacker} ({attack}) against {defend}"
+    if e.blocked_by:
+        line += f"; waits for the sea battle in {e.blocked_by}"
+    return line + "."
+
+
+def _dice(s: GameState, e: ev.DiceRolled) -> str:
+    faces = ",".join(str(f) for g in e.groups for f in g[2])
+    line = (
+        f"Battle in {e.space}, round {e.round}: {e.side} rolled {faces or 'nothing'}"
+        f" → {_hits(e.hits)}"
+    )
+    if len(e.groups) > 1:
+        detail = "; ".join(
+            f"{utype} at {value}: {','.join(str(f) for f in fs)}" for utype, value, fs in e.groups
+        )
+        line += f" ({detail})"
+    if e.dice == "scripted":
+        line += " [scripted dice]"
+    return line + "."
+
+
+def _casualties(s: GameState, e: ev.CasualtiesChosen) -> str:
+    parts: list[str] = []
+    if e.lost:
+        parts.append(f"loses {_units_of_ids(s, e.lost)}")
+    if e.damaged:
+        parts.append(f"has {_units_of_ids(s, e.damaged)} damaged")
+    what = " and ".join(parts) if parts else "takes no losses"
+    how = {
+        "choice": "",
+        "forced": " (no choice)",
+        "default": " (default order)",
+        "standing": " (standing order)",
+    }.get(e.how, f" ({e.how})")
+    who = e.by if e.by != "referee" else f"the {e.side}"
+    return f"Casualties in {e.space}: {who} {what}{how}."
+
+
+def _removed(s: GameState, e: ev.UnitsRemoved) -> str:
+    return f"Removed from the board: {_by_owner(s, e.ids)} ({e.reason}){_rule(e.rule)}."
+
+
+def _round_ended(s: GameState, e: ev.BattleRoundEnded) -> str:
+    line = f"Battle in {e.space}: round {e.round} over"
+    if e.next_step == "press_or_retreat":
+        line += "; the attacker may press or retreat"
+    return line + "."
+
+
+def _attacker(s: GameState, space: str) -> str:
+    b = s.battles.get(space)
+    return b.attacker if b is not None else "The attacker"
+
+
+def _pressed(s: GameState, e: ev.BattlePressed) -> str:
+    return f"{_attacker(s, e.space)} presses the attack in {e.space}."
+
+
+def _retreated(s: GameState, e: ev.BattleRetreated) -> str:
+    who = _attacker(s, e.space)
+    units = _units_of_ids(s, e.units)
+    if e.to is None:
+        return f"{who} withdrew {units} from {e.space} by air; they land later."
+    return f"{who} retreated {units} from {e.space} to {e.to}."
+
+
+_RESULTS = {
+    "attacker": "the attacker won",
+    "defender": "the defender held",
+    "both destroyed": "both sides were destroyed",
+    "retreat": "the attacker retreated",
+    "no combat": "no combat",
+}
+
+
+def _battle_ended(s: GameState, e: ev.BattleEnded) -> str:
+    line = f"Battle in {e.space} over: {_RESULTS.get(e.result, e.result)}"
+    notes: list[str] = []
+    if e.repaired:
+        notes.append(f"{_units_of_ids(s, e.repaired)} repaired")
+    if e.landed:
+        notes.append(f"{_units_of_ids(s, (f for f, _ in e.landed))} back on carriers")
+    if e.offloaded:
+        notes.append(f"{_units_of_ids(s, e.offloaded)} landed")
+    if e.stranded:
+        notes.append(f"{_units_of_ids(s, e.stranded)} must find a place to land")
+    if notes:
+        line += f" ({'; '.join(notes)})"
+    return line + "."
+
+
+def _placed(s: GameState, e: ev.UnitsPlaced) -> str:
+    counts: dict[str, int] = {}
+    for _, utype, _carried in e.units:
+        counts[utype] = counts.get(utype, 0) + 1
+    line = f"{e.power} placed {format_units(counts)} in {e.space}"
+    if e.factory and e.factory != e.space:
+        line += f" (from the industrial complex in {e.factory})"
+    return line + "."
+
+
+def _refunded(s: GameState, e: ev.PurchaseRefunded) -> str:
+    return (
+        f"{e.power} got {ipcs(e.amount)} back for {format_units(e.units)} it could not place"
+        f"{_rule(e.rule)}."
+    )
+
+
+def _income(s: GameState, e: ev.IncomeCollected) -> str:
+    total = s.treasury.get(e.power, 0) + e.amount
+    return f"{e.power} collected {ipcs(e.amount)} (treasury now {total}){_rule(e.rule)}."
+
+
+def _won(s: GameState, e: ev.GameWon) -> str:
+    holding = f", holding {', '.join(e.capitals)}" if e.capitals else ""
+    return f"The {e.side} won the game{holding}{_rule(e.rule)}."
+
+
+def _standing(s: GameState, e: ev.StandingOrderSet) -> str:
+    return f"{e.power}'s standing casualty order: {', '.join(e.order) or 'cheapest first'}."
+
+
+DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
+    ev.GameStarted: _game_started,
+    ev.TurnStarted: _turn_started,
+    ev.PhaseChanged: _phase_changed,
+    ev.UnitsPurchased: _purchased,
+    ev.PurchaseCleared: _cleared,
+    ev.UnitsMoved: _moved,
+    ev.TerritoryCaptured: _captured,
+    ev.BattleOpened: _battle_opened,
+    ev.DiceRolled: _dice,
+    ev.CasualtiesChosen: _casualties,
+    ev.UnitsRemoved: _removed,
+    ev.BattleRoundEnded: _round_ended,
+    ev.BattlePressed: _pressed,
+    ev.BattleRetreated: _retreated,
+    ev.BattleEnded: _battle_ended,
+    ev.UnitsPlaced: _placed,
+    ev.PurchaseRefunded: _refunded,
+    ev.IncomeCollected: _income,
+    ev.GameWon: _won,
+    ev.StandingOrderSet: _standing,
+}
+
+
+def describe(before: GameState, event: ev.Event) -> str:
+    """One line for ``event``, given the state just before it."""
+    fn = DESCRIBERS.get(type(event))
+    if fn is None:  # an event type added to rules/events.py without a describer here
+        return f"{type(event).__name__}: {ev.event_to_json(event)}"
+    return fn(before, event)
+
+
+def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[str]:
+    """Lines for a run of events, folding the state along (``before`` None: a new game)."""
+    lines: list[str] = []
+    state = before
+    for e in events:
+        if state is None:
+            if not isinstance(e, ev.GameStarted):
+                raise ValueError("a run of events without a state must begin with GameStarted")
+            lines.append(_game_started(None, e))
+            from rules.engine import replay
+
+            state = replay([e])
+            continue
+        lines.append(describe(state, e))
+        state = evolve(state, e)
+    return lines
+
+
+# --------------------------------------------------------------------------------------------
+# Waiting, status and the text map
+
+
+def waiting_line(state: GameState, pend: Sequence[Pending], seats: Mapping[str, str]) -> str:
+    """``"Waiting for: Germany (Combat Move)"``, or who won."""
+    if state.winner:
+        return f"Game over: the {state.winner} won."
+    if not pend:
+        return "Waiting for: nobody."
+    parts = []
+    for p in pend:
+        if p.what.startswith("turn"):
+            what = phase_name(state)
+        else:
+            what = p.what + (f" in {p.space}" if p.space else "")
+        holder = seats.get(p.power)
+        who = f"{p.power} [{holder}]" if holder and holder != p.power else p.power
+        parts.append(f"{who} ({what})")
+    return "Waiting for: " + ", ".join(parts)
+
+
+def _units_table(state: GameState) -> dict[str, dict[str, dict[str, int]]]:
+    table: dict[str, dict[str, dict[str, int]]] = {}
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        by_power = table.setdefault(u.space, {})
+        counts = by_power.setdefault(u.owner, {})
+        counts[u.type] = counts.get(u.type, 0) + 1
+    return table
+
+
+def space_line(state: GameState, space: str, table: Mapping[str, Any] | None = None) -> str:
+    """``"Ukraine [Soviet Union, 2]: Soviet Union 2 infantry"``: owner, value and units."""
+    ed = state.edition
+    sp = ed.spaces[space]
+    units = (table if table is not None else _units_table(state)).get(space, {})
+    if sp.kind == "sea":
+        head = f"{space} [sea]"
+    elif sp.impassable:
+        head = f"{space} [neutral, impassable]"
+    else:
+        owner = state.owners.get(space) or "neutral"
+        extras = []
+        if sp.capital_of:
+            extras.append(f"capital of {sp.capital_of}")
+        head = f"{space} [{owner}, {sp.value}{', ' + ', '.join(extras) if extras else ''}]"
+    body = "; ".join(f"{p} {format_units(c)}" for p, c in units.items()) or "empty"
+    battle = state.battles.get(space)
+    if battle is not None and battle.step != "done":
+        body += " (battle pending)"
+    return f"{head}: {body}"
+
+
+def map_lines(state: GameState, space: str | None = None) -> list[str]:
+    """A text map: one space, or every territory and every sea zone with units in it."""
+    table = _units_table(state)
+    if space is not None:
+        lines = [space_line(state, space, table)]
+        near = sorted(state.edition.neighbours.get(space, ()))
+        if near:
+            lines.append("Next to it: " + ", ".join(near))
+        return lines
+    lines = []
+    for name, sp in state.edition.spaces.items():
+        if sp.kind == "sea" and name not in table:
+            continue
+        lines.append(space_line(state, name, table))
+    return lines
+
+
+def status_lines(state: GameState) -> list[str]:
+    """Round, turn, phase, treasury, income, pending battles and purchase."""
+    ed = state.edition
+    income = state.income()
+    lines = [
+        f"Round {state.round}, {state.power}'s turn, {phase_name(state)}.",
+        "Treasury: " + ", ".join(f"{p} {state.treasury.get(p, 0)}" for p in ed.turn_order),
+        "Income: " + ", ".join(f"{p} {income.get(p, 0)}" for p in ed.turn_order),
+    ]
+    if state.purchase:
+        lines.append(f"Bought this turn: {format_units(state.purchase)}.")
+    open_battles = [s for s, b in state.battles.items() if b.step != "done"]
+    if open_battles:
+        lines.append("Battles pending: " + ", ".join(open_battles) + ".")
+    return lines

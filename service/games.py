@@ -1,0 +1,809 @@
+"""The game service: the one place that sequences load → decide → append (→ render → notify).
+
+Front ends (Discord cogs, the local table, later e-mail) translate what a person typed or clicked
+into calls here and show the ``Result``. Nothing here knows about Discord or terminals, and no
+rule is decided here: the service picks *which power* acts for a person (from the seats) and
+lets ``rules.engine.decide`` say whether the order is legal. Nothing changes on any error.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import events as ev
+from rules import orders as od
+from rules.dice import Dice, HmacDice, OutOfDice, ScriptedDice
+from rules.engine import (
+    Pending,
+    decide,
+    evolve,
+    new_game,
+    pending,
+    phase_name,
+    replay,
+    resolve_edition,
+    state_json,
+)
+from rules.errors import InvalidOrder, NotYourTurn, RulesError
+from rules.state import GameState
+from service import describe as ds
+from service.store import (
+    DiceSpec,
+    EventStore,
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    MemoryStore,
+    OrderRecord,
+    StateMovedOn,
+    StoredEvent,
+    StoreError,
+)
+
+log = logging.getLogger(__name__)
+
+NOT_SEATED = "You hold no seat in this game; join with 'game join <power>' before the game starts."
+EXPORT_FORMAT = "umpire-game"
+EXPORT_VERSION = 1
+START_TEXT = "game start"
+
+# Orders a defender (or any side owing a battle decision) gives outside its own turn.
+_DECISIONS = (od.Casualties, od.Submerge, od.Strike)
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with a message for the person who made it."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What anyone may know about a game (the dice key stays inside)."""
+
+    id: str
+    edition: str
+    options: tuple[str, ...]
+    channel: str
+    owner: str
+    status: GameStatus
+    seats: dict[str, str]
+    dice: str  # "hmac-sha256" or "scripted"
+    from_position: bool = False
+
+    @classmethod
+    def of(cls, rec: GameRecord) -> GameInfo:
+        return cls(
+            id=rec.id,
+            edition=rec.edition,
+            options=rec.options,
+            channel=rec.channel,
+            owner=rec.owner,
+            status=rec.status,
+            seats=dict(rec.seats),
+            dice="scripted" if rec.dice.kind == "scripted" else HmacDice.name,
+            from_position=rec.position is not None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "edition": self.edition,
+            "options": list(self.options),
+            "channel": self.channel,
+            "owner": self.owner,
+            "status": self.status,
+            "seats": dict(self.seats),
+            "dice": self.dice,
+            "from_position": self.from_position,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to one request.
+
+    ``answer`` is the text to show (what happened, then who the game waits for); ``events`` are
+    the events appended; ``state`` is the state document when asked for; ``data`` carries a
+    command's payload (an export, a map request, an undone order).
+    """
+
+    ok: bool
+    answer: str = ""
+    error: str | None = None
+    events: tuple[ev.Event, ...] = ()
+    state: dict[str, Any] | None = None
+    data: dict[str, Any] | None = None
+    game: GameInfo | None = None
+    kind: str = ""
+
+    @classmethod
+    def refused(cls, error: str, *, kind: str = "", game: GameInfo | None = None) -> Result:
+        return cls(ok=False, error=error, kind=kind, game=game)
+
+
+Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]
+
+
+# --------------------------------------------------------------------------------------------
+# Dice: built in this one place (fair commit-reveal dice replace HmacDice here later).
+
+
+def new_dice_spec(scripted: Sequence[int] | None = None) -> DiceSpec:
+    """A fresh secret HMAC key, or the given script (``--dice``; never for the Discord bot)."""
+    if scripted is not None:
+        ScriptedDice(scripted)  # validates the faces
+        return DiceSpec(kind="scripted", faces=tuple(scripted))
+    return DiceSpec(kind="hmac", key=secrets.token_bytes(32))
+
+
+def make_dice(spec: DiceSpec, game_id: str, used: int) -> Dice:
+    """The game's dice, positioned after the ``used`` rolls already made."""
+    if spec.kind == "scripted":
+        return ScriptedDice(spec.faces[used:])
+    return HmacDice(spec.key, game_id, start=used)
+
+
+class CountingDice:
+    """Wraps a game's dice and counts the faces drawn, so the next order starts after them."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.used = 0
+
+    def roll(self, n: int, purpose: str) -> list[int]:
+        faces = self.inner.roll(n, purpose)
+        self.used += len(faces)
+        return faces
+
+
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Loaded:
+    record: GameRecord
+    events: list[StoredEvent]
+    state: GameState | None  # None while in the lobby
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+
+@dataclass
+class GameService:
+    """Games over an ``EventStore``. Every method is ``async`` so a database store fits."""
+
+    store: EventStore = field(default_factory=MemoryStore)
+    scripted_dice: Sequence[int] | None = None  # games created by ``handle`` use these dice
+    listeners: list[Listener] = field(default_factory=list)
+    _cache: dict[str, tuple[int, int, GameState]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    # --- loading ------------------------------------------------------------------------------
+    async def _load(self, game_id: str) -> _Loaded:
+        rec = await self.store.get_game(game_id)
+        events = await self.store.load_events(game_id)
+        if not events:
+            return _Loaded(rec, events, None)
+        key = (len(events), events[-1].order)
+        hit = self._cache.get(game_id)
+        if hit is not None and hit[:2] == key:
+            return _Loaded(rec, events, hit[2])
+        state = replay([s.event for s in events])
+        self._cache[game_id] = (*key, state)
+        return _Loaded(rec, events, state)
+
+    async def info(self, game_id: str) -> GameInfo:
+        """The game's public record; ``ServiceError`` if there is no such game."""
+        try:
+            return GameInfo.of(await self.store.get_game(game_id))
+        except GameNotFound as e:
+            raise ServiceError(str(e)) from None
+
+    async def state(self, game_id: str) -> GameState:
+        """The current state (``ServiceError`` before the game starts)."""
+        loaded = await self._load(game_id)
+        if loaded.state is None:
+            raise ServiceError("The game has not started yet: no state until 'game start'.")
+        return loaded.state
+
+    async def game_in(self, channel: str) -> GameInfo | None:
+        """The channel's current game: the newest one that is not finished, else the newest."""
+        games = await self.store.games_in_channel(channel)
+        if not games:
+            return None
+        live = [g for g in games if g.status != "finished"]
+        return GameInfo.of((live or games)[-1])
+
+    # --- lobby ------------------------------------------------------------------------------
+    async def create(
+        self,
+        channel: str,
+        owner: str,
+        edition: str = "1941",
+        options: Sequence[str] = (),
+        *,
+        dice: Sequence[int] | None = None,
+        position: dict[str, Any] | None = None,
+    ) -> GameInfo:
+        """Create a game in the lobby, bound to ``channel``. Raises ``ServiceError``."""
+        for g in await self.store.games_in_channel(channel):
+            if g.status != "finished":
+                raise ServiceError(
+                    f"This channel already has game {g.id} ({g.status}); finish it before "
+                    "starting another, or use another channel or thread."
+                )
+        try:
+            ed = resolve_edition(edition)
+            opts = tuple(sorted(set(options)))
+            new_game(ed.id, opts, position)  # checks options and position; events made at start
+            spec = new_dice_spec(dice if dice is not None else self.scripted_dice)
+        except RulesError as e:
+            raise ServiceError(str(e)) from None
+        except ValueError as e:
+            raise ServiceError(f"Bad dice: {e}") from None
+        rec = await self.store.create_game(
+            edition=ed.id,
+            options=opts,
+            channel=channel,
+            owner=owner,
+            dice=spec,
+            position=position,
+        )
+        return GameInfo.of(rec)
+
+    async def join(self, game_id: str, person: str, power: str, entropy: str = "") -> Result:
+        """Take a seat before the start. One person: any number of powers, of one side (P-1)."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind="join")
+        info = GameInfo.of(rec)
+        if rec.status != "lobby":
+            return Result.refused(
+                "The game has started; seats are taken before 'game start' "
+                "(an admin can 'substitute' a player).",
+                kind="join",
+                game=info,
+            )
+        ed = resolve_edition(rec.edition)
+        try:
+            name = _resolve_power(ed.powers, power)
+        except ServiceError as e:
+            return Result.refused(str(e), kind="join", game=info)
+        holder = rec.seats.get(name)
+        if holder == person:
+            return Result(ok=True, answer=f"You already hold {name}.", kind="join", game=info)
+        if holder is not None:
+            return Result.refused(f"{name} is taken by {holder}.", kind="join", game=info)
+        side = ed.side_of(name)
+        mine = [p for p, who in rec.seats.items() if who == person]
+        other = [p for p in mine if ed.side_of(p) != side]
+        if other:
+            return Result.refused(
+                f"You hold {_and(other)} ({ed.side_of(other[0])}); {name} is on the {side} side. "
+                "One person plays powers of one side only (P-1).",
+                kind="join",
+                game=info,
+            )
+        await self.store.set_seat(game_id, name, person, entropy)
+        rec = await self.store.get_game(game_id)
+        lines = [f"{person} joins as {name} ({side})."]
+        lines.append(_open_seats_line(ed.turn_order, rec.seats))
+        return Result(ok=True, answer="\n".join(lines), kind="join", game=GameInfo.of(rec))
+
+    async def start(self, game_id: str, person: str) -> Result:
+        """Start the game (owner only) once every power is seated."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind="start")
+        info = GameInfo.of(rec)
+        if rec.status != "lobby":
+            return Result.refused("The game has already started.", kind="start", game=info)
+        if person != rec.owner:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) can start it.", kind="start", game=info
+            )
+        ed = resolve_edition(rec.edition)
+        missing = [p for p in ed.turn_order if p not in rec.seats]
+        if missing:
+            return Result.refused(
+                f"Cannot start: no one holds {_and(missing)} yet. Every power needs a player; "
+                "one person may hold all the powers of a side ('game join <power>').",
+                kind="start",
+                game=info,
+            )
+        try:
+            events = new_game(rec.edition, rec.options, rec.position)
+            await self.store.append(game_id, 0, events, person=person, power="", text=START_TEXT)
+        except RulesError as e:
+            return Result.refused(str(e), kind="start", game=info)
+        except StoreError as e:
+            return Result.refused(str(e), kind="start", game=info)
+        await self.store.set_status(game_id, "active")
+        return await self._answer(game_id, None, events, kind="start")
+
+    # --- orders -----------------------------------------------------------------------------
+    async def handle(self, channel: str, person: str, text: str) -> Result:
+        """One line typed by ``person`` in ``channel``: any command of the order language."""
+        from service import commands
+
+        return await commands.handle(self, channel, person, text)
+
+    async def submit(self, game_id: str, person: str, text: str) -> Result:
+        """Parse one line of the order language and carry it out for ``person`` in this game."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e))
+        from service import commands
+
+        return await commands.run(self, rec, person, text)
+
+    async def submit_order(
+        self, game_id: str, person: str, order: od.Order, text: str = ""
+    ) -> Result:
+        """Carry out a typed order for ``person``: pick the acting power, decide, append."""
+        text = text or order.kind.replace("_", " ")
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind="order")
+        info = GameInfo.of(loaded.record)
+        refusal = _not_playing(loaded)
+        if refusal:
+            return Result.refused(refusal, kind="order", game=info)
+        state = loaded.state
+        assert state is not None  # an active game has events
+        try:
+            power = _acting_power(state, loaded.record.seats, person, order)
+        except (ServiceError, RulesError) as e:
+            return Result.refused(str(e), kind="order", game=info)
+        order = order.model_copy(update={"power": power})
+        orders = await self.store.orders(game_id)
+        dice = CountingDice(
+            make_dice(loaded.record.dice, game_id, sum(o.dice_used for o in orders))
+        )
+        try:
+            events = decide(state, order, dice)
+        except RulesError as e:
+            return Result.refused(str(e), kind="order", game=info)
+        except OutOfDice as e:
+            return Result.refused(f"{e}; nothing changed.", kind="order", game=info)
+        except Exception as e:  # an engine bug must not take the table down or change the game
+            log.exception("decide failed for %r in game %s", order, game_id)
+            return Result.refused(
+                f"Internal error in the rules engine ({type(e).__name__}: {e}); nothing "
+                "changed. Please report this with 'game export'.",
+                kind="order",
+                game=info,
+            )
+        if not events:
+            return Result(ok=True, answer="Nothing changed.", kind="order", game=info)
+        try:
+            await self.store.append(
+                game_id,
+                loaded.seq,
+                events,
+                person=person,
+                power=power,
+                text=text,
+                dice_used=dice.used,
+            )
+        except StateMovedOn as e:
+            return Result.refused(str(e), kind="order", game=info)
+        if any(isinstance(e, ev.GameWon) for e in events):
+            await self.store.set_status(game_id, "finished")
+        return await self._answer(game_id, state, events, kind="order")
+
+    async def undo(self, game_id: str, person: str) -> Result:
+        """Take back the current power's last order: only if it rolled no dice and kept the phase.
+
+        DESIGN §5: "Undo is free until dice are rolled; never after." An order that ended the
+        phase or the turn (``end``) is not undone either: undo stays inside the current phase.
+        """
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind="undo")
+        info = GameInfo.of(loaded.record)
+        refusal = _not_playing(loaded)
+        if refusal:
+            return Result.refused(refusal, kind="undo", game=info)
+        state = loaded.state
+        assert state is not None
+        seats = loaded.record.seats
+        mine = [p for p, who in seats.items() if who == person]
+        if not mine:
+            return Result.refused(NOT_SEATED, kind="undo", game=info)
+        if seats.get(state.power) != person:
+            return Result.refused(
+                f"Only {state.power}'s player can undo now (it is {state.power}'s turn); "
+                f"you hold {_and(mine)}.",
+                kind="undo",
+                game=info,
+            )
+        orders = await self.store.orders(game_id)
+        last = orders[-1] if orders else None
+        if last is None or (last.text == START_TEXT and last.power == ""):
+            return Result.refused("Nothing to undo yet.", kind="undo", game=info)
+        if last.power != state.power:
+            return Result.refused(
+                f"Nothing of {state.power}'s to undo: the last order was {last.power}'s "
+                f"'{last.text}'.",
+                kind="undo",
+                game=info,
+            )
+        dropped = [s.event for s in loaded.events[last.first_seq : last.end_seq]]
+        if last.dice_used or any(isinstance(e, ev.DiceRolled) for e in dropped):
+            return Result.refused(
+                f"Cannot undo '{last.text}': dice were rolled. Undo is free until dice are "
+                "rolled; never after.",
+                kind="undo",
+                game=info,
+            )
+        if any(isinstance(e, ev.TurnStarted | ev.PhaseChanged | ev.GameWon) for e in dropped):
+            return Result.refused(
+                f"Cannot undo '{last.text}': it ended the phase. Undo takes back orders of the "
+                "current phase only.",
+                kind="undo",
+                game=info,
+            )
+        try:
+            await self.store.drop_last_order(game_id, loaded.seq)
+        except StoreError as e:
+            return Result.refused(str(e), kind="undo", game=info)
+        after = await self._load(game_id)
+        assert after.state is not None
+        lines = [f"Undone: {last.power}'s '{last.text}' ({_n(len(dropped), 'event')} taken back)."]
+        lines.append(ds.waiting_line(after.state, pending(after.state), after.record.seats))
+        return Result(
+            ok=True,
+            answer="\n".join(lines),
+            kind="undo",
+            game=GameInfo.of(after.record),
+            data={
+                "undone": {
+                    "order": last.text,
+                    "power": last.power,
+                    "events": [ev.event_to_json(e) for e in dropped],
+                }
+            },
+        )
+
+    # --- views ------------------------------------------------------------------------------
+    async def status(self, game_id: str) -> Result:
+        """Round, power, phase, treasury, income, battles, seats and who the game waits for.
+
+        ``state`` is the state document (``state_json``); ``data`` has the game record and the
+        list of pending decisions.
+        """
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind="status")
+        rec = loaded.record
+        info = GameInfo.of(rec)
+        ed = resolve_edition(rec.edition)
+        head = f"Game {rec.id}: {ed.rules.title}, {rec.status}, owner {rec.owner}"
+        if rec.options:
+            head += f", options {', '.join(rec.options)}"
+        if rec.dice.kind == "scripted":
+            head += ", scripted dice"
+        lines = [head + "."]
+        seats = ", ".join(
+            f"{p} {rec.seats[p]}" if p in rec.seats else f"{p} (open)" for p in ed.turn_order
+        )
+        lines.append(f"Seats: {seats}.")
+        data: dict[str, Any] = {"game": info.to_json()}
+        if loaded.state is None:
+            lines.append(_open_seats_line(ed.turn_order, rec.seats))
+            lines.append(f"Waiting for: {rec.owner} to start the game ('game start').")
+            data["waiting"] = []
+            return Result(ok=True, answer="\n".join(lines), kind="status", game=info, data=data)
+        state = loaded.state
+        pend = pending(state)
+        lines.extend(ds.status_lines(state))
+        lines.append(ds.waiting_line(state, pend, rec.seats))
+        data["waiting"] = [_pending_json(p, rec.seats) for p in pend]
+        return Result(
+            ok=True,
+            answer="\n".join(lines),
+            kind="status",
+            game=info,
+            state=state_json(state),
+            data=data,
+        )
+
+    async def history(self, game_id: str, n: int = 10) -> Result:
+        """The last ``n`` events as text lines, numbered by sequence."""
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind="history")
+        info = GameInfo.of(loaded.record)
+        if not loaded.events:
+            return Result(ok=True, answer="No events yet.", kind="history", game=info)
+        n = max(1, n)
+        events = [s.event for s in loaded.events]
+        first = max(0, len(events) - n)
+        state = replay(events[:first]) if first else None
+        lines = ds.describe_all(state, events[first:])
+        numbered = [f"#{first + i + 1} {line}" for i, line in enumerate(lines)]
+        return Result(ok=True, answer="\n".join(numbered), kind="history", game=info)
+
+    async def map(self, game_id: str, space: str | None = None) -> Result:
+        """A text map (until map images exist): one space with its neighbours, or all of them."""
+        try:
+            state = await self.state(game_id)
+            info = await self.info(game_id)
+        except (ServiceError, GameNotFound) as e:
+            return Result.refused(str(e), kind="map")
+        if space is not None:
+            try:
+                space = _resolve_space(state, space)
+            except ServiceError as e:
+                return Result.refused(str(e), kind="map", game=info)
+        return Result(
+            ok=True,
+            answer="\n".join(ds.map_lines(state, space)),
+            kind="map",
+            game=info,
+            data={"space": space},
+        )
+
+    # --- export / import --------------------------------------------------------------------
+    async def export(self, game_id: str) -> dict[str, Any]:
+        """The game as one JSON document: record, orders, every event, and the final state."""
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            raise ServiceError(str(e)) from None
+        rec = loaded.record
+        orders = await self.store.orders(game_id)
+        dice: dict[str, Any] = {"kind": GameInfo.of(rec).dice}
+        if rec.dice.kind == "scripted":
+            dice["faces"] = list(rec.dice.faces)
+        dice["used"] = sum(o.dice_used for o in orders)
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "game": {
+                **GameInfo.of(rec).to_json(),
+                "dice": dice,
+                "position": rec.position,
+            },
+            "orders": [
+                {
+                    "index": o.index,
+                    "person": o.person,
+                    "power": o.power,
+                    "text": o.text,
+                    "first_seq": o.first_seq,
+                    "count": o.count,
+                    "dice_used": o.dice_used,
+                }
+                for o in orders
+            ],
+            "events": [ev.event_to_json(s.event) for s in loaded.events],
+            "state": state_json(loaded.state) if loaded.state is not None else None,
+        }
+
+    async def import_(
+        self, data: Mapping[str, Any], channel: str | None = None, owner: str | None = None
+    ) -> GameInfo:
+        """Recreate an exported game (a new id); its events replay to the exported state.
+
+        A game with HMAC dice gets a new secret key (the old one never leaves the service);
+        scripted dice continue where the export stopped.
+        """
+        try:
+            return await self._import(data, channel, owner)
+        except (KeyError, TypeError, ValueError) as e:
+            raise ServiceError(f"Not a game export: {type(e).__name__}: {e}") from None
+
+    async def _import(
+        self, data: Mapping[str, Any], channel: str | None, owner: str | None
+    ) -> GameInfo:
+        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+            raise ServiceError(
+                f"Not a game export: expected format {EXPORT_FORMAT!r} version {EXPORT_VERSION}."
+            )
+        meta = data["game"]
+        events = [ev.event_from_json(e) for e in data["events"]]
+        state: GameState | None = None
+        if events:
+            try:
+                state = replay(events)
+            except RulesError as e:
+                raise ServiceError(f"The exported events do not replay: {e}") from None
+            if data.get("state") is not None and state_json(state) != data["state"]:
+                raise ServiceError(
+                    "The exported events replay to a different state than the export says."
+                )
+        dice_meta = meta.get("dice") or {}
+        if dice_meta.get("kind") == "scripted":
+            spec = DiceSpec(kind="scripted", faces=tuple(int(f) for f in dice_meta["faces"]))
+        else:
+            spec = new_dice_spec()
+        target = channel if channel is not None else str(meta["channel"])
+        for g in await self.store.games_in_channel(target):
+            if g.status != "finished":
+                raise ServiceError(f"Channel {target!r} already has game {g.id} ({g.status}).")
+        rec = await self.store.create_game(
+            edition=resolve_edition(str(meta["edition"])).id,
+            options=tuple(meta.get("options") or ()),
+            channel=target,
+            owner=owner if owner is not None else str(meta["owner"]),
+            dice=spec,
+            position=meta.get("position"),
+        )
+        for power, person in (meta.get("seats") or {}).items():
+            await self.store.set_seat(rec.id, str(power), str(person))
+        orders = data.get("orders") or [
+            {"person": rec.owner, "power": "", "text": "imported", "count": len(events)}
+        ]
+        seq = 0
+        for o in orders:
+            chunk = events[seq : seq + int(o["count"])]
+            await self.store.append(
+                rec.id,
+                seq,
+                chunk,
+                person=str(o["person"]),
+                power=str(o["power"]),
+                text=str(o["text"]),
+                dice_used=int(o.get("dice_used", 0)),
+            )
+            seq += len(chunk)
+        if seq != len(events):
+            raise ServiceError("The export's orders do not cover its events.")
+        status: GameStatus = "lobby"
+        if state is not None:
+            status = "finished" if state.winner else "active"
+        await self.store.set_status(rec.id, status)
+        return GameInfo.of(await self.store.get_game(rec.id))
+
+    # --- answers ----------------------------------------------------------------------------
+    async def _answer(
+        self, game_id: str, before: GameState | None, events: Sequence[ev.Event], *, kind: str
+    ) -> Result:
+        lines = ds.describe_all(before, events)
+        after = before
+        if after is None:
+            after = replay(list(events))
+        else:
+            for e in events:
+                after = evolve(after, e)
+        rec = await self.store.get_game(game_id)
+        lines.append(ds.waiting_line(after, pending(after), rec.seats))
+        info = GameInfo.of(rec)
+        for listener in self.listeners:
+            try:
+                await listener(info, events)
+            except Exception:  # a failing notifier must not undo an accepted order
+                log.exception("listener failed for game %s", game_id)
+        return Result(ok=True, answer="\n".join(lines), events=tuple(events), kind=kind, game=info)
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _not_playing(loaded: _Loaded) -> str | None:
+    if loaded.record.status == "lobby" or loaded.state is None:
+        return "The game has not started yet; its owner starts it with 'game start'."
+    if loaded.record.status == "finished" or loaded.state.winner:
+        return f"The game is over: the {loaded.state.winner or 'game'} won. No more orders."
+    return None
+
+
+def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order: od.Order) -> str:
+    """The power ``person`` gives ``order`` for (DESIGN §5), or why they may not."""
+    mine = [p for p in state.edition.turn_order if seats.get(p) == person]
+    if not mine:
+        raise ServiceError(NOT_SEATED)
+    if isinstance(order, od.StandingCasualties):
+        name = _resolve_power(state.edition.powers, order.power) if order.power else ""
+        if not name:
+            if len(mine) > 1:
+                raise InvalidOrder(
+                    f"Say whose standing order this is: 'standing casualties <power> ...' "
+                    f"(you hold {_and(mine)})."
+                )
+            return mine[0]
+        if name not in mine:
+            raise NotYourTurn(f"{name} is not yours; you hold {_and(mine)}.")
+        return name
+    if isinstance(order, _DECISIONS):
+        return _deciding_power(state, mine, order)
+    if state.power in mine:
+        return state.power
+    raise NotYourTurn(f"It is {state.power}'s turn; you hold {_and(mine)}.")
+
+
+def _deciding_power(
+    state: GameState, mine: Sequence[str], order: od.Casualties | od.Submerge | od.Strike
+) -> str:
+    """Among ``mine``, the power that owes this battle decision per ``pending(state)``."""
+    owed = [p for p in pending(state) if not p.what.startswith("turn")]
+    here = [p for p in owed if p.space is None or p.space.casefold() == order.space.casefold()]
+    candidates = [p for p in here if p.power in mine]
+    if len(candidates) > 1:
+        keyed = [p for p in candidates if order.kind in p.what]
+        candidates = keyed or candidates
+    powers = list(dict.fromkeys(p.power for p in candidates))
+    if powers:
+        return powers[0]
+    if not owed and state.power in mine:
+        # Nothing is pending: let the rules say why (e.g. no battle there).
+        return state.power
+    waiting = ", ".join(
+        f"{p.power} ({p.what}{' in ' + p.space if p.space else ''})" for p in owed
+    ) or "nobody"
+    raise NotYourTurn(
+        f"None of your powers ({_and(mine)}) owes a decision in {order.space} now; "
+        f"waiting for: {waiting}."
+    )
+
+
+def _resolve_power(powers: Mapping[str, Any], name: str) -> str:
+    key = name.strip().casefold()
+    for p, info in powers.items():
+        aliases = getattr(info, "aliases", ())
+        if key == p.casefold() or key in (a.casefold() for a in aliases):
+            return p
+    raise ServiceError(f"Unknown power {name!r}. Powers: {', '.join(powers)}.")
+
+
+def _resolve_space(state: GameState, name: str) -> str:
+    key = name.strip().casefold()
+    for s, info in state.edition.spaces.items():
+        if key == s.casefold() or key in (a.casefold() for a in info.aliases):
+            return s
+    close = [s for s in state.edition.spaces if key in s.casefold()][:5]
+    hint = f" Did you mean {', '.join(close)}?" if close else ""
+    raise ServiceError(f"Unknown space {name!r}.{hint}")
+
+
+def _open_seats_line(order: Sequence[str], seats: Mapping[str, str]) -> str:
+    open_ = [p for p in order if p not in seats]
+    if not open_:
+        return "Every power is seated; the owner can 'game start'."
+    return f"Open seats: {', '.join(open_)}."
+
+
+def _pending_json(p: Pending, seats: Mapping[str, str]) -> dict[str, Any]:
+    return {"power": p.power, "what": p.what, "space": p.space, "person": seats.get(p.power)}
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+__all__ = [
+    "NOT_SEATED",
+    "CountingDice",
+    "GameInfo",
+    "GameService",
+    "OrderRecord",
+    "Result",
+    "ServiceError",
+    "make_dice",
+    "new_dice_spec",
+    "phase_name",
+]

@@ -1,0 +1,262 @@
+"""Where games live: the ``EventStore`` protocol and its in-memory implementation.
+
+A game is a record (edition, options, channel, owner, status, seats, dice) plus an append-only
+log of events grouped into *orders*: every accepted order appends its events in one go, with
+the sequence number the writer expects to be next. A writer that read an older log gets
+``StateMovedOn`` and nothing is written (optimistic concurrency, DESIGN §7). The one exception
+to "append-only" is undo, which drops the last order's events under the same check.
+
+The protocol is ``async`` so that a database store (SQLite/PostgreSQL) fits it unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Protocol
+
+from rules import events as ev
+
+GameStatus = Literal["lobby", "active", "finished"]
+DiceKind = Literal["hmac", "scripted"]
+
+
+class StoreError(Exception):
+    """A storage-level refusal, with a message a player can read."""
+
+
+class GameNotFound(StoreError):
+    """No game with that id."""
+
+
+class StateMovedOn(StoreError):
+    """Someone else wrote to the game since this writer read it; nothing was written."""
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """How a game's dice are made: a secret HMAC key, or a fixed script (``--dice``)."""
+
+    kind: DiceKind
+    key: bytes = b""
+    faces: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game's metadata. Seats map power → person (a Discord id, an e-mail, a local name)."""
+
+    id: str
+    edition: str
+    options: tuple[str, ...]
+    channel: str
+    owner: str
+    status: GameStatus
+    dice: DiceSpec
+    seats: Mapping[str, str] = field(default_factory=dict)
+    entropy: Mapping[str, str] = field(default_factory=dict)
+    position: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class OrderRecord:
+    """One accepted order and the events it appended: ``first_seq`` .. ``first_seq+count-1``."""
+
+    index: int
+    person: str
+    power: str
+    text: str
+    first_seq: int
+    count: int
+    dice_used: int = 0
+
+    @property
+    def end_seq(self) -> int:
+        return self.first_seq + self.count
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event with its place in the log and the order that caused it."""
+
+    seq: int
+    order: int
+    event: ev.Event
+
+
+class EventStore(Protocol):
+    """Storage for games, seats and event logs. Every method may await I/O."""
+
+    async def create_game(
+        self,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        """Create a game in the lobby and give it an id."""
+        ...
+
+    async def get_game(self, game_id: str) -> GameRecord:
+        """The game's record; ``GameNotFound`` if there is none."""
+        ...
+
+    async def games_in_channel(self, channel: str) -> list[GameRecord]:
+        """Games bound to a channel, oldest first."""
+        ...
+
+    async def set_status(self, game_id: str, status: GameStatus) -> None: ...
+
+    async def set_seat(
+        self, game_id: str, power: str, person: str | None, entropy: str = ""
+    ) -> None:
+        """Seat ``person`` at ``power`` (``None`` empties the seat)."""
+        ...
+
+    async def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        power: str,
+        text: str,
+        dice_used: int = 0,
+    ) -> OrderRecord:
+        """Append one order's events if the log has exactly ``expected_seq`` events."""
+        ...
+
+    async def load_events(self, game_id: str) -> list[StoredEvent]: ...
+
+    async def orders(self, game_id: str) -> list[OrderRecord]: ...
+
+    async def drop_last_order(self, game_id: str, expected_seq: int) -> OrderRecord:
+        """Remove the last order and its events if the log has exactly ``expected_seq`` events."""
+        ...
+
+
+@dataclass
+class _Game:
+    record: GameRecord
+    events: list[StoredEvent] = field(default_factory=list)
+    orders: list[OrderRecord] = field(default_factory=list)
+
+
+class MemoryStore:
+    """An ``EventStore`` in a dict: for the local table and tests. Gone when the process ends."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, _Game] = {}
+        self._next = 1
+
+    async def create_game(
+        self,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        game_id = f"g{self._next}"
+        self._next += 1
+        record = GameRecord(
+            id=game_id,
+            edition=edition,
+            options=options,
+            channel=channel,
+            owner=owner,
+            status="lobby",
+            dice=dice,
+            position=position,
+        )
+        self._games[game_id] = _Game(record)
+        return record
+
+    def _game(self, game_id: str) -> _Game:
+        try:
+            return self._games[game_id]
+        except KeyError:
+            raise GameNotFound(f"No game {game_id!r}.") from None
+
+    async def get_game(self, game_id: str) -> GameRecord:
+        return self._game(game_id).record
+
+    async def games_in_channel(self, channel: str) -> list[GameRecord]:
+        return [g.record for g in self._games.values() if g.record.channel == channel]
+
+    async def set_status(self, game_id: str, status: GameStatus) -> None:
+        g = self._game(game_id)
+        g.record = replace(g.record, status=status)
+
+    async def set_seat(
+        self, game_id: str, power: str, person: str | None, entropy: str = ""
+    ) -> None:
+        g = self._game(game_id)
+        seats = dict(g.record.seats)
+        phrases = dict(g.record.entropy)
+        if person is None:
+            seats.pop(power, None)
+            phrases.pop(power, None)
+        else:
+            seats[power] = person
+            if entropy:
+                phrases[power] = entropy
+        g.record = replace(g.record, seats=seats, entropy=phrases)
+
+    async def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        power: str,
+        text: str,
+        dice_used: int = 0,
+    ) -> OrderRecord:
+        g = self._game(game_id)
+        if len(g.events) != expected_seq:
+            raise StateMovedOn(
+                f"The game moved on (event {len(g.events)}, expected {expected_seq}); "
+                "nothing was written. Look at the game again and give the order anew."
+            )
+        index = g.orders[-1].index + 1 if g.orders else 0
+        order = OrderRecord(
+            index=index,
+            person=person,
+            power=power,
+            text=text,
+            first_seq=expected_seq,
+            count=len(events),
+            dice_used=dice_used,
+        )
+        g.events.extend(
+            StoredEvent(seq=expected_seq + i, order=index, event=e) for i, e in enumerate(events)
+        )
+        g.orders.append(order)
+        return order
+
+    async def load_events(self, game_id: str) -> list[StoredEvent]:
+        return list(self._game(game_id).events)
+
+    async def orders(self, game_id: str) -> list[OrderRecord]:
+        return list(self._game(game_id).orders)
+
+    async def drop_last_order(self, game_id: str, expected_seq: int) -> OrderRecord:
+        g = self._game(game_id)
+        if len(g.events) != expected_seq:
+            raise StateMovedOn(
+                f"The game moved on (event {len(g.events)}, expected {expected_seq}); "
+                "nothing was undone."
+            )
+        if not g.orders:
+            raise StoreError("Nothing to undo.")
+        last = g.orders.pop()
+        del g.events[last.first_seq :]
+        return last
