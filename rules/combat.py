@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rules import events as ev
 from rules import orders as od
@@ -68,7 +68,7 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
                 if c.carried_by == u.id and c.owner == power and ed.units[c.type].domain == "air")
             tx.emit(ev.BattleOpened(space=z, attacker=power, defenders=_powers(s, defending),
                                     sea=True, attacking=attacking, defending=defending,
-                                    launched=launched))
+                                    launched=launched, hostile_at_start=hostile))
             sea_battles.add(z)
     s = tx.state
     for t in [n for n in ed.spaces if not ed.is_sea(n)]:
@@ -221,7 +221,7 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice
             f"{order.power} (H-1)."
         )
     lost, damaged = validate_choice(s, b, side, order.units)
-    tx.emit(ev.CasualtiesChosen(space=b.space, side=side, by=order.power, lost=lost,
+    tx.emit(ev.CasualtiesChosen(space=b.space, side=_side(side), by=order.power, lost=lost,
                                 damaged=damaged, how="choice"))
     fight(tx, b.space, dice, auto=False, resume=True)
 
@@ -262,7 +262,7 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
             choice = forced if forced is not None else default_choice(s, b, side)
             if forced is None and s.standing.get(_chooser(b, side)):
                 how = "standing"
-            tx.emit(ev.CasualtiesChosen(space=space, side=side, by="referee", lost=choice[0],
+            tx.emit(ev.CasualtiesChosen(space=space, side=_side(side), by="referee", lost=choice[0],
                                         damaged=choice[1], how=how))
             continue
         if "defender" not in b.fired:
@@ -271,6 +271,10 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
         _end_round(tx, b)
         resume = False
     raise IllegalOrder(f"The battle in {space} did not end after {MAX_ROUNDS} rounds.")
+
+
+def _side(side: str) -> Literal["attacker", "defender"]:
+    return "attacker" if side == "attacker" else "defender"
 
 
 def _chooser(b: BattleState, side: str) -> str:
@@ -364,25 +368,49 @@ def _targets(s: GameState, b: BattleState, side: str) -> list[Unit]:
 
 
 def _flow_ok(cats: dict[str, int], counts: dict[str, int]) -> bool:
-    """Can hits of these categories be spread to exactly ``counts`` per unit class?"""
+    """Can hits of these categories be spread to exactly ``counts`` hits per unit class?
+
+    A maximum flow from hit categories to unit classes (H-2, H-3, H-7); the graph has nine
+    nodes, so a plain augmenting-path search is enough.
+    """
     need = sum(counts.values())
     if need > sum(cats.values()):
         return False
-    # Tiny max-flow: categories -> classes (enumerate how ANY hits split; others are forced).
-    for air_from_nosub in range(min(cats[NO_SUB], counts[AIR]) + 1):
-        for sub_from_noair in range(min(cats[NO_AIR], counts[SUB]) + 1):
-            a_left = counts[AIR] - air_from_nosub
-            s_left = counts[SUB] - sub_from_noair
-            # the rest of NO_SUB / NO_AIR hits go to OTHER+TRANSPORT; ANY fills the gaps
-            ot = counts[OTHER] + counts[TRANSPORT]
-            nosub_rest = cats[NO_SUB] - air_from_nosub
-            noair_rest = cats[NO_AIR] - sub_from_noair
-            used_ot = min(ot, nosub_rest + noair_rest)
-            any_needed = a_left + s_left + (ot - used_ot)
-            if any_needed <= cats[ANY] and a_left + s_left + ot + air_from_nosub + sub_from_noair == need:
-                if any_needed + used_ot + air_from_nosub + sub_from_noair >= need:
-                    return True
-    return False
+    cat_names = (ANY, NO_AIR, NO_SUB)
+    cls_names = (AIR, SUB, OTHER, TRANSPORT)
+    src, sink = 0, 8
+    cap = [[0] * 9 for _ in range(9)]
+    for i, c in enumerate(cat_names, start=1):
+        cap[src][i] = cats[c]
+        for j, k in enumerate(cls_names, start=4):
+            if k in ELIGIBLE[c]:
+                cap[i][j] = need
+    for j, k in enumerate(cls_names, start=4):
+        cap[j][sink] = counts[k]
+    flow = 0
+    while True:
+        parent = [-1] * 9
+        parent[src] = src
+        queue = [src]
+        while queue and parent[sink] < 0:
+            x = queue.pop(0)
+            for y in range(9):
+                if parent[y] < 0 and cap[x][y] > 0:
+                    parent[y] = x
+                    queue.append(y)
+        if parent[sink] < 0:
+            return flow == need
+        push = need
+        y = sink
+        while y != src:
+            push = min(push, cap[parent[y]][y])
+            y = parent[y]
+        y = sink
+        while y != src:
+            cap[parent[y]][y] -= push
+            cap[y][parent[y]] += push
+            y = parent[y]
+        flow += push
 
 
 def _class_caps(s: GameState, units: list[Unit]) -> dict[str, int]:
@@ -671,15 +699,16 @@ def retreat_options(s: GameState, b: BattleState) -> list[str]:
     ed = s.edition
     movers = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain != "air"
               and u.id not in b.seaborne]
-    froms = {u.came_from for u in movers if u.came_from and u.came_from != b.space}
+    froms: set[str] = {u.came_from for u in movers if u.came_from and u.came_from != b.space}
     out = []
-    for x in sorted(f for f in froms if f is not None):
+    for x in sorted(f for f in froms if f):
         if x not in ed.neighbours[b.space]:
             continue
         if ed.is_sea(x):
-            if is_hostile_sea(s, x, b.attacker):
-                continue
-            if any(is_hostile_sea(s, x, b.attacker) for _ in ()):
+            # Sea units retreat only to a zone friendly at the start of the turn (CC-6B).
+            earlier = s.battles.get(x)
+            was_hostile = earlier is not None and earlier.hostile_at_start
+            if is_hostile_sea(s, x, b.attacker) or was_hostile:
                 continue
         elif not s.friendly(s.owners.get(x), b.attacker):
             continue
@@ -744,15 +773,15 @@ def _conclude(tx: Tx, b: BattleState, result: str) -> None:
         for target, ids in by_target.items():
             tx.emit(ev.SeaborneLanded(space=target, units=tuple(ids)))
             lb = tx.state.battles.get(target)
-            if lb is not None and lb.step != "done" and not _side_units(tx.state, lb, "defender"):
-                if lb.blocked_by is None:
-                    _conclude(tx, lb, "attacker")
+            if (lb is not None and lb.step != "done" and lb.blocked_by is None
+                    and not _side_units(tx.state, lb, "defender")):
+                _conclude(tx, lb, "attacker")
     if b.sea and result not in ("attacker", "no combat"):
         # AA-5/AA-6: the landing failed; land battles it blocked go on without seaborne units.
         for lb in list(tx.state.battles.values()):
-            if lb.blocked_by is None and lb.step != "done" and lb.amphibious:
-                if not _side_units(tx.state, lb, "attacker"):
-                    tx.emit(ev.BattleEnded(space=lb.space, result="defender"))
+            if (lb.blocked_by is None and lb.step != "done" and lb.amphibious
+                    and not _side_units(tx.state, lb, "attacker")):
+                tx.emit(ev.BattleEnded(space=lb.space, result="defender"))
     if not b.sea and result == "attacker":
         land = [u for u in _alive(tx.state, b.attacking + b.seaborne)
                 if ed.units[u.type].abilities.can_capture and u.space == b.space]

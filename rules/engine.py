@@ -357,6 +357,7 @@ def _ev_battle_opened(s: GameState, e: ev.BattleOpened) -> GameState:
         blocked_by=e.blocked_by,
         seaborne=e.seaborne,
         launched=e.launched,
+        hostile_at_start=e.hostile_at_start,
     )
     battles = dict(s.battles)
     battles[e.space] = b

@@ -107,6 +107,7 @@ class BattleOpened(_Event):
     blocked_by: str | None = None
     seaborne: tuple[int, ...] = ()
     launched: tuple[int, ...] = ()
+    hostile_at_start: bool = False
 
 
 class SeaborneLanded(_Event):

@@ -181,9 +181,9 @@ def eligible_factories(s: GameState, power: str) -> list[str]:
         if not s.edition.units[u.type].abilities.factory:
             continue
         t = u.space
-        if s.owners.get(t) == power and s.turn_start_owners.get(t) == power:
-            if t not in s.captured_this_turn:
-                out.append(t)
+        if (s.owners.get(t) == power and s.turn_start_owners.get(t) == power
+                and t not in s.captured_this_turn):
+            out.append(t)
     return sorted(set(out))
 
 
@@ -230,8 +230,8 @@ def decide_place(tx: Tx, order: od.Place) -> None:
             d = ed.units[u].domain
             if d == "land":
                 raise IllegalOrder(
-                    f"Land units are placed only in a territory with an eligible complex, never "
-                    f"onto transports (MB-3)."
+                    "Land units are placed only in a territory with an eligible complex, never "
+                    "onto transports (MB-3)."
                 )
             if d == "air" and not ed.units[u].abilities.carrier_landable:
                 raise IllegalOrder(f"{u} cannot land on carriers; place it in a territory (UB-1).")
@@ -248,10 +248,11 @@ def decide_place(tx: Tx, order: od.Place) -> None:
     nid = s.next_id
     carriers_room: dict[int, int] = {}
     if sea:
-        for u in s.units_in(space):
-            cap = ed.units[u.type].abilities.carrier_capacity
-            if cap and u.owner == p:
-                carriers_room[u.id] = cap - sum(1 for x in s.units_in(space) if x.carried_by == u.id)
+        for c in s.units_in(space):
+            cap = ed.units[c.type].abilities.carrier_capacity
+            if cap and c.owner == p:
+                aboard = sum(1 for x in s.units_in(space) if x.carried_by == c.id)
+                carriers_room[c.id] = cap - aboard
     ordered = sorted(order.units.items(), key=lambda kv: ed.units[kv[0]].domain != "sea")
     for u, n in ordered:
         ut = ed.units[u]
@@ -322,12 +323,12 @@ def capture(tx: Tx, space: str, by: str, how: str, rule: str) -> None:
     orig = ed.spaces[space].original_owner
     new_owner = by
     how_ = how
-    if orig is not None and orig != by and s.friendly(orig, by):
-        # LIB-1; LIB-2: liberated only while the original owner's capital is friendly-held.
-        if s.capital_held(orig) or ed.powers[orig].capital == space:
-            new_owner = orig
-            how_ = "liberation"
-            rule = "LIB-1"
+    # LIB-1; LIB-2: liberated only while the original owner's capital is friendly-held.
+    if (orig is not None and orig != by and s.friendly(orig, by)
+            and (s.capital_held(orig) or ed.powers[orig].capital == space)):
+        new_owner = orig
+        how_ = "liberation"
+        rule = "LIB-1"
     seized = 0
     seized_from: str | None = None
     cap_of = ed.spaces[space].capital_of

@@ -7,6 +7,7 @@ individual pieces (those with the most movement left) and a legal shortest path,
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -155,7 +156,7 @@ def _paths(ed: Edition, frm: str, to: str, budget: int, via: tuple[str, ...],
     """Candidate paths of minimal length <= budget, following ``via`` when given."""
     if via:
         path = (frm, *via, to)
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             if b not in ed.neighbours[a]:
                 raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
         return [path]
@@ -236,8 +237,8 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                     continue
                 if blitz and occupied:
                     bad = (f"Tanks blitz only through unoccupied hostile territories; {sp} holds "
-                           f"enemy units{' (an industrial complex stops a blitz too)' if occupied else ''}"
-                           f", so the tank must stop there (CM-26).")
+                           "enemy units (an industrial complex alone stops a blitz too), so the "
+                           "tank must stop there (CM-26).")
                 else:
                     bad = (f"{u.type.capitalize()} must stop on entering hostile {sp} (CM-3); "
                            f"it cannot move on to {to}.")
@@ -281,7 +282,7 @@ def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
             continue
         bad = None
         stop = False
-        for i, (a, b) in enumerate(zip(path, path[1:], strict=False), start=1):
+        for i, (a, b) in enumerate(itertools.pairwise(path), start=1):
             last = i == len(path) - 1
             if ed.spaces[b].kind != "sea":
                 bad = f"{u.type.capitalize()} is a sea unit and cannot enter {b} (US-1)."
@@ -333,7 +334,7 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...]) ->
         raise IllegalOrder(f"{to} is neutral: air units may not fly over or into it (MAP-8).")
     if via:
         path = (frm, *via, to)
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             if b not in ed.neighbours[a]:
                 raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
             if ed.spaces[b].impassable:
@@ -672,8 +673,7 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
         if phase == NONCOMBAT and (t.combat_moved or t.fought):
             raise IllegalOrder("That transport moved or fought in combat this turn; it cannot "
                                "offload in Noncombat Move (NC-9).")
-        others = {c.assault for c in cargo_of(s, t) if c.assault} | (
-            {t.came_from} if False else set())
+        others = {c.assault for c in cargo_of(s, t) if c.assault}
         if others and target not in others:
             raise IllegalOrder("One transport offloads into only one territory per turn (AA-4/"
                                "UT-12).")
@@ -732,7 +732,8 @@ def check_end_combat_move(s: GameState) -> None:
             )
     for z in sorted(assault_zones):
         subs = [e for e in enemy_units(s, z, power) if ed.units[e.type].abilities.submersible]
-        warships = [w for w in s.units_in(z) if w.owner == power and ed.units[w.type].abilities.warship]
+        warships = [w for w in s.units_in(z)
+                    if w.owner == power and ed.units[w.type].abilities.warship]
         if subs and not warships and not is_hostile_sea(s, z, power):
             problems.append(
                 f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
@@ -774,7 +775,8 @@ def land_stranded_fighters(tx: Tx) -> None:
             tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
                 ev.UnitMove(id=u.id, path=(z, c.space), cost=1, carried_by=c.id),)))
             continue
-        tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"stranded {u.type} could not land", rule="NC-3"))
+        tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"stranded {u.type} could not land",
+                                rule="NC-3"))
 
 
 def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Unit, Unit]]]:

@@ -71,6 +71,7 @@ class BattleState:
     submerged: tuple[int, ...] = ()
     fired: tuple[str, ...] = ()  # sides that fired this round
     owed_cats: tuple[int, int, int] = (0, 0, 0)  # hits owed by category: any, no_air, no_sub
+    hostile_at_start: bool = False  # sea zone held enemy surface warships this turn (CC-6B)
     launched: tuple[int, ...] = ()  # own fighters launched from an attacking carrier
 
 
