@@ -150,9 +150,16 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
         setup = ed.map.setup_variants.get("errata", setup)
         owners.update(ed.map.owners_variants.get("errata", {}))
     owners.update(pos.get("owners") or {})
-    table: dict[str, dict[str, dict[str, int]]] = {}
-    if not pos.get("clear_all_units"):
-        table = {s: {p: dict(u) for p, u in bp.items()} for s, bp in setup.items()}
+    table: dict[str, dict[str, dict[str, int]]] = {
+        s: {p: dict(u) for p, u in bp.items()} for s, bp in setup.items()
+    }
+    if pos.get("clear_all_units"):
+        # Industrial complexes are printed on the board (UL-4): clearing pieces keeps them.
+        table = {
+            s: {p: {u: n for u, n in us.items() if ed.units[u].abilities.factory}
+                for p, us in bp.items()}
+            for s, bp in table.items()
+        }
     for space, by_power in (pos.get("units") or {}).items():
         table[space] = {p: {u: n for u, n in us.items() if n > 0} for p, us in by_power.items()}
     units: dict[int, Unit] = {}
