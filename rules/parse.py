@@ -546,9 +546,25 @@ class _Table:
             return next(iter(found))
         return None
 
-    def _prefixed(self, tokens: list[str], key: str) -> set[str]:
-        """Targets whose name starts with the text, or whose words start with its words."""
+    def _prefixed(self, text: str) -> set[str]:
+        """Targets whose name starts with the text, or whose words start with its words.
+
+        The last word may be unfinished, so it is tried both expanded and as typed
+        ("eastern e" -> "east e", not "east east").
+        """
+        raw = _tokens(text)
+        tokens = self.canon(raw)
+        out = self._prefixed_tokens(tokens, _compact(tokens))
+        if raw:
+            partial = [*self.canon(raw[:-1]), raw[-1]]
+            if partial != tokens:
+                out |= self._prefixed_tokens(partial, _compact(partial))
+        return out
+
+    def _prefixed_tokens(self, tokens: list[str], key: str) -> set[str]:
         out: set[str] = set()
+        if not key:
+            return out
         for cand, cand_tokens in self._key_tokens.items():
             if self._norm[cand] <= out:
                 continue
@@ -595,7 +611,7 @@ class _Table:
             if len(found) == 1:
                 return next(iter(found))
             self._ambiguous(shown, found)
-        found = self._prefixed(tokens, key)
+        found = self._prefixed(text)
         if len(found) == 1:
             return next(iter(found))
         if found:
@@ -627,10 +643,10 @@ class _Table:
         first = self.strict(text)
         if first is not None:
             out.append(first)
-        tokens = self.canon(_tokens(text))
-        key = _compact(tokens)
-        if key:
-            out += sorted(self._prefixed(tokens, key) - set(out))
+        typed = " ".join(text.casefold().split())
+        prefixed = sorted(self._prefixed(text) - set(out))
+        out += [t for t in prefixed if t.casefold().startswith(typed)]
+        out += [t for t in prefixed if not t.casefold().startswith(typed)]
         out += [s for s in self.suggestions(text, n=limit) if s not in out]
         return out[:limit]
 
@@ -787,7 +803,7 @@ _COUNT_WORDS: dict[str, int] = {
 }
 _NUMBERISH = re.compile(r"[-+\u2212]?(?:[0-9]+(?:[.,][0-9]*)?|[.,][0-9]+)(?:e[-+]?[0-9]+)?", re.I)
 _GOOD_COUNT = re.compile(r"[0-9]{1,3}")
-_UNIT_SEP = re.compile(r"\s*(?:[,;+&]|\band\b)\s*", re.I)
+_UNIT_SEP = re.compile(r"\s*(?:[,;&]|\band\b|(?<!\S)\+(?!\S))\s*", re.I)
 _DIGITS_GLUED = re.compile(r"(?<![\w.,+\-\u2212])([0-9]+)(?=[^\W\d_])")  # "3infantry", "3x"
 _TIMES = frozenset({"x", "\u00d7", "*"})
 
