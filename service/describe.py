@@ -143,6 +143,11 @@ def _battle_opened(s: GameState, e: ev.BattleOpened) -> str:
     return line + "."
 
 
+def _seaborne(s: GameState, e: ev.SeaborneLanded) -> str:
+    units = _units_of_ids(s, e.units)
+    return f"{units[:1].upper()}{units[1:]} landed from the sea in {e.space}, joining the battle."
+
+
 def _dice(s: GameState, e: ev.DiceRolled) -> str:
     faces = ",".join(str(f) for g in e.groups for f in g[2])
     line = (
@@ -177,7 +182,8 @@ def _casualties(s: GameState, e: ev.CasualtiesChosen) -> str:
 
 
 def _removed(s: GameState, e: ev.UnitsRemoved) -> str:
-    return f"Removed from the board: {_by_owner(s, e.ids)} ({e.reason}){_rule(e.rule)}."
+    why = f"{e.reason}, {e.rule}" if e.rule else e.reason
+    return f"Removed from the board: {_by_owner(s, e.ids)} ({why})."
 
 
 def _round_ended(s: GameState, e: ev.BattleRoundEnded) -> str:
@@ -269,6 +275,7 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.UnitsMoved: _moved,
     ev.TerritoryCaptured: _captured,
     ev.BattleOpened: _battle_opened,
+    ev.SeaborneLanded: _seaborne,
     ev.DiceRolled: _dice,
     ev.CasualtiesChosen: _casualties,
     ev.UnitsRemoved: _removed,

@@ -1,0 +1,132 @@
+"""Every event type has a one-line description."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from rules import events as ev
+from rules.engine import new_game, replay
+from rules.state import GameState
+from service.describe import DESCRIBERS, describe, describe_all, map_lines, status_lines
+
+
+def event_types() -> list[type]:
+    union = typing.get_args(ev.Event)[0]
+    return list(typing.get_args(union))
+
+
+@pytest.fixture(scope="module")
+def state() -> GameState:
+    return replay(new_game("1941"))
+
+
+def some_units(state: GameState, power: str, n: int = 2) -> tuple[int, ...]:
+    return tuple(u.id for u in state.units.values() if u.owner == power)[:n]
+
+
+def samples(s: GameState) -> dict[type, ev.Event]:
+    ger = some_units(s, "Germany")
+    sov = some_units(s, "Soviet Union")
+    return {
+        ev.GameStarted: ev.GameStarted(edition="a1941", options=("short",)),
+        ev.TurnStarted: ev.TurnStarted(round=2, power="Germany"),
+        ev.PhaseChanged: ev.PhaseChanged(
+            power="Germany", phase="mobilize", skipped=("purchase",), rule="T-4"
+        ),
+        ev.UnitsPurchased: ev.UnitsPurchased(
+            power="Germany", units={"infantry": 3, "tank": 1}, cost=15
+        ),
+        ev.PurchaseCleared: ev.PurchaseCleared(power="Germany", refund=15),
+        ev.UnitsMoved: ev.UnitsMoved(
+            power="Germany",
+            phase="combat_move",
+            frm="Germany",
+            to="Eastern Europe",
+            moves=tuple(
+                ev.UnitMove(id=i, path=("Germany", "Eastern Europe"), cost=1) for i in ger
+            ),
+        ),
+        ev.TerritoryCaptured: ev.TerritoryCaptured(
+            space="Ukraine", by="Germany", previous="Soviet Union", owner="Germany", how="battle"
+        ),
+        ev.BattleOpened: ev.BattleOpened(
+            space="Ukraine",
+            attacker="Germany",
+            defenders=("Soviet Union",),
+            sea=False,
+            attacking=ger,
+            defending=sov,
+        ),
+        ev.SeaborneLanded: ev.SeaborneLanded(space="Ukraine", units=ger),
+        ev.DiceRolled: ev.DiceRolled(
+            space="Ukraine",
+            round=1,
+            side="attacker",
+            purpose="attack",
+            groups=(("infantry", 1, (3, 1)), ("tank", 3, (6,))),
+            hits=1,
+        ),
+        ev.CasualtiesChosen: ev.CasualtiesChosen(
+            space="Ukraine", side="defender", by="Soviet Union", lost=sov[:1]
+        ),
+        ev.UnitsRemoved: ev.UnitsRemoved(ids=sov[:1], reason="casualties", rule="CC-5"),
+        ev.BattleRoundEnded: ev.BattleRoundEnded(
+            space="Ukraine", round=1, next_step="press_or_retreat"
+        ),
+        ev.BattlePressed: ev.BattlePressed(space="Ukraine"),
+        ev.BattleRetreated: ev.BattleRetreated(space="Ukraine", to="Eastern Europe", units=ger),
+        ev.BattleEnded: ev.BattleEnded(space="Ukraine", result="attacker"),
+        ev.UnitsPlaced: ev.UnitsPlaced(
+            power="Germany",
+            space="Germany",
+            units=((9001, "infantry", None), (9002, "infantry", None)),
+            factory="Germany",
+        ),
+        ev.PurchaseRefunded: ev.PurchaseRefunded(power="Germany", units={"tank": 1}, amount=6),
+        ev.IncomeCollected: ev.IncomeCollected(power="Germany", amount=12),
+        ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
+        ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
+    }
+
+
+def test_every_event_type_has_a_describer() -> None:
+    missing = [t.__name__ for t in event_types() if t not in DESCRIBERS]
+    assert missing == []
+
+
+def test_every_event_type_reads_as_one_line(state: GameState) -> None:
+    table = samples(state)
+    untested = [t.__name__ for t in event_types() if t not in table]
+    assert untested == [], "add a sample event for each new event type"
+    for t, e in table.items():
+        line = describe(state, e)
+        assert line and "\n" not in line and line.endswith("."), (t.__name__, line)
+
+
+def test_examples_from_the_brief(state: GameState) -> None:
+    table = samples(state)
+    assert describe(state, table[ev.UnitsPurchased]) == "Germany bought 3 infantry, 1 tank (15 IPCs)."
+    assert describe(state, table[ev.UnitsMoved]).startswith(
+        "Germany moved 2 "
+    ) and describe(state, table[ev.UnitsMoved]).endswith("from Germany to Eastern Europe.")
+    assert describe(state, table[ev.DiceRolled]).startswith(
+        "Battle in Ukraine, round 1: attacker rolled 3,1,6 → 1 hit"
+    )
+    assert describe(state, table[ev.TerritoryCaptured]).startswith(
+        f"Germany captured Ukraine (+{state.edition.value('Ukraine')} income)"
+    )
+
+
+def test_describe_all_from_a_new_game() -> None:
+    lines = describe_all(None, new_game("1941"))
+    assert lines[0] == "A game of Axis & Allies 1941 began."
+    assert lines[1] == "Round 1: Soviet Union's turn begins."
+
+
+def test_text_views(state: GameState) -> None:
+    assert status_lines(state)[0] == "Round 1, Soviet Union's turn, Purchase Units."
+    (line, near) = map_lines(state, "Germany")
+    assert line.startswith("Germany [Germany, ") and "capital of Germany" in line
+    assert near.startswith("Next to it: ")
