@@ -580,15 +580,19 @@ def default_choice(s: GameState, b: BattleState,
 
 def forced_choice(s: GameState, b: BattleState,
                   side: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-    """The choice when there is none to make: everything dies, or one kind of unit only."""
+    """The choice when there is none to make: everything that may be hit dies, or only one
+    kind of unit may take the hits (transports count only when they must, H-4)."""
     targets = _targets(s, b, side)
     hits = owed_hits(b)
     if hits <= 0:
         return (), ()
     if hits >= sum(_hit_points(s, u) for u in targets):
         return tuple(u.id for u in targets), ()
-    kinds = {(u.type, u.damage) for u in targets}
-    if len(kinds) == 1:
+    _best, tmin = _best_total(_class_caps(s, targets), _cats_for_owed(s, b, side))
+    others = [u for u in targets if _unit_class(s, u) != TRANSPORT]
+    if tmin > 0 or hits >= sum(_hit_points(s, u) for u in others):
+        return default_choice(s, b, side)
+    if len({(u.type, u.damage) for u in others}) == 1:
         return default_choice(s, b, side)
     return None
 

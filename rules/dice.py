@@ -12,6 +12,8 @@ import hmac
 from collections.abc import Iterable
 from typing import Protocol
 
+from rules.errors import RulesError
+
 SIDES = 6  # CMP-3 / A-19: standard d6
 
 
@@ -23,8 +25,8 @@ class Dice(Protocol):
     def roll(self, n: int, purpose: str) -> list[int]: ...
 
 
-class OutOfDice(Exception):
-    """A scripted dice sequence ran out."""
+class OutOfDice(RulesError):
+    """A scripted dice sequence ran out (``--dice``): the order is refused, nothing changes."""
 
 
 class ScriptedDice:
