@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from functools import cached_property, lru_cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -302,7 +302,7 @@ def edition_dir(edition_id: str) -> Path:
     return EDITIONS_DIR / edition_id
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_edition(edition_id: str) -> Edition:
     """Load and validate an edition's data files (cached; editions are immutable)."""
     folder = edition_dir(edition_id)
