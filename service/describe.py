@@ -123,14 +123,19 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> str:
 
 def _captured(s: GameState, e: ev.TerritoryCaptured) -> str:
     value = s.edition.spaces[e.space].value if e.space in s.edition.spaces else 0
+    gain = f"+{value} income"
     if e.owner != e.by:
-        line = f"{e.by} liberated {e.space}; it returns to {e.owner} (+{value} income)"
+        line = f"{e.by} liberated {e.space}; it returns to {e.owner}"
+        gain += f" for {e.owner}"
     else:
         verb = "blitzed into" if e.how == "blitz" else "captured"
-        line = f"{e.by} {verb} {e.space} (+{value} income)"
+        line = f"{e.by} {verb} {e.space}"
+    notes = [gain]
     if e.seized:
         line += f" and took {ipcs(e.seized)} from {e.seized_from}"
-    return line + f"{_rule(e.rule)}."
+    if e.rule:
+        notes.append(e.rule)
+    return f"{line} ({'; '.join(notes)})."
 
 
 def _battle_opened(s: GameState, e: ev.BattleOpened) -> str:
@@ -254,7 +259,8 @@ def _refunded(s: GameState, e: ev.PurchaseRefunded) -> str:
 
 def _income(s: GameState, e: ev.IncomeCollected) -> str:
     total = s.treasury.get(e.power, 0) + e.amount
-    return f"{e.power} collected {ipcs(e.amount)} (treasury now {total}){_rule(e.rule)}."
+    rule = f"; {e.rule}" if e.rule else ""
+    return f"{e.power} collected {ipcs(e.amount)} (treasury now {total}{rule})."
 
 
 def _won(s: GameState, e: ev.GameWon) -> str:
