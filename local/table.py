@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import re
 import sys
@@ -251,6 +252,9 @@ def _lines_from(stream: TextIO) -> Iterator[str]:
 
 def _interactive_lines(table: Table, stdin: TextIO, stdout: TextIO) -> Iterator[str]:
     tty = stdin.isatty()
+    if tty:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 - line editing and history for input()
     while True:
         if tty:
             try:

@@ -262,3 +262,25 @@ def test_with_token_discord_is_not_built_yet(tmp_path: Path) -> None:
     assert p.returncode == 2
     assert "Discord front end is not built yet" in p.stderr
     assert "secret-token-value" not in p.stderr + p.stdout
+
+
+def doc_block(marker: str) -> str:
+    """The fenced block right after ``<!-- marker -->`` in docs/local-table.md."""
+    text = (ROOT / "docs" / "local-table.md").read_text(encoding="utf-8")
+    after = text[text.index(f"<!-- {marker} -->") :]
+    start = after.index("```")
+    body = after[after.index("\n", start) + 1 :]
+    return body[: body.index("```")]
+
+
+def test_the_documented_round_plays_through(tmp_path: Path) -> None:
+    """docs/local-table.md: the full round of 1941 is accepted line by line."""
+    command = doc_block("round-1941-command").split()
+    dice = command[command.index("--dice") + 1]
+    script = tmp_path / "round1.txt"
+    script.write_text(doc_block("round-1941-script"))
+    code, out, err = in_process("--script", str(script), "--dice", dice, "--json")
+    got = answers(out)
+    refused = [(a["line"], a["error"]) for a in got if not a["ok"]]
+    assert refused == [] and code == 0, err
+    assert "Round 2, Soviet Union's turn, Purchase Units." in got[-1]["answer"]
