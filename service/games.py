@@ -181,7 +181,7 @@ class GameService:
     store: EventStore = field(default_factory=MemoryStore)
     scripted_dice: Sequence[int] | None = None  # games created by ``handle`` use these dice
     listeners: list[Listener] = field(default_factory=list)
-    _cache: dict[str, tuple[int, int, GameState]] = field(
+    _cache: dict[str, tuple[tuple[int, int, ev.Event], GameState]] = field(
         default_factory=dict, init=False, repr=False
     )
 
@@ -191,12 +191,15 @@ class GameService:
         events = await self.store.load_events(game_id)
         if not events:
             return _Loaded(rec, events, None)
-        key = (len(events), events[-1].order)
+        # The replayed state is kept per game; it is valid while the log ends the same way
+        # (same length, same last order, same last event), which an undo followed by another
+        # order of the same length still changes.
+        key = (len(events), events[-1].order, events[-1].event)
         hit = self._cache.get(game_id)
-        if hit is not None and hit[:2] == key:
-            return _Loaded(rec, events, hit[2])
+        if hit is not None and hit[0] == key:
+            return _Loaded(rec, events, hit[1])
         state = replay([s.event for s in events])
-        self._cache[game_id] = (*key, state)
+        self._cache[game_id] = (key, state)
         return _Loaded(rec, events, state)
 
     async def info(self, game_id: str) -> GameInfo:

@@ -127,7 +127,11 @@ class EventStore(Protocol):
         text: str,
         dice_used: int = 0,
     ) -> OrderRecord:
-        """Append one order's events if the log has exactly ``expected_seq`` events."""
+        """Append one order's events if the log has exactly ``expected_seq`` events.
+
+        Raises ``StateMovedOn`` otherwise. The order gets the next order index of the game;
+        indexes are never reused, not even after an undo.
+        """
         ...
 
     async def load_events(self, game_id: str) -> list[StoredEvent]: ...
@@ -144,6 +148,7 @@ class _Game:
     record: GameRecord
     events: list[StoredEvent] = field(default_factory=list)
     orders: list[OrderRecord] = field(default_factory=list)
+    next_order: int = 0  # order indexes are never reused, not even after an undo
 
 
 class MemoryStore:
@@ -226,7 +231,8 @@ class MemoryStore:
                 f"The game moved on (event {len(g.events)}, expected {expected_seq}); "
                 "nothing was written. Look at the game again and give the order anew."
             )
-        index = g.orders[-1].index + 1 if g.orders else 0
+        index = g.next_order
+        g.next_order += 1
         order = OrderRecord(
             index=index,
             person=person,

@@ -404,3 +404,17 @@ async def test_handle_routes_lines_by_channel() -> None:
     r = await svc.handle("room", "alice", "odds 3 inf vs 2 inf")
     assert not r.ok and r.error == "odds: not available yet (coming with the combat issue)"
     assert ok(await svc.handle("room", "bob", "help")).answer.startswith("Game:")
+
+
+async def test_two_services_on_one_store_see_each_others_undo() -> None:
+    """No in-process state is the source of truth (DESIGN §7): a cached state never goes stale."""
+    store = MemoryStore()
+    a, b = GameService(store=store), GameService(store=store)
+    game = await seated(a)
+    ok(await a.submit(game, "bob", "buy 1 infantry"))
+    assert (await a.state(game)).purchase == {"infantry": 1}
+    ok(await b.undo(game, "bob"))
+    ok(await b.submit(game, "bob", "buy 1 tank"))  # same length, same place in the log
+    assert (await a.state(game)).purchase == {"tank": 1}
+    orders = await store.orders(game)
+    assert len({o.index for o in orders}) == len(orders) and orders[-1].index == 2
