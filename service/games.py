@@ -745,6 +745,13 @@ def _deciding_power(
     powers = list(dict.fromkeys(p.power for p in candidates))
     if powers:
         return powers[0]
+    battle = state.battles.get(order.space)
+    if battle is not None and battle.step != "done":
+        # Not waited on, but a party to this battle: the rules say whether the order fits now
+        # (e.g. a submarine choice the edition offers outside the pending list).
+        parties = [p for p in (battle.attacker, *battle.defenders) if p in mine]
+        if parties:
+            return parties[0]
     if not owed and state.power in mine:
         # Nothing is pending: let the rules say why (e.g. no battle there).
         return state.power
