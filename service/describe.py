@@ -159,11 +159,16 @@ def _dice(s: GameState, e: ev.DiceRolled) -> str:
         f"Battle in {e.space}, round {e.round}: {e.side} rolled {faces or 'nothing'}"
         f" → {_hits(e.hits)}"
     )
+    notes: list[str] = []
+    scored = sum(1 for _, value, fs in e.groups for f in fs if f <= value)
+    if scored > e.hits:  # more dice hit than there are units to take them
+        notes.append(f"{scored} dice hit, {e.hits} counted")
     if len(e.groups) > 1:
-        detail = "; ".join(
+        notes += [
             f"{utype} at {value}: {','.join(str(f) for f in fs)}" for utype, value, fs in e.groups
-        )
-        line += f" ({detail})"
+        ]
+    if notes:
+        line += f" ({'; '.join(notes)})"
     if e.dice == "scripted":
         line += " [scripted dice]"
     return line + "."
