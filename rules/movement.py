@@ -224,6 +224,11 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
             if ed.spaces[sp].kind != "land":
                 bad = f"{u.type} cannot enter sea zone {sp} except by loading onto a transport."
                 break
+            if ed.spaces[sp].impassable:
+                # MAP-8: neutrals can be neither entered nor passed through (also with 'via').
+                bad = (f"{sp} is neutral and impassable: no unit may enter or pass through it "
+                       "(MAP-8).")
+                break
             if phase == NONCOMBAT:
                 if not s.friendly(s.owners.get(sp), power):
                     bad = (f"In Noncombat Move land units may not enter or pass through hostile "
@@ -362,11 +367,37 @@ def _no_path(s: GameState, u: Unit, frm: str, to: str, budget: int, domain: str)
         raise IllegalOrder(f"{to} is neutral and impassable: no unit may enter it (MAP-8).")
     if domain == "land" and ed.spaces[to].kind == "sea":
         raise IllegalOrder(f"{u.type} cannot move into {to} on its own (UL-1).")
+    if domain == "sea" and ed.spaces[to].kind == "land":
+        raise IllegalOrder(f"{u.type.capitalize()} is a sea unit and cannot enter {to} (US-1).")
     rule = "CM-2" if domain == "land" else "US-2"
+    # CM-2/US-2: say how far the unit moves and how far the target is, so the player can act.
+    dist = _domain_distance(ed, frm, to, domain)
+    far = f"{frm} → {to} is {dist}" if dist is not None else f"{to} cannot be reached from {frm}"
+    left = f", {budget} left this turn" if budget != ed.units[u.type].move else ""
     raise IllegalOrder(
-        f"{u.type.capitalize()} cannot reach {to} from {frm}: it has {budget} movement left "
-        f"({rule})."
+        f"{u.type.capitalize()} moves {ed.units[u.type].move}{left}; {far} ({rule}). "
+        "Choose a closer space."
     )
+
+
+def _domain_distance(ed: Edition, frm: str, to: str, domain: str) -> int | None:
+    """Steps between two spaces for land or sea units, ignoring who holds what (MAP-1, MAP-8)."""
+    kind = "land" if domain == "land" else "sea"
+    closed = set(ed.map.closed_sea_zones) if kind == "sea" else set()
+    dist = {frm: 0}
+    q = deque([frm])
+    while q:
+        x = q.popleft()
+        if x == to:
+            return dist[x]
+        if x in closed and x != frm:
+            continue
+        for y in ed.neighbours[x]:
+            sp = ed.spaces[y]
+            if y not in dist and sp.kind == kind and not sp.impassable and y not in closed:
+                dist[y] = dist[x] + 1
+                q.append(y)
+    return None
 
 
 # --------------------------------------------------------------------------------------------
