@@ -61,7 +61,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if token is not None:
             return start_discord(token)
         sys.stderr.write("No DISCORD_TOKEN set: starting the local table.\n")
-    return asyncio.run(run_table(args))
+    try:
+        return asyncio.run(run_table(args))
+    except KeyboardInterrupt:
+        sys.stderr.write("\nInterrupted.\n")
+        return 130
 
 
 if __name__ == "__main__":

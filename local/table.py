@@ -291,7 +291,7 @@ async def run_table(
         script: TextIO | None = None
         if args.script and args.script != "-":
             try:
-                script = open(args.script, encoding="utf-8")  # noqa: SIM115 - closed below
+                script = open(args.script, encoding="utf-8-sig")  # noqa: SIM115 - closed below
             except OSError as e:
                 raise UsageError(f"--script {args.script}: cannot read it ({e.strerror}).") from e
     except UsageError as e:
