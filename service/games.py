@@ -251,6 +251,10 @@ class GameService:
             raise ServiceError(str(e)) from None
         except ValueError as e:
             raise ServiceError(f"Bad dice: {e}") from None
+        except Exception as e:  # the engine choked on a malformed position: refuse it
+            log.debug("new_game failed for a position in channel %s", channel, exc_info=True)
+            why = f"{type(e).__name__}: {e}"
+            raise ServiceError(f"Cannot start from this position ({why}).") from None
         rec = await self.store.create_game(
             edition=ed.id,
             options=opts,

@@ -223,6 +223,7 @@ def test_position_seats_every_power(tmp_path: Path) -> None:
         ("[1, 2]", "expected a JSON object"),
         ('{"power": "Atlantis"}', "Unknown power"),
         ('{"colour": "red"}', "Unknown keys"),
+        ('{"units": [1]}', "position"),
     ],
 )
 def test_bad_position_file(tmp_path: Path, content: str, message: str) -> None:
