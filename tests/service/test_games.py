@@ -418,3 +418,26 @@ async def test_two_services_on_one_store_see_each_others_undo() -> None:
     assert (await a.state(game)).purchase == {"tank": 1}
     orders = await store.orders(game)
     assert len({o.index for o in orders}) == len(orders) and orders[-1].index == 2
+
+
+async def test_the_defender_answers_its_own_casualties() -> None:
+    position = {
+        **POSITION,
+        "units": {
+            "Ukraine": {"Soviet Union": {"infantry": 1, "tank": 1}},
+            "Eastern Europe": {"Germany": {"infantry": 2, "tank": 1}},
+        },
+    }
+    svc = GameService()
+    game = await seated(svc, dice=[3, 4, 6, 2, 5], position=position)
+    ok(await svc.submit(game, "alice", ATTACK))
+    ok(await svc.submit(game, "alice", "end"))
+    r = ok(await svc.submit(game, "alice", "battle Ukraine"))
+    assert "Waiting for: Soviet Union [bob] (casualties in Ukraine)" in r.answer
+    r = await svc.submit(game, "alice", "casualties Ukraine 1 infantry")
+    assert not r.ok  # the attacker does not choose the defender's losses
+    r = ok(await svc.submit(game, "bob", "casualties Ukraine 1 infantry"))
+    chosen = [e for e in r.events if isinstance(e, ev.CasualtiesChosen)]
+    assert chosen[0].by == "Soviet Union"
+    r = await svc.submit(game, "carol", "casualties Ukraine 1 tank")
+    assert not r.ok and r.error == NOT_SEATED
