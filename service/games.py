@@ -202,6 +202,17 @@ class GameService:
         self._cache[game_id] = (key, state)
         return _Loaded(rec, events, state)
 
+    async def _load_playing(self, game_id: str, kind: str) -> tuple[_Loaded, GameState] | Result:
+        """The loaded game and its state if it is being played, else the refusal."""
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind=kind)
+        refusal = _not_playing(loaded)
+        if refusal or loaded.state is None:
+            return Result.refused(refusal or "", kind=kind, game=GameInfo.of(loaded.record))
+        return loaded, loaded.state
+
     async def info(self, game_id: str) -> GameInfo:
         """The game's public record; ``ServiceError`` if there is no such game."""
         try:
@@ -359,16 +370,11 @@ class GameService:
     ) -> Result:
         """Carry out a typed order for ``person``: pick the acting power, decide, append."""
         text = text or order.kind.replace("_", " ")
-        try:
-            loaded = await self._load(game_id)
-        except GameNotFound as e:
-            return Result.refused(str(e), kind="order")
+        got = await self._load_playing(game_id, "order")
+        if isinstance(got, Result):
+            return got
+        loaded, state = got
         info = GameInfo.of(loaded.record)
-        refusal = _not_playing(loaded)
-        if refusal:
-            return Result.refused(refusal, kind="order", game=info)
-        state = loaded.state
-        assert state is not None  # an active game has events
         try:
             power = _acting_power(state, loaded.record.seats, person, order)
         except (ServiceError, RulesError) as e:
@@ -416,16 +422,11 @@ class GameService:
         DESIGN §5: "Undo is free until dice are rolled; never after." An order that ended the
         phase or the turn (``end``) is not undone either: undo stays inside the current phase.
         """
-        try:
-            loaded = await self._load(game_id)
-        except GameNotFound as e:
-            return Result.refused(str(e), kind="undo")
+        got = await self._load_playing(game_id, "undo")
+        if isinstance(got, Result):
+            return got
+        loaded, state = got
         info = GameInfo.of(loaded.record)
-        refusal = _not_playing(loaded)
-        if refusal:
-            return Result.refused(refusal, kind="undo", game=info)
-        state = loaded.state
-        assert state is not None
         seats = loaded.record.seats
         mine = [p for p, who in seats.items() if who == person]
         if not mine:
