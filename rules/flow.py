@@ -4,11 +4,13 @@ victory (V) and the capital rules (CAP) that hang off them.
 
 from __future__ import annotations
 
+import itertools
 from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
+from rules.edition import Edition
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.state import GameState, Unit
 
@@ -271,13 +273,90 @@ def decide_place(tx: Tx, order: od.Place) -> None:
             if ut.abilities.carrier_capacity:
                 carriers_room[nid] = ut.abilities.carrier_capacity
             nid += 1
+    before = _fighters_left_waiting(s, p)
     tx.emit(ev.UnitsPlaced(power=p, space=space, units=tuple(new), factory=payer))
+    # MB-6/AIR-5: a fighter waiting at sea for a carrier bought this turn keeps its promise:
+    # no placement may leave more waiting fighters without a berth than before.
+    if _fighters_left_waiting(tx.state, p) > before:
+        zones = ", ".join(sorted(_waiting_fighters(s, p)))
+        raise IllegalOrder(
+            f"A fighter waits in {zones} for a new aircraft carrier: place the carrier there "
+            "first, and keep room for it on the production cap (MB-6/AIR-5)."
+        )
+
+
+def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
+    """Own fighters at sea with no carrier berth, by zone: they wait for a new carrier (NC-6)."""
+    from rules import movement
+
+    ed = s.edition
+    out: dict[str, int] = {}
+    for u in s.units.values():
+        if (u.owner == power and u.carried_by is None and ed.is_sea(u.space)
+                and ed.units[u.type].abilities.carrier_landable):
+            out[u.space] = out.get(u.space, 0) + 1
+    for z in list(out):
+        room = sum(movement.carrier_room(s, c) for c in s.units_in(z)
+                   if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power))
+        out[z] -= room
+        if out[z] <= 0:
+            del out[z]
+    return out
+
+
+def _fighters_left_waiting(s: GameState, power: str) -> int:
+    """Waiting fighters that no placement of the carriers still to be placed can catch."""
+    ed = s.edition
+    waiting = _waiting_fighters(s, power)
+    total = sum(waiting.values())
+    carriers = [u for u, n in s.purchase.items() for _ in range(n)
+                if ed.units[u].abilities.carrier_capacity]
+    if not waiting or not carriers:
+        return total
+    size = max(ed.units[u].abilities.carrier_capacity for u in carriers)
+    caps = {f: cap_left(s, f) for f in eligible_factories(s, power)}
+    zones = sorted(waiting)
+    best = 0
+    # Few zones and carriers: try every split of the carriers among the zones (MB-2 caps).
+    ranges = [range(0, -(-waiting[z] // size) + 1) for z in zones]
+    for split in itertools.product(*ranges):
+        if sum(split) > len(carriers) or not _caps_allow(ed, caps, dict(zip(zones, split,
+                                                                            strict=True))):
+            continue
+        best = max(best, sum(min(waiting[z], n * size) for z, n in zip(zones, split,
+                                                                       strict=True)))
+    return total - best
+
+
+def _caps_allow(ed: Edition, caps: dict[str, int], per_zone: dict[str, int]) -> bool:
+    """Can these carriers per zone be charged to adjacent complexes within caps (A-16)?"""
+    slots = [f for f, n in caps.items() for _ in range(max(n, 0))]
+    owner: dict[int, int] = {}
+    demands = [z for z, n in per_zone.items() for _ in range(n)]
+
+    def augment(d: int, seen: set[int]) -> bool:
+        for i, f in enumerate(slots):
+            if i in seen or demands[d] not in ed.neighbours[f]:
+                continue
+            seen.add(i)
+            if i not in owner or augment(owner[i], seen):
+                owner[i] = d
+                return True
+        return False
+
+    return all(augment(d, set()) for d in range(len(demands)))
 
 
 def end_mobilize(tx: Tx, confirm: bool) -> None:
     s = tx.state
     from rules import movement
 
+    if _fighters_left_waiting(s, s.power) < sum(_waiting_fighters(s, s.power).values()):
+        # MB-6/AIR-5: a promised carrier that can still be placed must be placed.
+        raise IllegalOrder(
+            f"A fighter waits in {', '.join(sorted(_waiting_fighters(s, s.power)))} for a new "
+            "aircraft carrier that can still be placed there: place it (MB-6/AIR-5)."
+        )
     if s.purchase:
         placeable = [u for u in s.purchase if _could_place(s, u)]
         if placeable and not confirm:
