@@ -103,6 +103,13 @@ def _validate_position(ed: Edition, pos: dict[str, Any]) -> None:
         "clear_all_units",
         "options",
     }
+    def mapping(v: Any, what: str) -> dict[str, Any]:
+        if v is None:
+            return {}
+        if not isinstance(v, dict):
+            raise InvalidOrder(f"Position {what} must be an object (name: value), not {v!r}.")
+        return v
+
     extra = set(pos) - allowed
     if extra:
         raise InvalidOrder(f"Unknown keys in position: {sorted(extra)}. Allowed: {sorted(allowed)}")
@@ -110,13 +117,15 @@ def _validate_position(ed: Edition, pos: dict[str, Any]) -> None:
         raise InvalidOrder(f"Unknown power {pos['power']!r} in position.")
     if "phase" in pos and pos["phase"] not in ed.phase_ids:
         raise InvalidOrder(f"Unknown phase {pos['phase']!r}. Phases: {', '.join(ed.phase_ids)}")
+    if not isinstance(pos.get("clear_all_units", False), bool):
+        raise InvalidOrder("Position clear_all_units must be true or false.")
     rnd = pos.get("round", 1)
     if not isinstance(rnd, int) or rnd < 1:
         raise InvalidOrder("Position round must be a whole number from 1.")
-    for p, v in (pos.get("treasury") or {}).items():
+    for p, v in mapping(pos.get("treasury"), "treasury").items():
         if p not in ed.powers or not isinstance(v, int) or v < 0:
             raise InvalidOrder(f"Bad treasury entry {p!r}: {v!r} (PU-3: never negative).")
-    for t, o in (pos.get("owners") or {}).items():
+    for t, o in mapping(pos.get("owners"), "owners").items():
         if t not in ed.spaces or ed.is_sea(t):
             raise InvalidOrder(f"Position owners: {t!r} is not a territory.")
         if o is not None and o not in ed.powers:
@@ -124,13 +133,13 @@ def _validate_position(ed: Edition, pos: dict[str, Any]) -> None:
         if ed.spaces[t].impassable and o is not None:
             raise InvalidOrder(f"{t} is neutral and impassable; it cannot be owned (MAP-8).")
     for key in ("units", "damaged"):
-        for space, by_power in (pos.get(key) or {}).items():
+        for space, by_power in mapping(pos.get(key), key).items():
             if space not in ed.spaces:
                 raise InvalidOrder(f"Position {key}: unknown space {space!r}.")
-            for p, units in by_power.items():
+            for p, units in mapping(by_power, f"{key} of {space}").items():
                 if p not in ed.powers:
                     raise InvalidOrder(f"Position {key}: unknown power {p!r}.")
-                for u, n in units.items():
+                for u, n in mapping(units, f"{key} of {p} in {space}").items():
                     if u not in ed.units:
                         raise InvalidOrder(f"Position {key}: unknown unit {u!r}.")
                     if not isinstance(n, int) or n < 0 or n > 999:
