@@ -428,7 +428,8 @@ def decide_move(tx: Tx, order: od.Move) -> None:
     for sp in (order.frm, order.to, *order.via):
         if sp not in ed.spaces:
             raise InvalidOrder(f"Unknown space {sp!r}.")
-    if order.frm == order.to:
+    if order.frm == order.to and not order.via:
+        # A round trip needs its route: a tank may blitz and come back (CM-25).
         raise InvalidOrder(f"{order.frm} is where the units already are; name another space.")
     if not order.units:
         raise InvalidOrder("Name the units to move, e.g. 'move 2 infantry from A to B'.")
@@ -450,7 +451,10 @@ def decide_move(tx: Tx, order: od.Move) -> None:
         dom = ed.units[name].domain
 
         def movable(u: Unit, dom: str = dom) -> bool:
-            if u.id in taken or u.stopped:
+            # Cargo loaded this phase is "stopped" but still offloads at the end of its
+            # transport's move (UT-8, CM-28); cargo already committed to an assault is not.
+            cargo = dom == "land" and frm_sea and u.carried_by is not None
+            if u.id in taken or (u.stopped and not (cargo and u.assault is None)):
                 return False
             if phase == NONCOMBAT and (u.combat_moved or u.fought) and dom != "air":
                 return False  # NC-1
@@ -459,6 +463,8 @@ def decide_move(tx: Tx, order: od.Move) -> None:
             if dom == "land":
                 return u.carried_by is None
             if dom == "air":
+                if phase == COMBAT and _cargo_fighter(s, u):
+                    return False  # CM-21 / A-7: it stayed aboard while its carrier moved
                 return remaining(s, u) > 0 and not (
                     u.carried_by is not None and s.units[u.carried_by].owner != power
                     and u.combat_moved
@@ -466,6 +472,9 @@ def decide_move(tx: Tx, order: od.Move) -> None:
             return True
 
         why = _why_not_movable(phase)
+        if dom == "air" and phase == COMBAT:
+            why += ("; fighters left aboard a carrier that has moved are its cargo and cannot "
+                    "fight this turn: take off before the carrier moves (CM-21)")
         units = _select(s, power, order.frm, name, n, movable, why)
         taken.update(u.id for u in units)
         if dom == "air":
@@ -503,6 +512,13 @@ def decide_move(tx: Tx, order: od.Move) -> None:
         flow.capture(tx, t, power, "blitz", "CM-25")
     tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
                           moves=tuple(moves), blitzed=tuple(blitzed)))
+
+
+def _cargo_fighter(s: GameState, u: Unit) -> bool:
+    """CM-21: a fighter still aboard a carrier that has already moved this turn is cargo."""
+    if u.carried_by is None or u.carried_by not in s.units:
+        return False
+    return s.units[u.carried_by].moved > 0
 
 
 def _why_not_movable(phase: str) -> str:
@@ -736,7 +752,11 @@ def check_end_combat_move(s: GameState) -> None:
     ed = s.edition
     power = s.power
     problems: list[str] = []
-    assault_zones = {c.space for c in s.units.values() if c.owner == power and c.assault}
+    # The zone an assault is made from: where the cargo waits, or where it offloaded from.
+    assault_zones = {
+        c.space if ed.is_sea(c.space) else (c.came_from or c.space)
+        for c in s.units.values() if c.owner == power and c.assault
+    }
     for u in s.units.values():
         if u.owner != power or u.carried_by is not None:
             continue
