@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import engine
 from rules import events as ev
 from rules import orders as od
 from rules.errors import WrongPhase
@@ -205,6 +206,7 @@ def test_CAP_1_capturing_moscow_seizes_the_treasury() -> None:
     assert (g.json["treasury"][GER], g.json["treasury"][SU]) == (11, 0)
     assert g.units("Russia", GER) == {"industrial complex": 1, "tank": 2}
     assert (g.json["income"][GER], g.json["income"][SU]) == (15, 4)
+    assert engine.state_json(engine.replay(g.events)) == g.json  # the seizure is in the log
 
 
 def test_CAP_1_treasury_seized_even_without_own_capital() -> None:

@@ -139,9 +139,15 @@ def test_PU_3_a_negative_treasury_is_impossible() -> None:
 
 
 def test_PU_4_bought_units_act_only_after_placement() -> None:
-    """PU-4: purchased units wait until Mobilize; only units bought this turn can be placed (a
-    tank not bought is refused), and they appear on the board only when placed."""
-    g = german_buy({"infantry": 1}, treasury=20)
+    """PU-4: purchased units wait until Mobilize: placing during Purchase Units is the wrong
+    phase; only units bought this turn can be placed (a tank not bought is refused), and they
+    appear on the board only when placed."""
+    g = Game(position(GER, "purchase", {"Germany": {GER: dict(IC)}}, treasury={GER: 20}))
+    g.do(od.Buy(units={"infantry": 1}))
+    err = g.refuse(od.Place(units={"infantry": 1}, space="Germany"),
+                   "'place' belongs to Mobilize New Units", "it is Purchase Units now")
+    assert isinstance(err, WrongPhase)
+    to_mobilize(g)
     assert g.units("Germany", GER) == {"industrial complex": 1}
     g.refuse(od.Place(units={"tank": 1}, space="Germany"),
              "Germany has 0 tank waiting to be placed", "PU-4")
