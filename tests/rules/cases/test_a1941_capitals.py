@@ -261,6 +261,28 @@ def test_CAP_2_income_resumes_after_liberation() -> None:
     assert g.json["treasury"][SU] == 7
 
 
+def test_CAP_2_retaking_its_own_capital_restores_the_economy_that_turn() -> None:
+    """CAP-2/LIB-3/CAP-3: the Soviet Union, Moscow German-held, began its turn in Combat Move
+    (no purchase). It retakes Moscow itself; British-held Karelia returns with it. Mobilize and
+    Collect Income are no longer skipped: it collects its full 7 this very turn (0 -> 7)."""
+    g = Game(position(SU, "purchase", {"Archangel": {SU: {"infantry": 1}}},
+                      owners={"Karelia": UK, "Russia": GER}, treasury={SU: 0}))
+    assert g.json["phase"] == "combat_move"
+    g.move({"infantry": 1}, "Archangel", "Russia")
+    evs = g.end()
+    assert captured(evs) == [
+        ev.TerritoryCaptured(space="Russia", by=SU, previous=GER, owner=SU, how="no battle",
+                             rule="CC-0b"),
+        ev.TerritoryCaptured(space="Karelia", by=SU, previous=UK, owner=SU,
+                             how="capital liberated", rule="CAP-3"),
+    ]
+    g.end()
+    assert g.json["phase"] == "mobilize"
+    evs = g.end()
+    assert ev.IncomeCollected(power=SU, amount=7) in evs
+    assert g.json["treasury"][SU] == 7
+
+
 def test_CAP_3_liberating_a_capital_returns_territories_held_by_friends() -> None:
     """CAP-3: the United Kingdom liberates Moscow (German-held). Karelia (British) and
     Archangel (American), originally Soviet, return to the Soviet Union with Moscow; Caucasus,
