@@ -101,6 +101,11 @@ def _cleared(s: GameState, e: ev.PurchaseCleared) -> str:
 
 
 def _moved(s: GameState, e: ev.UnitsMoved) -> str:
+    if e.frm == e.to and all(len(m.path) == 1 for m in e.moves):
+        what = _units_of_ids(s, (m.id for m in e.moves))
+        if all(m.carried_by is not None for m in e.moves):
+            return f"{e.power}: {what} landed on a carrier in {e.to}."
+        return f"{e.power}: {what} stayed in {e.to}."
     line = f"{e.power} moved {_units_of_ids(s, (m.id for m in e.moves))} from {e.frm} to {e.to}"
     via = {m.path[1:-1] for m in e.moves if len(m.path) > 2}
     if len(via) == 1:
