@@ -567,8 +567,9 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
             raise IllegalOrder(
                 f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: "
                 f"{dest} is not a territory friendly since the start of the turn"
-                + (", nor a sea zone where a friendly carrier has room" if
-                   ed.units[u.type].abilities.carrier_landable else "")
+                + (", nor a sea zone where a friendly carrier has room (UF-2)" if
+                   ed.units[u.type].abilities.carrier_landable else
+                   ("; bombers never land on carriers (UB-1)" if ed.is_sea(dest) else ""))
                 + " (NC-6/NC-7)."
             )
     return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None)
@@ -581,15 +582,23 @@ def _air_combat_target(s: GameState, dest: str, power: str) -> bool:
     return is_hostile_territory(s, dest, power)
 
 
-def _carrier_zones(s: GameState, power: str) -> set[str]:
-    """Sea zones where a friendly carrier could be for a fighter at the end of the turn (AIR-4)."""
+def _carrier_zones(s: GameState, power: str, moving: bool = True,
+                   skip_in: str | None = None) -> set[str]:
+    """Sea zones where a friendly carrier could be for a fighter at the end of the turn (AIR-4).
+
+    ``moving``: count the noncombat moves carriers could still make (not once Noncombat Move
+    is over). ``skip_in``: leave out the carriers already in that zone (counted separately).
+    """
     ed = s.edition
     zones: set[str] = set()
     for c in s.units.values():
         if not ed.units[c.type].abilities.carrier_capacity or not s.friendly(c.owner, power):
             continue
+        if c.space == skip_in or carrier_room(s, c) <= 0:
+            continue  # UF-2: a full carrier takes no more fighters
         zones.add(c.space)
-        if c.owner == power and not c.combat_moved and not c.fought and not c.stopped:
+        if (moving and c.owner == power and not c.combat_moved and not c.fought
+                and not c.stopped):
             # It may still make a noncombat move to catch the fighter (AIR-4, AIR-5).
             for z, d in _sea_dist_table(ed).get(c.space, {}).items():
                 if d <= remaining(s, c):
@@ -623,7 +632,19 @@ def _safe_landing_now(s: GameState, u: Unit, dest: str) -> bool:
         return friendly_at_turn_start(s, dest, u.owner)
     if not ed.units[u.type].abilities.carrier_landable:
         return False
-    return dest in _carrier_zones(s, u.owner)
+    return _carrier_room_at(s, u, dest) > 0 or dest in _carrier_zones(s, u.owner, skip_in=dest)
+
+
+def _carrier_room_at(s: GameState, u: Unit, zone: str) -> int:
+    """Free fighter slots on friendly carriers in ``zone``, less the slots other airborne fighters
+    of the power waiting there will take (UF-2: two fighters per carrier)."""
+    ed = s.edition
+    room = sum(carrier_room(s, c) for c in s.units_in(zone)
+               if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner))
+    waiting = sum(1 for f in s.units_in(zone)
+                  if f.id != u.id and f.owner == u.owner and f.carried_by is None
+                  and ed.units[f.type].abilities.carrier_landable)
+    return room - waiting
 
 
 def _sea_move(s: GameState, u: Unit, order: od.Move, phase: str) -> list[ev.UnitMove]:
@@ -635,8 +656,12 @@ def _sea_move(s: GameState, u: Unit, order: od.Move, phase: str) -> list[ev.Unit
     if phase == NONCOMBAT and (u.combat_moved or u.fought):
         raise IllegalOrder(f"{u.type.capitalize()} moved or fought in combat this turn (NC-1).")
     pr = _sea_path(s, u, order.frm, order.to, order.via, phase)
-    del ed
-    return [ev.UnitMove(id=u.id, path=pr.path, cost=len(pr.path) - 1, stopped=pr.stop)]
+    stop = pr.stop
+    if phase == NONCOMBAT and ed.units[u.type].abilities.carrier_capacity and any(
+            f.owner == u.owner and f.carried_by is None and ed.units[f.type].domain == "air"
+            for f in s.units_in(order.to)):
+        stop = True  # UF-4: a carrier that goes to pick up fighters moves no further this turn
+    return [ev.UnitMove(id=u.id, path=pr.path, cost=len(pr.path) - 1, stopped=stop)]
 
 
 def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
@@ -653,11 +678,16 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
     room: dict[int, int] = {}
     transports = [t for t in s.units_in(zone) if ed.units[t.type].abilities.transport_capacity
                   and s.friendly(t.owner, power)]
+    barred: list[str] = []
     for t in transports:
         if t.offloaded or t.retreated:
+            barred.append("a transport that offloaded or retreated loads no more this turn "
+                          "(UT-12/UT-13)")
             continue
         if phase == NONCOMBAT and (t.combat_moved or t.fought):
-            continue  # NC-9
+            barred.append("a transport that moved or fought in combat this turn cannot load in "
+                          "Noncombat Move (NC-9)")
+            continue
         room[t.id] = transport_room(s, t)
     # Own transports first, fullest first (fill before spreading).
     order_t = sorted(room, key=lambda i: (s.units[i].owner != power, room[i], i))
@@ -673,7 +703,8 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
         if host is None:
             raise IllegalOrder(
                 f"No friendly transport in {zone} has room for {u.type}: a transport carries one "
-                "land unit plus one more infantry, never two tanks (UT-7)."
+                "land unit plus one more infantry, never two tanks (UT-7)"
+                + (f"; {'; '.join(dict.fromkeys(barred))}" if barred else "") + "."
             )
         room[host] -= need
         moves.append(ev.UnitMove(id=u.id, path=(order.frm, zone), cost=ed.units[u.type].move,
@@ -724,7 +755,7 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
         if others and target not in others:
             raise IllegalOrder("One transport offloads into only one territory per turn (AA-4/"
                                "UT-12).")
-        if t.offloaded and _offloaded_to(s, t) not in (None, target):
+        if t.offloaded and (dests := _offloaded_to(s, t)) and target not in dests:
             raise IllegalOrder("One transport offloads into only one territory per turn (UT-12).")
         if zone_hostile:
             # Assault from a hostile zone: land after the sea battle clears it (AA-1..AA-3).
@@ -737,11 +768,16 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
     return moves
 
 
-def _offloaded_to(s: GameState, t: Unit) -> str | None:
-    for u in s.units.values():
-        if u.came_from == t.space and u.stopped and u.carried_by is None and u.assault:
-            return u.assault
-    return None
+def _offloaded_to(s: GameState, t: Unit) -> set[str]:
+    """Territories land units entered from the transport's zone this turn (UT-12).
+
+    Land units whose last step came from a sea zone left a transport there this turn, in
+    Combat or Noncombat Move alike. Several transports offloading from one zone are not told
+    apart.
+    """
+    ed = s.edition
+    return {u.space for u in s.units.values()
+            if u.came_from == t.space and u.carried_by is None and not ed.is_sea(u.space)}
 
 
 # --------------------------------------------------------------------------------------------
@@ -858,7 +894,9 @@ def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Uni
         if host is not None:
             boards.append((u, host))
         elif final or not (ed.units[u.type].abilities.carrier_landable
-                           and u.space in _carrier_zones(s, power)):
+                           and u.space in _carrier_zones(s, power, moving=False)):
+            # Once Noncombat Move ends no carrier moves any more: only carriers present or a
+            # new carrier to be placed here can still take the fighter (NC-6, A-22).
             lost.append(u)
     return lost, boards
 
@@ -866,6 +904,13 @@ def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Uni
 def end_noncombat(tx: Tx, confirm: bool) -> None:
     s = tx.state
     lost, boards = _unlanded_air(s, final=False)
+    for u in lost:
+        c = _collecting_carrier(s, u)
+        if c is not None:
+            raise IllegalOrder(
+                f"The {c.type} in {c.space} must move to {u.space} to collect the {u.type} "
+                f"waiting there (NC-10/UF-4/AIR-5): move it there before ending Noncombat Move."
+            )
     if lost and not confirm:
         names = ", ".join(f"{u.type} in {u.space}" for u in lost)
         raise IllegalOrder(
@@ -878,6 +923,24 @@ def end_noncombat(tx: Tx, confirm: bool) -> None:
     if lost:
         tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
                                 reason="air units with no safe landing place", rule="NC-7"))
+
+
+def _collecting_carrier(s: GameState, u: Unit) -> Unit | None:
+    """NC-10: an own carrier that did not move in Combat Move and can still reach the fighter."""
+    ed = s.edition
+    if not ed.is_sea(u.space) or not ed.units[u.type].abilities.carrier_landable:
+        return None
+    for c in sorted(s.units.values(), key=lambda x: x.id):
+        if (c.owner != u.owner or not ed.units[c.type].abilities.carrier_capacity
+                or c.combat_moved or c.fought or c.stopped or c.space == u.space
+                or carrier_room(s, c) <= 0 or remaining(s, c) <= 0):
+            continue
+        try:
+            _sea_path(s, c, c.space, u.space, (), NONCOMBAT)
+        except IllegalOrder:
+            continue
+        return c
+    return None
 
 
 def remove_unlanded_air(tx: Tx, final: bool) -> None:
