@@ -14,6 +14,7 @@ Run: ``.venv/bin/python bench/engine.py [--seed N] [--rounds N] [--reps N]``.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
 import statistics
 import time
@@ -87,6 +88,10 @@ def apply_order(state: GameState, order: od.Order) -> GameState:
     return state
 
 
+def all_legal(state: GameState) -> list[od.Order]:
+    return list(legal_orders(state, engine.pending(state)[0].power))
+
+
 def pct(xs: Sequence[float], p: float) -> float:
     ys = sorted(xs)
     return ys[min(len(ys) - 1, int(p * len(ys)))]
@@ -114,11 +119,11 @@ def main() -> None:
     per_order: list[float] = []
     by_kind: dict[str, list[float]] = {}
     for state, order in played:
-        t = timed(lambda s=state, o=order: apply_order(s, o), args.reps)
+        t = timed(functools.partial(apply_order, state, order), args.reps)
         per_order.append(t)
         by_kind.setdefault(order.kind, []).append(t)
 
-    legal_t = [timed(lambda s=s: list(legal_orders(s, engine.pending(s)[0].power)), 3)
+    legal_t = [timed(functools.partial(all_legal, s), 3)
                for s, _ in played[:: max(1, len(played) // 60)]]
     replay_t = [0.0] * args.reps
     for i in range(args.reps):
