@@ -826,8 +826,48 @@ def check_end_combat_move(s: GameState) -> None:
                 f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
                 f"{power} warship is in {z} at the end of Combat Move (CM-29)."
             )
+    problems.extend(_lone_transport_problems(s, power))
     if problems:
         raise IllegalOrder("Cannot end Combat Move yet: " + " ".join(problems))
+
+
+def _lone_transport_problems(s: GameState, power: str) -> list[str]:
+    """UT-3: transports attack only with a unit that has an attack value. A-9: transports alone
+    in a hostile zone at the start of the turn must leave it if they can; if they cannot, they
+    stay and no battle happens."""
+    ed = s.edition
+    out: list[str] = []
+    zones = sorted({u.space for u in s.units.values()
+                    if u.owner == power and u.carried_by is None and ed.is_sea(u.space)
+                    and ed.units[u.type].abilities.cannot_attack_alone})
+    for z in zones:
+        if not is_hostile_sea(s, z, power):
+            continue
+        mine = [u for u in s.units_in(z) if u.owner == power and u.carried_by is None]
+        if any(ed.units[u.type].attack > 0 for u in mine):
+            continue
+        alone = [u for u in mine if ed.units[u.type].abilities.cannot_attack_alone]
+        if any(u.combat_moved for u in alone):
+            out.append(
+                f"Transports cannot attack alone (UT-3): send a unit with an attack value into "
+                f"hostile {z} with them, or 'undo' their move."
+            )
+        elif any(_can_leave(s, u) for u in alone):
+            out.append(
+                f"Transports alone cannot stay in hostile {z} (UT-3, §18 A-9): move them out to a "
+                "friendly sea zone, or bring a unit with an attack value to fight there."
+            )
+    return out
+
+
+def _can_leave(s: GameState, u: Unit) -> bool:
+    """A-9: the unit can still reach some adjacent sea zone that is not hostile."""
+    ed = s.edition
+    closed = set(ed.map.closed_sea_zones)
+    if remaining(s, u) <= 0 or u.offloaded or u.retreated or u.space in closed:
+        return False
+    return any(ed.is_sea(y) and y not in closed and canal_open(s, u.space, y, u.owner)
+               and not is_hostile_sea(s, y, u.owner) for y in ed.neighbours[u.space])
 
 
 # --------------------------------------------------------------------------------------------
