@@ -446,7 +446,9 @@ def decide_move(tx: Tx, order: od.Move) -> None:
     blitzed: list[str] = []
     taken: set[int] = set()
     # Air first (fighters take off before their carrier moves, CM-21), then the rest.
-    kinds = sorted(order.units.items(), key=lambda kv: ed.units[kv[0]].domain != "air")
+    # Bigger land units board first, so one order fills transports as UT-7 allows.
+    kinds = sorted(order.units.items(), key=lambda kv: (
+        ed.units[kv[0]].domain != "air", -ed.units[kv[0]].abilities.transport_cost))
     for name, n in kinds:
         dom = ed.units[name].domain
 
@@ -472,6 +474,11 @@ def decide_move(tx: Tx, order: od.Move) -> None:
             return True
 
         why = _why_not_movable(phase)
+        if dom == "land" and not frm_sea and to_sea:
+            why += ("; loading uses a land unit's whole move, so a unit that moved cannot "
+                    "board (UT-10)")
+        if dom == "sea":
+            why += "; a transport that has offloaded may not move again this turn (UT-12/UT-13)"
         if dom == "air" and phase == COMBAT:
             why += ("; fighters left aboard a carrier that has moved are its cargo and cannot "
                     "fight this turn: take off before the carrier moves (CM-21)")
@@ -487,7 +494,7 @@ def decide_move(tx: Tx, order: od.Move) -> None:
             if frm_sea and not to_sea:
                 moves.extend(_offload(s, units, order, phase))
             elif not frm_sea and to_sea:
-                moves.extend(_load(s, units, order, phase, tx))
+                moves.extend(_load(s, units, order, phase, tx, moves))
             elif frm_sea and to_sea:
                 raise IllegalOrder(
                     f"{name.capitalize()} at sea moves with its transport: move the transport "
@@ -665,7 +672,7 @@ def _sea_move(s: GameState, u: Unit, order: od.Move, phase: str) -> list[ev.Unit
 
 
 def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
-          tx: Tx) -> list[ev.UnitMove]:
+          tx: Tx, pending: list[ev.UnitMove] | None = None) -> list[ev.UnitMove]:
     """Land units board transports in an adjacent sea zone (UT-8..UT-11)."""
     ed = s.edition
     zone = order.to
@@ -689,6 +696,10 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
                           "Noncombat Move (NC-9)")
             continue
         room[t.id] = transport_room(s, t)
+    for m in pending or ():
+        # Units of another type boarding in the same order already take room (UT-7).
+        if m.loaded and m.carried_by in room:
+            room[m.carried_by] -= ed.units[s.units[m.id].type].abilities.transport_cost
     # Own transports first, fullest first (fill before spreading).
     order_t = sorted(room, key=lambda i: (s.units[i].owner != power, room[i], i))
     moves: list[ev.UnitMove] = []
