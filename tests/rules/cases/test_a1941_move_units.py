@@ -357,3 +357,38 @@ def test_MN_7_no_placement_at_an_allys_complex_or_on_an_allys_carrier() -> None:
     g.refuse(od.Place(units={"fighter": 1}, space="Sea Zone 7"), "not an ally's, MN-7")
     g.do(od.Place(units={"fighter": 1}, space="United Kingdom"))
     assert g.units("United Kingdom", UK) == {"fighter": 1, "industrial complex": 1}
+
+
+def test_UT_14_every_unit_loaded_in_combat_move_must_be_offloaded() -> None:
+    """UT-14 / CM-28: a transport that loaded two infantry in Combat Move must offload both in
+    its assault; offloading one and keeping the other aboard is refused at the end of Combat
+    Move."""
+    g = game(GER, CM, {"Sea Zone 5": {GER: {"transport": 1}},
+                       "Eastern Europe": {GER: {"infantry": 2}}})
+    g.move({"infantry": 2}, "Eastern Europe", "Sea Zone 5")
+    g.move({"infantry": 1}, "Sea Zone 5", "Karelia")
+    g.refuse(od.EndPhase(), "infantry loaded in Combat Move", "must offload in an amphibious "
+             "assault (CM-28)")
+    g.move({"infantry": 1}, "Sea Zone 5", "Karelia")
+    g.end()
+    assert g.owner("Karelia") == GER and g.units("Karelia", GER) == {"infantry": 2}
+
+
+def test_UT_12_a_transport_that_retreated_may_not_offload() -> None:
+    """UT-12 / CC-6B: the UK transport's assault from hostile Sea Zone 6 fails when its force
+    retreats to Sea Zone 8 (dice: UK destroyer 6; German destroyer 6); its infantry stays
+    aboard and may not be offloaded this turn (UT-9: it may stay at sea)."""
+    g = game(UK, CM, {"Sea Zone 8": {UK: {"transport": 1, "infantry": 1, "destroyer": 1}},
+                      "Sea Zone 6": {GER: {"destroyer": 1}}})
+    g.move({"transport": 1, "destroyer": 1}, "Sea Zone 8", "Sea Zone 6")
+    g.move({"infantry": 1}, "Sea Zone 6", "Norway Finland")
+    g.end()
+    g.script(6, 6)
+    g.do(od.Battle(space="Sea Zone 6"))
+    g.do(od.Retreat(space="Sea Zone 6", to="Sea Zone 8"))
+    g.end()
+    assert g.state.phase == NCM and g.owner("Norway Finland") == GER
+    assert g.units("Sea Zone 8", UK) == {"transport": 1, "infantry": 1, "destroyer": 1}
+    g.refuse(move({"infantry": 1}, "Sea Zone 8", "United Kingdom"), "retreated", "UT-12")
+    g.end()
+    assert g.units("Sea Zone 8", UK) == {"transport": 1, "infantry": 1, "destroyer": 1}
