@@ -170,7 +170,14 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
             for s, bp in table.items()
         }
     for space, by_power in (pos.get("units") or {}).items():
-        table[space] = {p: {u: n for u, n in us.items() if n > 0} for p, us in by_power.items()}
+        given = {p: {u: n for u, n in us.items() if n > 0} for p, us in by_power.items()}
+        if not any(ed.units[k].abilities.factory for us in by_power.values() for k in us):
+            # A printed industrial complex stays unless the position names one (UL-4).
+            for holder, kept in table.get(space, {}).items():
+                for kind, n in kept.items():
+                    if ed.units[kind].abilities.factory:
+                        given.setdefault(holder, {})[kind] = n
+        table[space] = given
     units: dict[int, Unit] = {}
     next_id = 1
     damaged = pos.get("damaged") or {}
@@ -179,9 +186,11 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
         sea = ed.is_sea(space)
         placed: list[Unit] = []
         # Ships first, then their cargo (fighters on carriers, land units on transports).
+        # Larger cargo first, so that "2 transports, 2 tanks, 2 infantry" fits (UT-7).
         order = sorted(
             ((p, u, n) for p, us in by_power.items() for u, n in us.items()),
-            key=lambda x: (ed.units[x[1]].domain != ("sea" if sea else "land"), x[0], x[1]),
+            key=lambda x: (ed.units[x[1]].domain != ("sea" if sea else "land"),
+                           -ed.units[x[1]].abilities.transport_cost, x[0], x[1]),
         )
         for p, utype, n in order:
             for _ in range(n):

@@ -36,7 +36,7 @@ def test_MAP_1_units_move_only_between_adjacent_spaces() -> None:
     # A route through spaces that do not touch is refused whatever the unit's range.
     g.refuse(move({"fighter": 1}, "Russia", "Eastern Europe", "Caucasus", "Germany"),
              "Caucasus and Germany are not adjacent", "MAP-1")
-    assert g.units("Russia", SOV) == {"infantry": 1, "fighter": 1}
+    assert g.units("Russia", SOV) == {"industrial complex": 1, "infantry": 1, "fighter": 1}
 
 
 def test_MAP_2_board_wraps_east_west() -> None:
