@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rules import events as ev
 from rules import orders as od
-from rules.dice import Dice
+from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
 from rules.movement import enemy_units, is_hostile_sea, is_hostile_territory
 from rules.state import BattleState, GameState, Unit
@@ -312,7 +312,7 @@ def _fire(tx: Tx, b: BattleState, side: str, dice: Dice) -> None:
     hits = 0
     for (utype, val), n in sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
         rnd = b.round + 1 if side == "attacker" else b.round
-        faces = tuple(dice.roll(n, f"{b.space} round {rnd} {side} {utype}"))
+        faces = tuple(dice.roll(n, roll_purpose(b.space, rnd, side, utype)))
         out.append((utype, val, faces))
         hits += sum(1 for f in faces if f <= val)  # CMP-3: a roll <= value hits
     rnd = b.round + 1 if side == "attacker" else b.round

@@ -17,6 +17,11 @@ from rules.errors import RulesError
 SIDES = 6  # CMP-3 / A-19: standard d6
 
 
+def roll_purpose(space: str, round_: int, side: str, unit_type: str) -> str:
+    """The purpose string of one battle roll: recomputable from its DiceRolled event."""
+    return f"{space}|round {round_}|{side}|{unit_type}"
+
+
 class Dice(Protocol):
     """A source of d6 rolls. ``purpose`` says what the roll is for (logged with it)."""
 
