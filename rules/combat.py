@@ -113,12 +113,22 @@ def _powers(s: GameState, ids: Iterable[int]) -> tuple[str, ...]:
 # Who owes what
 
 
+def awaiting_declaration(s: GameState, b: BattleState) -> bool:
+    """The defender's submarines must choose strike or submerge before any die (SS-2)."""
+    return (b.step == "casualties" and not b.owed and "declare:defender" not in b.fired
+            and bool(sub_eligible(s, b, "defender"))
+            and ("declare:attacker" in b.fired or not sub_eligible(s, b, "attacker")))
+
+
 def pending_decisions(s: GameState) -> list[Pending]:
     from rules.engine import Pending
 
     out: list[Pending] = []
     for b in s.battles.values():
-        if b.step == "casualties":
+        if awaiting_declaration(s, b):
+            subs = sub_eligible(s, b, "defender")
+            out.append(Pending(subs[0].owner, "submerge or strike", b.space))
+        elif b.step == "casualties":
             for side, _n in b.owed:
                 if side == "attacker":
                     out.append(Pending(b.attacker, "casualties", b.space))
@@ -207,10 +217,8 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice
         raise WrongPhase("Casualties are chosen during Conduct Combat (§9).")
     b = _battle(s, order.space)
     if isinstance(order, od.Submerge | od.Strike):
-        raise IllegalOrder(
-            "Submarine surprise strike and submerge decisions (SS-2) are not part of this "
-            "battle procedure yet; submarines fire with the other units."
-        )
+        _declare_subs(tx, b, order, dice)
+        return
     side = owed_side(b)
     if b.step != "casualties" or side is None:
         raise IllegalOrder(f"No casualties are owed in {b.space} now.")
@@ -226,13 +234,70 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice
     fight(tx, b.space, dice, auto=False, resume=True)
 
 
+def _declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: Dice) -> None:
+    """Submarines strike or submerge (SS-2, SS-3): the attacker before its round, the defender
+    when the round asks for it."""
+    s = tx.state
+    if order.power == b.attacker:
+        if b.step not in ("ready", "press_or_retreat"):
+            raise IllegalOrder(
+                f"The attacker declares its submarines before the round, with 'submerge "
+                f"{b.space}' ahead of 'battle {b.space}' or 'press {b.space}' (SS-2)."
+            )
+        if isinstance(order, od.Strike):
+            raise IllegalOrder(f"Attacking submarines strike when the round is fought: use "
+                               f"'battle {b.space}' (SS-2).")
+        subs = [u for u in _eligible_next_round(s, b, "attacker")]
+        side: Literal["attacker", "defender"] = "attacker"
+    elif order.power in b.defenders:
+        if not awaiting_declaration(s, b):
+            raise IllegalOrder(
+                f"No submarine decision is owed in {b.space} now: the defender declares when a "
+                "round begins and its submarines may strike or submerge (SS-1, SS-2)."
+            )
+        subs = sub_eligible(s, b, "defender")
+        side = "defender"
+    else:
+        raise NotYourTurn(f"{order.power} has no submarines in the battle in {b.space}.")
+    if not subs:
+        raise IllegalOrder(
+            f"No submarines of the {side} in {b.space} may strike or submerge: an enemy "
+            "destroyer in the battle cancels both (SS-1, UD-3)."
+        )
+    if isinstance(order, od.Submerge):
+        n = len(subs) if order.count is None else order.count
+        if n < 1 or n > len(subs):
+            raise IllegalOrder(f"{len(subs)} submarine(s) of the {side} may submerge in "
+                               f"{b.space}, not {n}.")
+        own = sorted(subs, key=lambda u: (u.owner != order.power, u.id))
+        down = own[:n]
+    else:
+        down = []
+    up = [u for u in subs if u not in down]
+    tx.emit(ev.SubmarinesDeclared(space=b.space, side=side, by=order.power,
+                                  strike=tuple(u.id for u in up) if side == "defender" else (),
+                                  submerge=tuple(u.id for u in down)))
+    if side == "defender":
+        fight(tx, b.space, dice, auto=False, resume=True)
+
+
+def _eligible_next_round(s: GameState, b: BattleState, side: str) -> list[Unit]:
+    return sub_eligible(s, b, side)
+
+
 # --------------------------------------------------------------------------------------------
-# A round (Steps 3-5) and its end (Step 6/7)
+# A round (Steps 2-5) and its end (Step 6/7)
 
 
 def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> None:
-    """Run the battle until it needs a decision, or to its end when ``auto``."""
-    for _ in range(MAX_ROUNDS):
+    """Run the battle until it needs a decision, or to its end when ``auto``.
+
+    A round: the attacker's submarines declare (implicitly: they strike unless submerged by an
+    earlier order), the defender's submarines declare (SS-2), surprise strikes (SS-4, SS-5),
+    the defender's Step-2 casualties leave (SS-6), attackers fire (CC-3), defenders fire (CC-4),
+    casualties are removed (CC-5) and the attacker presses or retreats (CC-6).
+    """
+    for _ in range(MAX_ROUNDS * 8):
         s = tx.state
         b = s.battles[space]
         if b.step == "done":
@@ -250,9 +315,9 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
                 return
             if _precheck_end(tx, b):
                 return
-            _fire(tx, b, "attacker", dice)
+            tx.emit(ev.BattleRoundStarted(space=space, round=b.round + 1))
             continue
-        # casualties step
+        # A round in progress: settle owed casualties first.
         side = owed_side(b)
         if side is not None:
             forced = forced_choice(s, b, side)
@@ -265,12 +330,81 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
             tx.emit(ev.CasualtiesChosen(space=space, side=_side(side), by="referee", lost=choice[0],
                                         damaged=choice[1], how=how))
             continue
-        if "defender" not in b.fired:
-            _fire(tx, b, "defender", dice)
-            continue
-        _end_round(tx, b)
+        if not _next_stage(tx, b, dice, auto):
+            return
         resume = False
     raise IllegalOrder(f"The battle in {space} did not end after {MAX_ROUNDS} rounds.")
+
+
+def sub_eligible(s: GameState, b: BattleState, side: str) -> list[Unit]:
+    """Submarines of ``side`` that may strike or submerge: no enemy destroyer (SS-1, UD-3)."""
+    ed = s.edition
+    if not b.sea:
+        return []
+    other = "defender" if side == "attacker" else "attacker"
+    if _has_destroyer(s, _side_units(s, b, other)):
+        return []
+    return [u for u in _side_units(s, b, side) if ed.units[u.type].abilities.surprise_strike]
+
+
+def _next_stage(tx: Tx, b: BattleState, dice: Dice, auto: bool) -> bool:
+    """Do the next step of the round; False when it waits for a decision."""
+    s = tx.state
+    if "declare:attacker" not in b.fired:
+        subs = sub_eligible(s, b, "attacker")
+        if subs:  # SS-2: the attacker declares first; its battle order means "strike"
+            tx.emit(ev.SubmarinesDeclared(space=b.space, side="attacker", by=b.attacker,
+                                          strike=tuple(u.id for u in subs), how="battle order"))
+            return True
+    if "declare:defender" not in b.fired:
+        subs = sub_eligible(s, b, "defender")
+        if subs:
+            if not auto:
+                return False  # SS-2: the defender declares (strike <space> / submerge <space>)
+            tx.emit(ev.SubmarinesDeclared(space=b.space, side="defender", by="referee",
+                                          strike=tuple(u.id for u in subs), how="default"))
+            return True
+    striking = set(b.striking)
+    for side in ("attacker", "defender"):
+        strikers = [u for u in _side_units(s, b, side) if u.id in striking]
+        if strikers and f"{side}:strike" not in b.fired:
+            _fire(tx, b, side, dice, strike=strikers)  # SS-4, SS-5
+            return True
+    if b.pending_casualties and "attacker" not in b.fired:
+        # SS-5/SS-6: Step-2 casualties leave before Steps 3 and 4.
+        _remove_with_cargo(tx, b, [i for i, _ in b.pending_casualties], "SS-6")
+        return True
+    if "attacker" not in b.fired:
+        _fire(tx, b, "attacker", dice)
+        return True
+    if "defender" not in b.fired:
+        _fire(tx, b, "defender", dice)
+        return True
+    _end_round(tx, b)
+    return True
+
+
+def _remove_with_cargo(tx: Tx, b: BattleState, dead: list[int], rule: str) -> None:
+    """Remove casualties; cargo goes with its ship, fighters of a sunk carrier take off."""
+    s = tx.state
+    ed = s.edition
+    dead_set = set(dead)
+    lost_cargo: list[int] = []
+    stranded: list[int] = []
+    launched: list[int] = []
+    defending_ids = set(b.defending)
+    for u in s.units.values():
+        if u.carried_by in dead_set and u.id not in dead_set:
+            host = s.units[u.carried_by]
+            if ed.units[u.type].domain == "air" and host.id in defending_ids:
+                stranded.append(u.id)  # UC-5
+            elif ed.units[u.type].domain == "air" and u.owner == host.owner:
+                launched.append(u.id)  # A-7
+            else:
+                lost_cargo.append(u.id)  # CC-2, CM-22
+    if dead or lost_cargo:
+        tx.emit(ev.UnitsRemoved(ids=tuple(dead + lost_cargo), reason=f"casualties in {b.space}",
+                                rule=rule, stranded=tuple(stranded), launched=tuple(launched)))
 
 
 def _side(side: str) -> Literal["attacker", "defender"]:
@@ -300,31 +434,39 @@ def _has_destroyer(s: GameState, units: list[Unit]) -> bool:
     return any(s.edition.units[u.type].abilities.anti_sub for u in units)
 
 
-def _fire(tx: Tx, b: BattleState, side: str, dice: Dice) -> None:
+def _fire(tx: Tx, b: BattleState, side: str, dice: Dice,
+          strike: list[Unit] | None = None) -> None:
+    """One side rolls: its surprise-striking submarines (``strike``), or every unit that fires
+    in Step 3/4 — not submerged, not a submarine that struck this round (SS-6), with a value."""
     s = tx.state
-    ed = s.edition
-    firing = [u for u in _side_units(s, b, side) if _value(s, u, side) > 0]
+    stage = "fire" if strike is None else "strike"
+    if strike is None:
+        struck = set(b.striking)
+        firing = [u for u in _side_units(s, b, side)
+                  if _value(s, u, side) > 0 and u.id not in struck]
+    else:
+        firing = strike
     groups: dict[tuple[str, int], int] = {}
     for u in firing:
         key = (u.type, _value(s, u, side))
         groups[key] = groups.get(key, 0) + 1
     out: list[tuple[str, int, tuple[int, ...]]] = []
     hits = 0
+    rnd = b.round
+    label = side if stage == "fire" else f"{side}:strike"
     for (utype, val), n in sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
-        rnd = b.round + 1 if side == "attacker" else b.round
-        faces = tuple(dice.roll(n, roll_purpose(b.space, rnd, side, utype)))
+        faces = tuple(dice.roll(n, roll_purpose(b.space, rnd, label, utype)))
         out.append((utype, val, faces))
         hits += sum(1 for f in faces if f <= val)  # CMP-3: a roll <= value hits
-    rnd = b.round + 1 if side == "attacker" else b.round
     # Hits beyond what the other side can absorb are lost; record the assignable count (H-7).
     other = "defender" if side == "attacker" else "attacker"
     cats = _hit_categories(s, b, side, tuple((g[0], g[1], g[2]) for g in out))
     assignable = _max_assignable(s, b, other, cats)
     tx.emit(ev.DiceRolled(space=b.space, round=rnd, side=side,  # type: ignore[arg-type]
-                          purpose=f"{b.space} round {rnd} {side} fire",
+                          purpose=f"{b.space} round {rnd} {label}",
                           groups=tuple(out), hits=min(hits, assignable),
-                          categories=(cats[ANY], cats[NO_AIR], cats[NO_SUB]), dice=dice.name))
-    del ed
+                          categories=(cats[ANY], cats[NO_AIR], cats[NO_SUB]), dice=dice.name,
+                          stage=stage))  # type: ignore[arg-type]
 
 
 def _hit_categories(s: GameState, b: BattleState, side: str,
@@ -627,12 +769,21 @@ def _precheck_end(tx: Tx, b: BattleState) -> bool:
     if not dfd:
         _conclude(tx, b, "attacker")
         return True
-    if b.sea and all(ed.units[u.type].abilities.no_combat_value for u in dfd) and _can_hit(
-            s, att, "attacker", dfd):
-        ids = tuple(u.id for u in dfd)
+    if not att:
+        _conclude(tx, b, "defender")  # e.g. every attacker submerged (SS-3)
+        return True
+    transports = [u for u in dfd if ed.units[u.type].abilities.no_combat_value]
+    fighters = [u for u in dfd if not ed.units[u.type].abilities.no_combat_value]
+    att_fighters = [u for u in att if not ed.units[u.type].abilities.no_combat_value]
+    stalemate = not _can_hit(s, att_fighters, "attacker", fighters) and not _can_hit(
+        s, fighters, "defender", att_fighters)
+    if (b.sea and transports and _can_hit(s, att, "attacker", transports)
+            and (not fighters or stalemate)):
+        # CC-6C: transports alone, or beside units nobody can hit, are destroyed at once.
+        ids = tuple(u.id for u in transports)
         tx.emit(ev.UnitsRemoved(ids=ids + _cargo_ids(s, ids), reason="defenceless transports",
                                 rule="CC-6C"))
-        _conclude(tx, tx.state.battles[b.space], "attacker")
+        _conclude(tx, tx.state.battles[b.space], "attacker" if not fighters else "no combat")
         return True
     if not _can_hit(s, att, "attacker", dfd) and not _can_hit(s, dfd, "defender", att):
         _conclude(tx, b, "no combat")  # A-11: nobody can hit anybody
@@ -647,26 +798,8 @@ def _cargo_ids(s: GameState, hosts: Iterable[int]) -> tuple[int, ...]:
 
 def _end_round(tx: Tx, b: BattleState) -> None:
     """Step 5: remove casualties with their cargo; then Step 6 (CC-6A/CC-6C)."""
-    s = tx.state
-    ed = s.edition
-    dead = [i for i, _ in b.pending_casualties]
-    dead_set = set(dead)
-    lost_cargo: list[int] = []
-    stranded: list[int] = []
-    launched: list[int] = []
-    defending_ids = set(b.defending)
-    for u in s.units.values():
-        if u.carried_by in dead_set and u.id not in dead_set:
-            host = s.units[u.carried_by]
-            if ed.units[u.type].domain == "air" and host.id in defending_ids:
-                stranded.append(u.id)  # UC-5
-            elif ed.units[u.type].domain == "air" and u.owner == host.owner:
-                launched.append(u.id)  # A-7
-            else:
-                lost_cargo.append(u.id)  # CC-2, CM-22
-    if dead or lost_cargo:
-        tx.emit(ev.UnitsRemoved(ids=tuple(dead + lost_cargo), reason=f"casualties in {b.space}",
-                                rule="CC-5", stranded=tuple(stranded), launched=tuple(launched)))
+    _remove_with_cargo(tx, b, [i for i, _ in b.pending_casualties], "CC-5")
+    ed = tx.state.edition
     s = tx.state
     b = s.battles[b.space]
     att = _side_units(s, b, "attacker")

@@ -398,8 +398,23 @@ def _ev_dice(s: GameState, e: ev.DiceRolled) -> GameState:
     target = "defender" if e.side == "attacker" else "attacker"
     if e.hits:
         owed[target] = owed.get(target, 0) + e.hits
+    stage = e.side if e.stage == "fire" else f"{e.side}:strike"
     b = replace(b, round=e.round, owed=tuple(sorted(owed.items())), step="casualties",
-                fired=(*b.fired, e.side), owed_cats=e.categories)
+                fired=(*b.fired, stage), owed_cats=e.categories)
+    return replace(s, battles={**s.battles, e.space: b})
+
+
+def _ev_round_started(s: GameState, e: ev.BattleRoundStarted) -> GameState:
+    b = replace(s.battles[e.space], round=e.round, step="casualties", fired=(), striking=(),
+                owed=(), pending_casualties=())
+    return replace(s, battles={**s.battles, e.space: b})
+
+
+def _ev_subs(s: GameState, e: ev.SubmarinesDeclared) -> GameState:
+    b = s.battles[e.space]
+    b = replace(b, submerged=(*b.submerged, *e.submerge), striking=(*b.striking, *e.strike),
+                fired=(*b.fired, f"declare:{e.side}") if b.step != "ready" and b.step !=
+                "press_or_retreat" else b.fired)
     return replace(s, battles={**s.battles, e.space: b})
 
 
@@ -438,7 +453,8 @@ def _ev_removed(s: GameState, e: ev.UnitsRemoved) -> GameState:
 
 
 def _ev_round_ended(s: GameState, e: ev.BattleRoundEnded) -> GameState:
-    b = replace(s.battles[e.space], step=e.next_step, owed=(), pending_casualties=(), fired=())
+    b = replace(s.battles[e.space], step=e.next_step, owed=(), pending_casualties=(), fired=(),
+                striking=())
     return replace(s, battles={**s.battles, e.space: b})
 
 
@@ -557,6 +573,8 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.BattleOpened: _ev_battle_opened,
     ev.SeaborneLanded: _ev_seaborne,
     ev.DiceRolled: _ev_dice,
+    ev.BattleRoundStarted: _ev_round_started,
+    ev.SubmarinesDeclared: _ev_subs,
     ev.CasualtiesChosen: _ev_casualties,
     ev.UnitsRemoved: _ev_removed,
     ev.BattleRoundEnded: _ev_round_ended,

@@ -131,6 +131,34 @@ class DiceRolled(_Event):
     hits: int
     categories: tuple[int, int, int] = (0, 0, 0)  # hits by kind: any, no_air (H-2), no_sub (H-3)
     dice: str = ""  # which dice source rolled them
+    stage: Literal["fire", "strike"] = "fire"  # "strike": submarine surprise strike (SS-4/SS-5)
+
+    def roll_purposes(self) -> list[str]:
+        """The purpose of each group's roll, as given to the dice (for verification)."""
+        from rules.dice import roll_purpose
+
+        side = self.side if self.stage == "fire" else f"{self.side}:strike"
+        return [roll_purpose(self.space, self.round, side, g[0]) for g in self.groups]
+
+
+class BattleRoundStarted(_Event):
+    """A round of a battle begins (Steps 2-6 follow)."""
+
+    type: Literal["BattleRoundStarted"] = "BattleRoundStarted"
+    space: str
+    round: int
+
+
+class SubmarinesDeclared(_Event):
+    """Submarines of one side choose surprise strike or submerge (SS-2, SS-3)."""
+
+    type: Literal["SubmarinesDeclared"] = "SubmarinesDeclared"
+    space: str
+    side: Literal["attacker", "defender"]
+    by: str
+    strike: tuple[int, ...] = ()
+    submerge: tuple[int, ...] = ()
+    how: str = "choice"
 
 
 class CasualtiesChosen(_Event):
@@ -232,6 +260,8 @@ Event = Annotated[
     | BattleOpened
     | SeaborneLanded
     | DiceRolled
+    | BattleRoundStarted
+    | SubmarinesDeclared
     | CasualtiesChosen
     | UnitsRemoved
     | BattleRoundEnded

@@ -69,7 +69,8 @@ class BattleState:
     blocked_by: str | None = None  # sea battle that must be resolved first (AA-1)
     seaborne: tuple[int, ...] = ()  # land units arriving from transports (AA-7)
     submerged: tuple[int, ...] = ()
-    fired: tuple[str, ...] = ()  # sides that fired this round
+    fired: tuple[str, ...] = ()  # stages done this round: "attacker:strike", "attacker", ...
+    striking: tuple[int, ...] = ()  # submarines making a surprise strike this round (SS-2)
     owed_cats: tuple[int, int, int] = (0, 0, 0)  # hits owed by category: any, no_air, no_sub
     hostile_at_start: bool = False  # sea zone held enemy surface warships this turn (CC-6B)
     launched: tuple[int, ...] = ()  # own fighters launched from an attacking carrier

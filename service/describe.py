@@ -201,6 +201,21 @@ def _removed(s: GameState, e: ev.UnitsRemoved) -> str:
     return f"Removed from the board: {_by_owner(s, e.ids)} ({why})."
 
 
+def _round_started(s: GameState, e: ev.BattleRoundStarted) -> str:
+    return f"Battle in {e.space}: round {e.round} begins."
+
+
+def _subs_declared(s: GameState, e: ev.SubmarinesDeclared) -> str:
+    who = "attacking" if e.side == "attacker" else "defending"
+    parts = []
+    if e.strike:
+        parts.append(f"{_units_of_ids(s, e.strike)} make a surprise strike")
+    if e.submerge:
+        parts.append(f"{_units_of_ids(s, e.submerge)} submerge and leave the battle")
+    how = "" if e.how == "choice" else f", {e.how}"
+    return f"In {e.space} the {who} submarines: {'; '.join(parts) or 'none'} (SS-2{how})."
+
+
 def _round_ended(s: GameState, e: ev.BattleRoundEnded) -> str:
     line = f"Battle in {e.space}: round {e.round} over"
     if e.next_step == "press_or_retreat":
@@ -296,6 +311,8 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.CasualtiesChosen: _casualties,
     ev.UnitsRemoved: _removed,
     ev.BattleRoundEnded: _round_ended,
+    ev.BattleRoundStarted: _round_started,
+    ev.SubmarinesDeclared: _subs_declared,
     ev.BattlePressed: _pressed,
     ev.BattleRetreated: _retreated,
     ev.BattleEnded: _battle_ended,

@@ -31,6 +31,10 @@ def samples(s: GameState) -> dict[type, ev.Event]:
     sov = some_units(s, "Soviet Union")
     return {
         ev.GameStarted: ev.GameStarted(edition="a1941", options=("short",)),
+        ev.BattleRoundStarted: ev.BattleRoundStarted(space="Ukraine", round=2),
+        ev.SubmarinesDeclared: ev.SubmarinesDeclared(
+            space="Ukraine", side="defender", by="Soviet Union", strike=sov[:1], submerge=sov[1:2]
+        ),
         ev.TurnStarted: ev.TurnStarted(round=2, power="Germany"),
         ev.PhaseChanged: ev.PhaseChanged(
             power="Germany", phase="mobilize", skipped=("purchase",), rule="T-4"
