@@ -194,10 +194,13 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
             )
     if b.step == "press_or_retreat":
         if not _attacker_can_fire(s, b):
-            raise IllegalOrder(
-                "The attacking units left cannot fire (UT-3): retreat with 'retreat <space> to "
-                "<space>'."
-            )
+            if retreat_options(s, b):
+                raise IllegalOrder(
+                    "The attacking units left cannot fire (UT-3): retreat with 'retreat <space> "
+                    f"to <space>' ({', '.join(retreat_options(s, b))})."
+                )
+            _auto_end_unfireable(tx, b)  # CC-6C / A-10: they cannot retreat either
+            return
         tx.emit(ev.BattlePressed(space=b.space))
     elif isinstance(order, od.Press):
         raise IllegalOrder(f"'press' follows a round of the battle in {b.space}; fight a round "

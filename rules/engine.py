@@ -475,7 +475,10 @@ def _ev_retreated(s: GameState, e: ev.BattleRetreated) -> GameState:
         for uid, u in s.units.items():
             if u.carried_by in moving:
                 units[uid] = replace(units[uid], space=e.to)
-    return replace(s, units=units)
+    # Retreating units leave the battle (AA-7: seaborne units may stay and fight on).
+    b = s.battles[e.space]
+    b = replace(b, attacking=tuple(i for i in b.attacking if i not in moving))
+    return replace(s, units=units, battles={**s.battles, e.space: b})
 
 
 def _ev_battle_ended(s: GameState, e: ev.BattleEnded) -> GameState:
@@ -510,7 +513,9 @@ def _ev_seaborne(s: GameState, e: ev.SeaborneLanded) -> GameState:
     units = dict(s.units)
     for uid in e.units:
         u = units[uid]
-        units[uid] = replace(u, space=e.space, carried_by=None, came_from=u.space, stopped=True)
+        # They offloaded in this Combat Move's assault: no Noncombat Move for them (NC-1).
+        units[uid] = replace(u, space=e.space, carried_by=None, came_from=u.space, stopped=True,
+                             combat_moved=True, fought=True)
         if u.carried_by is not None and u.carried_by in units:
             t = units[u.carried_by]
             units[t.id] = replace(t, offloaded=True, stopped=True)
