@@ -17,9 +17,10 @@ survive on average. It models what ``battle <space> all`` does in ``rules/combat
   at once; submarines that struck do not fire again that round; nobody submerges;
 - a battleship's first hit damages it for the rest of the battle (UB-2, SS-7); damaged ones fire
   at full value (A-17);
-- defending transports left alone are destroyed at once (CC-6C); an attacker left with units
-  that cannot fire loses (it retreats, or is destroyed); a battle in which nobody can hit
-  anybody ends (A-11), as does a sea battle with only transports on both sides (CC-6A).
+- defending transports left alone, or beside units that neither side can hit, are destroyed at
+  once (CC-6C); an attacker left with units that cannot fire loses (it retreats, or is
+  destroyed); a battle in which nobody can hit anybody ends (A-11), as does a sea battle with
+  only transports on both sides (CC-6A).
 
 Exact method. The state between rounds is the multiset of surviving units of both sides: a
 count per (unit type, hits left) for each side, so a damaged battleship is its own kind. One
@@ -268,7 +269,8 @@ class _Model:
     def terminal(self, a: State, d: State) -> tuple[int, State, State] | None:
         """How the battle ends in this state (with the survivors), or None if it goes on.
 
-        The checks of combat._end_round, the press step and combat._precheck_end, in order.
+        The checks of combat._end_round, the press step and combat._precheck_end, in order. An
+        attacker whose units cannot fire retreats where it can (its units count as survivors).
         """
         if not any(d):
             return (BOTH_DESTROYED if not any(a) else ATTACKER), a, d
@@ -280,8 +282,14 @@ class _Model:
             return STALEMATE, a, d  # CC-6A: only transports on both sides
         if not self._can_fire(ATT, a):
             return DEFENDER, a, d  # the attackers that cannot fire retreat or are lost (CC-6C)
-        if self.sea and d_idle and self._can_hit(ATT, a, d):
-            return ATTACKER, a, tuple(0 for _ in d)  # CC-6C: defenceless transports
+        if self.sea:
+            d_tt = tuple(n if dk[i].no_combat else 0 for i, n in enumerate(d))
+            d_war = tuple(n if not dk[i].no_combat else 0 for i, n in enumerate(d))
+            a_war = tuple(n if not ak[i].no_combat else 0 for i, n in enumerate(a))
+            if any(d_tt) and self._can_hit(ATT, a, d_tt) and (d_idle or (
+                    not self._can_hit(ATT, a_war, d_war) and not self._can_hit(DEF, d_war, a_war))):
+                # CC-6C: transports alone, or beside units nobody can hit, are lost at once.
+                return (ATTACKER if d_idle else STALEMATE), a, d_war
         if not self._can_hit(ATT, a, d) and not self._can_hit(DEF, d, a):
             return STALEMATE, a, d  # A-11
         return None

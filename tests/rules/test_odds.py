@@ -119,6 +119,15 @@ def test_H_4_transport_last_and_CC_6C_defenceless_transports() -> None:
     assert lone.expected_rounds == 0 and lone.defender_survivors["transport"] == 0
 
 
+def test_CC_6C_transports_beside_units_nobody_can_hit() -> None:
+    """Fighters without a destroyer cannot hit the sub and the sub cannot hit fighters: the
+    transports beside it are destroyed at once and the battle ends with nobody winning."""
+    r = odds(ED, {"fighter": 2}, {"submarine": 1, "transport": 2})
+    check(r, F(0), F(0), F(0), stale=F(1))
+    assert r.expected_rounds == 0
+    assert r.defender_survivors == {"submarine": 1, "transport": 0}
+
+
 def test_A_11_air_against_lone_submarines_is_a_stalemate() -> None:
     r = odds(ED, {"fighter": 2}, {"submarine": 2})
     check(r, F(0), F(0), F(0), stale=F(1))
