@@ -115,8 +115,9 @@ def _powers(s: GameState, ids: Iterable[int]) -> tuple[str, ...]:
 
 def awaiting_declaration(s: GameState, b: BattleState) -> bool:
     """The defender's submarines must choose strike or submerge before any die (SS-2)."""
-    return (b.step == "casualties" and not b.owed and "declare:defender" not in b.fired
-            and bool(sub_eligible(s, b, "defender"))
+    opening = not any(not x.startswith("declare:") for x in b.fired)
+    return (b.step == "casualties" and opening and not b.owed
+            and "declare:defender" not in b.fired and bool(sub_eligible(s, b, "defender"))
             and ("declare:attacker" in b.fired or not sub_eligible(s, b, "attacker")))
 
 
@@ -282,6 +283,8 @@ def _declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: 
                                   submerge=tuple(u.id for u in down)))
     if side == "defender":
         fight(tx, b.space, dice, auto=False, resume=True)
+    elif not _side_units(tx.state, tx.state.battles[b.space], "attacker"):
+        _conclude(tx, tx.state.battles[b.space], "defender")  # every attacker submerged
 
 
 def _eligible_next_round(s: GameState, b: BattleState, side: str) -> list[Unit]:
@@ -353,13 +356,15 @@ def sub_eligible(s: GameState, b: BattleState, side: str) -> list[Unit]:
 def _next_stage(tx: Tx, b: BattleState, dice: Dice, auto: bool) -> bool:
     """Do the next step of the round; False when it waits for a decision."""
     s = tx.state
-    if "declare:attacker" not in b.fired:
+    # Declarations open the round; who may strike is fixed until the next round (CC-5).
+    opening = not any(not x.startswith("declare:") for x in b.fired)
+    if opening and "declare:attacker" not in b.fired:
         subs = sub_eligible(s, b, "attacker")
         if subs:  # SS-2: the attacker declares first; its battle order means "strike"
             tx.emit(ev.SubmarinesDeclared(space=b.space, side="attacker", by=b.attacker,
                                           strike=tuple(u.id for u in subs), how="battle order"))
             return True
-    if "declare:defender" not in b.fired:
+    if opening and "declare:defender" not in b.fired:
         subs = sub_eligible(s, b, "defender")
         if subs:
             if not auto:
@@ -377,6 +382,8 @@ def _next_stage(tx: Tx, b: BattleState, dice: Dice, auto: bool) -> bool:
         # SS-5/SS-6: Step-2 casualties leave before Steps 3 and 4.
         _remove_with_cargo(tx, b, [i for i, _ in b.pending_casualties], "SS-6")
         return True
+    if "attacker" not in b.fired and b.sea and _precheck_end(tx, b):
+        return True  # Step 2 left nothing to fight (SS-3 submerged, CC-6C transports alone)
     if "attacker" not in b.fired:
         _fire(tx, b, "attacker", dice)
         return True
@@ -423,9 +430,13 @@ def _alive(s: GameState, ids: Iterable[int]) -> list[Unit]:
 
 
 def _side_units(s: GameState, b: BattleState, side: str) -> list[Unit]:
+    """Units of a side still in the battle: not submerged (SS-3); the attacker's chosen
+    casualties are gone at once (CC-4b), the defender's fire back first (CC-3b)."""
     ids = b.attacking + b.seaborne if side == "attacker" else b.defending
     pend = {i for i, _ in b.pending_casualties}
-    return [u for u in _alive(s, dict.fromkeys(ids)) if u.id not in pend or side == "defender"]
+    down = set(b.submerged)
+    return [u for u in _alive(s, dict.fromkeys(ids))
+            if u.id not in down and (u.id not in pend or side == "defender")]
 
 
 def _value(s: GameState, u: Unit, side: str) -> int:
@@ -733,13 +744,18 @@ def forced_choice(s: GameState, b: BattleState,
         return (), ()
     if hits >= sum(_hit_points(s, u) for u in targets):
         return tuple(u.id for u in targets), ()
-    _best, tmin = _best_total(_class_caps(s, targets), _cats_for_owed(s, b, side))
-    others = [u for u in targets if _unit_class(s, u) != TRANSPORT]
-    if tmin > 0 or hits >= sum(_hit_points(s, u) for u in others):
-        return default_choice(s, b, side)
-    if len({(u.type, u.damage) for u in others}) == 1:
-        return default_choice(s, b, side)
-    return None
+    cats = _cats_for_owed(s, b, side)
+    caps = _class_caps(s, targets)
+    best, tmin = _best_total(caps, cats)
+    vectors = [v for v in _vectors(caps, best) if v[TRANSPORT] == tmin and _flow_ok(cats, v)]
+    if len(vectors) != 1:
+        return None
+    for cls, n in vectors[0].items():
+        pool = [u for u in targets if _unit_class(s, u) == cls]
+        if n and n < sum(_hit_points(s, u) for u in pool) and len(
+                {(u.type, u.damage) for u in pool}) > 1:
+            return None  # a real choice within this class
+    return default_choice(s, b, side)
 
 
 def _attacker_can_fire(s: GameState, b: BattleState) -> bool:

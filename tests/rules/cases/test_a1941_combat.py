@@ -216,7 +216,8 @@ def test_CC_3c_submarine_hits_only_on_sea_units() -> None:
     the submarines' hits can only go on ships."""
     g = Game(position(UK, "combat_move", {
         "Sea Zone 7": {UK: {"destroyer": 1, "submarine": 2}},
-        "Sea Zone 6": {GER: {"destroyer": 1, "aircraft carrier": 1, "fighter": 2}},
+        "Sea Zone 6": {GER: {"destroyer": 1, "aircraft carrier": 1, "fighter": 2,
+                             "battleship": 1}},
     }))
     g.move({"destroyer": 1, "submarine": 2}, "Sea Zone 7", "Sea Zone 6")
     g.end()
@@ -224,10 +225,10 @@ def test_CC_3c_submarine_hits_only_on_sea_units() -> None:
     g.do(od.Battle(space="Sea Zone 6"))
     g.refuse(od.Casualties(space="Sea Zone 6", units={"destroyer": 1, "fighter": 2}),
              "wastes hits", "H-2", power=GER)
-    g.script(6, 6, 6, 6)  # fighters, carrier, destroyer fire (casualties too) and miss
+    g.script(6, 6, 6, 6, 6)  # battleship, fighters, carrier, destroyer fire and miss
     g.do(od.Casualties(space="Sea Zone 6", units={"destroyer": 1, "aircraft carrier": 1,
                                                   "fighter": 1}), power=GER)
-    assert g.units("Sea Zone 6", GER) == {"fighter": 1}
+    assert g.units("Sea Zone 6", GER) == {"battleship": 1, "fighter": 1}
 
 
 def test_H_3_air_hits_not_on_submarines_without_destroyer() -> None:
