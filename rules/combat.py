@@ -832,7 +832,7 @@ def _end_round(tx: Tx, b: BattleState) -> None:
     elif b.sea and all(ed.units[u.type].abilities.no_combat_value for u in dfd) and all(
             ed.units[u.type].abilities.no_combat_value for u in att):
         _conclude(tx, b, "no combat")  # CC-6A: only transports on both sides
-    else:
+    elif not _precheck_end(tx, b):  # CC-6C defenceless transports, A-11 nobody can hit
         tx.emit(ev.BattleRoundEnded(space=b.space, round=b.round, next_step="press_or_retreat"))
 
 

@@ -186,11 +186,13 @@ def test_CC_2_cargo_is_lost_with_its_transport() -> None:
     g.move({"destroyer": 1}, "Sea Zone 7", "Sea Zone 6")
     g.end()
     g.script(1, 6)  # destroyer hits; sub misses
-    g.do(od.Battle(space="Sea Zone 6"))
-    # H-4: the transport may not be chosen while the submarine can take the hit
-    assert g.units("Sea Zone 6", GER) == {"transport": 1, "infantry": 2}
-    g.script(1)
-    g.do(od.Press(space="Sea Zone 6"))
+    evs = g.do(od.Battle(space="Sea Zone 6"))
+    # H-4: the hit takes the submarine, not the transport; the transport then stands alone and
+    # is destroyed at once with its cargo (CC-6C), which is never picked nor rolls (CC-2).
+    chosen = next(e for e in evs if e.type == "CasualtiesChosen")
+    assert len(chosen.lost) == 1 and g.state.units.get(chosen.lost[0]) is None
+    removed = [e for e in evs if e.type == "UnitsRemoved" and e.rule == "CC-6C"]
+    assert len(removed) == 1 and len(removed[0].ids) == 3  # transport and 2 infantry
     assert g.units("Sea Zone 6", GER) == {}
 
 

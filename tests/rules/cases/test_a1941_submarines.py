@@ -125,14 +125,18 @@ def test_SS_9_H_2_strike_hits_only_sea_units() -> None:
 
 def test_SS_8_step_2_returns_when_the_destroyer_is_gone() -> None:
     """SS-8 / CC-5: once the last enemy destroyer is removed, submarines regain Step 2 from the
-    next round."""
-    g = sea_attack({"submarine": 1, "battleship": 1}, {"destroyer": 1, "transport": 1})
-    g.script(1, 6, 6)  # round 1: battleship sinks the destroyer; sub misses; destroyer misses
+    next round, not in the round it sank."""
+    g = sea_attack({"submarine": 1, "battleship": 1}, {"destroyer": 1, "battleship": 1})
+    g.script(1, 6)  # round 1: no Step 2 (German destroyer); battleship hits, sub misses
     g.do(od.Battle(space="Sea Zone 6"))
-    g.script()
+    g.script(6, 6)  # the defender's battleship and destroyer (a casualty) fire back and miss
+    g.do(od.Casualties(space="Sea Zone 6", units={"destroyer": 1}), power=GER)
+    assert {r[1] for r in rolls(g)} == {"fire"}
+    g.script(1, 6, 6)  # round 2: the submarine strikes first and hits; then Steps 3 and 4
     g.do(od.Press(space="Sea Zone 6"))
-    # round 2: the defender has only a transport left: destroyed without dice (CC-6C)
-    assert g.units("Sea Zone 6", GER) == {}
+    second = [r for r in rolls(g)][-3:]
+    assert second[0] == ("attacker", "strike", (("submarine", 2, (1,)),))
+    assert [r[2][0][0] for r in second[1:]] == ["battleship", "battleship"]
 
 
 def test_USB_7_air_hits_on_submarines_need_a_destroyer() -> None:
