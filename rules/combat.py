@@ -327,12 +327,13 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
         side = owed_side(b)
         if side is not None:
             forced = forced_choice(s, b, side)
-            if forced is None and not auto:
-                return
+            standing = bool(s.standing.get(_chooser(b, side, s)))
+            if forced is None and not auto and not standing:
+                return  # the side that owes the hits chooses (H-1)
             how = "forced" if forced is not None else "default"
             choice = forced if forced is not None else default_choice(s, b, side)
-            if forced is None and s.standing.get(_chooser(b, side)):
-                how = "standing"
+            if forced is None and standing:
+                how = "standing"  # a standing casualty order answers for its power
             tx.emit(ev.CasualtiesChosen(space=space, side=_side(side), by="referee", lost=choice[0],
                                         damaged=choice[1], how=how))
             continue
@@ -421,8 +422,16 @@ def _side(side: str) -> Literal["attacker", "defender"]:
     return "attacker" if side == "attacker" else "defender"
 
 
-def _chooser(b: BattleState, side: str) -> str:
-    return b.attacker if side == "attacker" else b.defenders[0]
+def _chooser(b: BattleState, side: str, s: GameState | None = None) -> str:
+    """The power whose standing order answers for a side: the attacker, or the first defending
+    power that has one (defenders choose together, H-1 / MN-6)."""
+    if side == "attacker":
+        return b.attacker
+    if s is not None:
+        for p in b.defenders:
+            if s.standing.get(p):
+                return p
+    return b.defenders[0]
 
 
 def _alive(s: GameState, ids: Iterable[int]) -> list[Unit]:
@@ -667,7 +676,7 @@ def validate_choice(s: GameState, b: BattleState, side: str,
 def _preference(s: GameState, b: BattleState, side: str, units: list[Unit]) -> list[Unit]:
     """Default casualty order: standing order, else cheapest first; keep the last land unit."""
     ed = s.edition
-    power = _chooser(b, side)
+    power = _chooser(b, side, s)
     standing = s.standing.get(power, ())
 
     def key(u: Unit) -> tuple[int, int, int]:

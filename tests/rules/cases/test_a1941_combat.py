@@ -299,3 +299,16 @@ def test_CM_8_no_battle_for_a_space_without_one() -> None:
         assert "no battle to fight in Germany" in str(e)
     else:  # pragma: no cover
         raise AssertionError("battle in a quiet space accepted")
+
+
+def test_H_1_standing_order_answers_for_an_absent_defender() -> None:
+    """H-1 (asynchronous play): a defender's standing casualty order answers its casualty
+    questions as soon as they arise, round by round."""
+    g = ukraine_attack({"tank": 2}, {"infantry": 1, "tank": 1})
+    g.do(od.StandingCasualties(power=SU, order=("tank", "infantry")))
+    g.script(1, 6, 6, 6)
+    g.do(od.Battle(space="Ukraine"))
+    chosen = next(e for e in g.events if e.type == "CasualtiesChosen")
+    assert chosen.how == "standing"
+    assert g.units("Ukraine", SU) == {"infantry": 1}
+    assert g.state.battles["Ukraine"].step == "press_or_retreat"
