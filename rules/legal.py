@@ -33,10 +33,11 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
 
     Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
     whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
-    offloads, battle/press/retreat, casualty
-    choices the power owes, placements and ``end``. ``end confirm`` is listed only when a plain
-    ``end`` is refused (it forfeits something, e.g. unlanded air units or unplaced units).
-    Standing casualty orders are settings rather than moves and are not listed.
+    offloads, battle/press/retreat, casualty choices and submarine declarations (strike,
+    submerge all or some) the power owes, placements and ``end``. ``end confirm`` is listed
+    only when a plain ``end`` is refused (it forfeits something, e.g. unlanded air units or
+    unplaced units). Standing casualty orders are settings rather than moves and are not
+    listed.
     """
     for order in candidate_orders(state, power):
         try:
@@ -93,6 +94,7 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
         return
     if state.phase == "conduct_combat":
         yield from _casualty_candidates(state, power)
+        yield from _submarine_candidates(state, power)
     if power != state.power:
         return
     match state.phase:
@@ -235,9 +237,23 @@ def _battle_candidates(s: GameState, power: str) -> Iterator[od.Order]:
         targets = combat.retreat_options(s, b) or [b.space]
         for to in targets:
             yield od.Retreat(power=power, space=b.space, to=to)
-        if b.sea:
-            yield od.Submerge(power=power, space=b.space)
-            yield od.Strike(power=power, space=b.space)
+
+
+def _submarine_candidates(s: GameState, power: str) -> Iterator[od.Order]:
+    """Strike or submerge (SS-2, SS-3): all submarines, or only some of them submerging."""
+    ed = s.edition
+    for b in s.battles.values():
+        if b.step == "done" or not b.sea or (power != b.attacker and power not in b.defenders):
+            continue
+        ids = b.attacking if power == b.attacker else b.defending
+        subs = sum(1 for i in ids if i in s.units and s.units[i].owner == power
+                   and ed.units[s.units[i].type].abilities.submersible)
+        if not subs:
+            continue
+        yield od.Strike(power=power, space=b.space)
+        yield od.Submerge(power=power, space=b.space)
+        for n in range(1, subs):
+            yield od.Submerge(power=power, space=b.space, count=n)
 
 
 def _casualty_candidates(s: GameState, power: str) -> Iterator[od.Order]:

@@ -1,12 +1,7 @@
-"""Engine gaps found while building legal_orders and random legal play (rules/legal.py).
-
-Each test states what the rules require; while the engine does otherwise it is a strict xfail,
-so fixing the engine turns it into an unexpected pass: then remove the marker.
-"""
+"""Engine gaps found by legal_orders and random legal play (rules/legal.py, test_properties),
+kept as regression tests. All three were fixed in the engine (commit e6c72b2)."""
 
 from __future__ import annotations
-
-import pytest
 
 from rules import events as ev
 from rules import orders as od
@@ -15,9 +10,6 @@ from tests.rules.helpers import Game, position
 UK, GER = "United Kingdom", "Germany"
 
 
-@pytest.mark.xfail(strict=True, reason="SeaborneLanded/BattleEnded.offloaded land units keep "
-                   "combat_moved=False and fought=False, so after an assault from a hostile sea "
-                   "zone they move again in Noncombat Move")
 def test_NC_1_seaborne_units_of_an_assault_from_a_hostile_zone_stay_put() -> None:
     """NC-1 / UT-10 / AA-3: infantry aboard since an earlier turn lands in Western Europe after
     its sea battle in Sea Zone 8 is won; it took part in an amphibious assault, so it may not
@@ -37,9 +29,6 @@ def test_NC_1_seaborne_units_of_an_assault_from_a_hostile_zone_stay_put() -> Non
     g.refuse(od.Move(units={"infantry": 1}, frm="Western Europe", to="Southern Europe"), "NC-1")
 
 
-@pytest.mark.xfail(strict=True, reason="BattleRetreated leaves the retreating units in the "
-                   "battle's attacking list; when seaborne units stay (AA-7) the battle goes on "
-                   "and the retreated units keep rolling and can be picked as casualties")
 def test_AA_7_overland_units_that_retreated_leave_the_amphibious_battle() -> None:
     """AA-7 / CC-6B: the overland tank retreats to Southern Europe after round 1; the seaborne
     infantry stays and fights on alone, so round 2 rolls only for the infantry."""
@@ -59,3 +48,22 @@ def test_AA_7_overland_units_that_retreated_leave_the_amphibious_battle() -> Non
     evs = g.do(od.Battle(space="Western Europe"))
     attack = [e for e in evs if isinstance(e, ev.DiceRolled) and e.side == "attacker"]
     assert [grp[0] for grp in attack[0].groups] == ["infantry"]
+
+
+def test_CC_6C_attacking_transports_that_cannot_retreat_do_not_stall_the_game() -> None:
+    """CC-6C / A-10: German ships start in Sea Zone 47 with a Soviet destroyer (CM-10) and stay
+    to fight. The German destroyer sinks in round 1; the transport is left and came from
+    nowhere, so it cannot retreat: it is treated as defenceless and lost, and the battle ends
+    (some order must move the game on)."""
+    g = Game(position(GER, "combat_move", {
+        "Sea Zone 47": {GER: {"transport": 1, "infantry": 1, "destroyer": 1},
+                        "Soviet Union": {"destroyer": 1}},
+        "Soviet Far East": {"Soviet Union": {"infantry": 1}},
+    }))
+    g.end()
+    g.script(6, 1)  # the German destroyer misses, the Soviet destroyer hits
+    g.do(od.Battle(space="Sea Zone 47"))
+    assert g.units("Sea Zone 47", GER) == {"transport": 1, "infantry": 1}
+    g.do(od.Battle(space="Sea Zone 47", all=True))
+    assert g.units("Sea Zone 47", GER) == {}
+    assert g.json["battles"] == []

@@ -31,6 +31,7 @@ from rules import engine
 from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice, HmacDice
+from rules.edition import load_edition
 from rules.legal import legal_orders
 from rules.state import GameState
 
@@ -212,10 +213,12 @@ def _count(types: Any) -> dict[str, int]:
 
 
 def play(pick: Callable[[int], int], want_end: Callable[[str], bool], dice: Dice,
-         max_orders: int, max_rounds: int) -> Record:
-    """Random legal play; ``pick(n)`` chooses an index below n; ``want_end(phase)`` says
-    whether to end the phase when that is legal."""
-    evs = list(engine.new_game("1941"))
+         max_orders: int, max_rounds: int, position: dict[str, Any] | None = None,
+         focus: Callable[[GameState, od.Order], bool] | None = None) -> Record:
+    """Random legal play from the setup (or ``position``); ``pick(n)`` chooses an index below
+    n; ``want_end(phase)`` says whether to end the phase when that is legal; when ``focus``
+    is given, every other order is chosen among those it accepts, if there are any."""
+    evs = list(engine.new_game("1941", (), position))
     state = engine.replay(evs)
     rec = Record(events=evs, state=state)
     clean: tuple[int, GameState] = (len(evs), state)
@@ -243,6 +246,8 @@ def play(pick: Callable[[int], int], want_end: Callable[[str], bool], dice: Dice
                     continue
         assert legal, f"{power} has no legal order in {state.phase}: {waiting}"
         others = [o for o in legal if not isinstance(o, od.EndPhase)]
+        if focus is not None and rec.orders % 3 != 2:
+            others = [o for o in others if focus(state, o)] or others
         if ends and (force_end or not others or want_end(state.phase)):
             order: od.Order = ends[0]
         else:
@@ -298,6 +303,102 @@ def test_random_legal_play_properties(key: bytes, data: st.DataObject) -> None:
     for phase in sorted(rec.phases):
         event(f"reached {phase}")
     event(f"rounds reached: {rec.state.round}")
+
+
+# --------------------------------------------------------------------------------------------
+# Small random positions around one coastal target: transports with cargo, warships, defenders
+# and overland attackers, so that amphibious assaults, sea battles and retreats come up often.
+
+ED = load_edition("a1941")
+CLOSED = set(ED.map.closed_sea_zones)
+COASTAL = sorted(t for t, sp in ED.spaces.items() if sp.kind == "land" and not sp.impassable
+                 and sp.original_owner and any(ED.is_sea(n) and n not in CLOSED
+                                              for n in ED.neighbours[t]))
+CARGO = ({"infantry": 1}, {"infantry": 2}, {"tank": 1}, {"tank": 1, "infantry": 1})
+ESCORTS = ("destroyer", "battleship", "submarine", "aircraft carrier")
+DEFENCE = ("destroyer", "submarine", "transport", "battleship")
+
+
+@st.composite
+def assault_positions(draw: st.DrawFn) -> tuple[dict[str, Any], str, str]:
+    """A position, its target territory and the sea zone next to it the assault may use."""
+    target = draw(st.sampled_from(COASTAL))
+    defender = ED.spaces[target].original_owner
+    assert defender is not None
+    attacker = draw(st.sampled_from(
+        [p for p in ED.turn_order if ED.powers[p].side != ED.powers[defender].side]))
+    zones = sorted(n for n in ED.neighbours[target] if ED.is_sea(n) and n not in CLOSED)
+    zone = draw(st.sampled_from(zones))
+    start = draw(st.sampled_from(sorted(
+        [zone, *(n for n in ED.neighbours[zone] if ED.is_sea(n) and n not in CLOSED)])))
+    units: dict[str, dict[str, dict[str, int]]] = {}
+
+    def add(space: str, power: str, utype: str, n: int = 1) -> None:
+        mine = units.setdefault(space, {}).setdefault(power, {})
+        mine[utype] = mine.get(utype, 0) + n
+
+    n_transports = draw(st.integers(1, 2))
+    add(start, attacker, "transport", n_transports)
+    cargo: dict[str, int] = {}
+    for _ in range(n_transports):
+        for utype, n in draw(st.sampled_from(CARGO)).items():
+            cargo[utype] = cargo.get(utype, 0) + n
+    for utype, n in cargo.items():
+        if n:
+            add(start, attacker, utype, n)
+    for utype in draw(st.lists(st.sampled_from(ESCORTS), max_size=2)):
+        add(start, attacker, utype)
+        if utype == "aircraft carrier":
+            add(start, attacker, "fighter", draw(st.integers(0, 2)))
+    for utype in draw(st.lists(st.sampled_from(DEFENCE), max_size=2)):
+        add(zone, defender, utype)
+    add(target, defender, "infantry", draw(st.integers(1, 3)))
+    if draw(st.booleans()):
+        add(target, defender, "fighter")
+    owners: dict[str, str] = {}
+    lands = sorted(n for n in ED.neighbours[target]
+                   if not ED.is_sea(n) and not ED.spaces[n].impassable)
+    if lands and draw(st.booleans()):
+        flank = draw(st.sampled_from(lands))
+        owners[flank] = attacker
+        add(flank, attacker, draw(st.sampled_from(("infantry", "tank"))), draw(st.integers(1, 2)))
+    pos = {"edition": "1941", "power": attacker, "phase": "combat_move", "units": units,
+           "owners": owners, "clear_all_units": True}
+    return pos, target, zone
+
+
+def amphibious_focus(target: str, zone: str) -> Callable[[GameState, od.Order], bool]:
+    """Orders that lead to an amphibious assault on ``target`` from ``zone``, and fighting."""
+
+    def focus(s: GameState, o: od.Order) -> bool:
+        if isinstance(o, od.Move):
+            return o.to in (target, zone)
+        return isinstance(o, od.Battle | od.Retreat | od.Casualties)
+
+    return focus
+
+
+@settings(max_examples=40, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=assault_positions(), key=st.binary(min_size=4, max_size=8), data=st.data())
+def test_random_play_from_assault_positions(case: tuple[dict[str, Any], str, str], key: bytes,
+                                            data: st.DataObject) -> None:
+    pos, target, zone = case
+    def pick(n: int) -> int:
+        return 0 if n == 1 else data.draw(st.integers(0, n - 1))
+
+    def want_end(phase: str) -> bool:
+        return data.draw(st.integers(0, 99)) < END_BIAS.get(phase, 50) // 2
+
+    rec = play(pick, want_end, HmacDice(key, game="pos"), max_orders=60, max_rounds=1,
+               position=pos, focus=amphibious_focus(target, zone))
+    check_record(rec)
+    kinds = {type(e).__name__ for e in rec.events}
+    for k in ("BattleOpened", "SeaborneLanded", "BattleRetreated", "TerritoryCaptured"):
+        if k in kinds:
+            event(f"saw {k}")
+    if any(isinstance(e, ev.BattleOpened) and e.amphibious for e in rec.events):
+        event("amphibious assault")
 
 
 # --------------------------------------------------------------------------------------------
