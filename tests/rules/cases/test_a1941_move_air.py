@@ -3,8 +3,6 @@ A-15, A-22. Digest: shared/rules/a1941.md."""
 
 from __future__ import annotations
 
-import pytest
-
 from rules import events as ev
 from rules import orders as od
 from tests.rules.cases._move_common import (
@@ -114,20 +112,19 @@ def test_AIR_5_promise_lapses_when_the_fighter_lands_elsewhere() -> None:
     assert g.units("Sea Zone 42", USA) == {"aircraft carrier": 1}
 
 
-@pytest.mark.xfail(strict=True, reason="flow.decide_place does not enforce a promised new "
-                   "carrier's zone (MB-6/AIR-5): the carrier may be placed elsewhere and the "
-                   "waiting fighter is silently destroyed after Mobilize")
 def test_AIR_5_promised_new_carrier_must_be_placed_where_the_fighter_waits() -> None:
-    """AIR-5 / MB-6: the fighter waits in Sea Zone 5 for the carrier Germany bought; placing
-    that carrier in Sea Zone 7 instead is refused."""
-    g = game(GER, "purchase", {"Western Europe": {GER: {"fighter": 1}}})
+    """AIR-5 / MB-6: the fighter waits in Sea Zone 7 for the carrier the United Kingdom bought;
+    placing that carrier in Sea Zone 8 instead is refused."""
+    g = game(UK, "purchase", {"United Kingdom": {UK: {"fighter": 1, "industrial complex": 1}}})
     g.do(od.Buy(units={"aircraft carrier": 1}))
     g.end()
     g.end()
-    g.move({"fighter": 1}, "Western Europe", "Sea Zone 5")
+    g.move({"fighter": 1}, "United Kingdom", "Sea Zone 7")
     g.end()
-    g.refuse(od.Place(units={"aircraft carrier": 1}, space="Sea Zone 7"), "Sea Zone 5",
-             "MB-6")
+    g.refuse(od.Place(units={"aircraft carrier": 1}, space="Sea Zone 8"), "MB-6")
+    g.do(od.Place(units={"aircraft carrier": 1}, space="Sea Zone 7"))
+    g.end()
+    assert g.units("Sea Zone 7", UK) == {"aircraft carrier": 1, "fighter": 1}
 
 
 def test_AIR_6_every_space_entered_costs_one() -> None:
