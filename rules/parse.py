@@ -62,6 +62,7 @@ __all__ = [
     "GameStatus",
     "Help",
     "Kick",
+    "Luck",
     "NameKind",
     "Names",
     "Odds",
@@ -163,6 +164,13 @@ class Odds(_Meta):
     space: str | None = None
 
 
+class Luck(_Meta):
+    """`luck [space]`: expected against rolled hits, the whole game or battles in one space."""
+
+    kind: Literal["luck"] = "luck"
+    space: str | None = None
+
+
 class DiceVerify(_Meta):
     """`dice verify [round]`: recompute revealed rolls (all revealed rounds when None)."""
 
@@ -239,6 +247,7 @@ Command = Annotated[
     | GameExport
     | Undo
     | Odds
+    | Luck
     | DiceVerify
     | State
     | Help
@@ -273,6 +282,7 @@ USAGE: dict[str, str] = {
     "end": "end | end confirm | end!",
     "undo": "undo",
     "odds": "odds <units> vs <units> [in <space>]",
+    "luck": "luck [space]  (hits rolled against hits expected: the game, or one space's battles)",
     "dice verify": "dice verify [round]",
     "standing casualties": "standing casualties <power> <unit>, <unit>, ...",
     "game": "game new|join|start|status|map|history|export ...",
@@ -1140,6 +1150,10 @@ def _odds(rest: str, names: Names, verb: str) -> Command:
     return Odds(attackers=attackers, defenders=parse_units(right, names))
 
 
+def _luck(rest: str, names: Names, verb: str) -> Command:
+    return Luck(space=names.space(rest) if rest else None)
+
+
 def _small_int(text: str, what: str, top: int) -> int:
     if _GOOD_COUNT.fullmatch(text) or re.fullmatch(r"[0-9]{1,5}", text):
         n = int(text)
@@ -1343,6 +1357,7 @@ _HANDLERS: dict[str, _Handler] = {
     "end!": _end,
     "undo": _undo,
     "odds": _odds,
+    "luck": _luck,
     "dice": _dice,
     "standing": _standing,
     "game": _game,

@@ -8,6 +8,7 @@ methods directly with typed options instead.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -18,9 +19,11 @@ from service.games import GameInfo, Result, ServiceError
 from service.store import GameRecord
 
 if TYPE_CHECKING:
+    from rules.edition import Edition
     from service.games import GameService
 
 NO_GAME = "No game in this channel yet: start one with 'game new 1941'."
+ODDS_EDITION = "1941"  # the edition of 'odds' asked where no game is
 
 _GAME_HELP = (
     "game new <edition> [short] [errata]   create a game here (e.g. 'game new 1941')",
@@ -33,7 +36,6 @@ _GAME_HELP = (
 )
 
 _LATER = {
-    "odds": "odds: not available yet (coming with the combat issue)",
     "dice_verify": "dice verify: not available yet (coming with the fair dice issue)",
     "pause": "pause: not available yet (admin commands come with the deadlines issue)",
     "resume": "resume: not available yet (admin commands come with the deadlines issue)",
@@ -69,8 +71,12 @@ def names_for_game(edition: str | None) -> ps.Names:
 async def handle(service: GameService, channel: str, person: str, text: str) -> Result:
     """Parse one line typed by ``person`` in ``channel`` and run it."""
     game = await service.game_in(channel)
+    names = names_for_game(game.edition if game else None)
+    words = text.split(None, 1)
+    if game is None and words and words[0].casefold().lstrip("/").rstrip(".:") == "odds":
+        names = ps.names_for(_odds_edition().id)  # odds need no game: the default edition
     try:
-        cmd = ps.parse(text, names_for_game(game.edition if game else None))
+        cmd = ps.parse(text, names)
     except RulesError as e:
         return Result.refused(str(e), kind="parse", game=game)
     if isinstance(cmd, ps.GameNew):
@@ -78,6 +84,8 @@ async def handle(service: GameService, channel: str, person: str, text: str) -> 
     if game is None:
         if isinstance(cmd, ps.Help):
             return Result(ok=True, answer=help_text(cmd.topic), kind="help")
+        if isinstance(cmd, ps.Odds):
+            return await _odds(_odds_edition(), cmd, None)
         if cmd.kind in _LATER:
             return Result.refused(_LATER[cmd.kind], kind=cmd.kind)
         return Result.refused(NO_GAME, kind=cmd.kind)
@@ -166,6 +174,13 @@ async def execute(
             return await _state(service, game_id)
         case ps.Help():
             return Result(ok=True, answer=help_text(cmd.topic), kind="help")
+        case ps.Odds():
+            info = await service.info(game_id)
+            from rules.engine import resolve_edition
+
+            return await _odds(resolve_edition(info.edition), cmd, info)
+        case ps.Luck():
+            return await _luck(service, game_id, cmd)
         case _:
             return Result.refused(_LATER.get(cmd.kind, f"{cmd.kind}: not available"), kind=cmd.kind)
 
@@ -179,3 +194,40 @@ async def _state(service: GameService, game_id: str) -> Result:
     except ServiceError as e:
         return Result.refused(str(e), kind="state", game=info)
     return Result(ok=True, kind="state", game=info, state=state_json(state))
+
+
+def _odds_edition() -> Edition:
+    from rules.engine import resolve_edition
+
+    return resolve_edition(ODDS_EDITION)
+
+
+async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None) -> Result:
+    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (rules.odds)."""
+    from rules.odds import odds, summary
+
+    try:
+        # A large battle takes a second or two of Monte Carlo: keep the event loop free.
+        r = await asyncio.to_thread(odds, ed, cmd.attackers, cmd.defenders, space=cmd.space)
+    except RulesError as e:
+        return Result.refused(str(e), kind="odds", game=game)
+    where = f" in {cmd.space}" if cmd.space else (" at sea" if r.sea else "")
+    head = (f"Odds{where}: {ps.format_units(cmd.attackers)} attacking "
+            f"{ps.format_units(cmd.defenders)}, fought to the end with default casualties.")
+    return Result(ok=True, answer=f"{head}\n{summary(r)}", kind="odds", game=game,
+                  data=r.to_json())
+
+
+async def _luck(service: GameService, game_id: str, cmd: ps.Luck) -> Result:
+    """`luck [space]`: hits rolled against hits expected, per battle, power and side."""
+    from rules.luck import game_luck, luck_text
+
+    info = await service.info(game_id)
+    try:
+        state = await service.state(game_id)
+    except ServiceError as e:
+        return Result.refused(str(e), kind="luck", game=info)
+    events = [stored.event for stored in await service.store.load_events(game_id)]
+    report = game_luck(events, state.edition, cmd.space)
+    return Result(ok=True, answer=luck_text(report, cmd.space), kind="luck", game=info,
+                  data=report.to_json())

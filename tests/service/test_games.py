@@ -401,8 +401,8 @@ async def test_handle_routes_lines_by_channel() -> None:
     assert not r.ok and "No game in this channel" in (r.error or "")
     r = ok(await svc.handle("room", "alice", "game new 1941"))
     assert r.game is not None and r.game.channel == "room"
-    r = await svc.handle("room", "alice", "odds 3 inf vs 2 inf")
-    assert not r.ok and r.error == "odds: not available yet (coming with the combat issue)"
+    r = ok(await svc.handle("room", "alice", "odds 3 inf vs 2 inf"))
+    assert r.kind == "odds" and "Attacker wins" in r.answer
     assert ok(await svc.handle("room", "bob", "help")).answer.startswith("Game:")
 
 
