@@ -502,11 +502,6 @@ def test_exact_odds_agree_with_the_engine_subs_facing_destroyers() -> None:
            {"destroyer": 1, "submarine": 2, "transport": 1}, True, N_SIM, "dd-subs")
 
 
-STEP2 = "stage" in ev.DiceRolled.model_fields  # rules/combat.py rolls Step 2 as its own stage
-
-
-@pytest.mark.xfail(not STEP2, strict=False,
-                   reason="rules/combat.py has no submarine Step 2 (SS-1..SS-9) yet")
 def test_exact_odds_agree_with_the_engine_surprise_strikes() -> None:
     """No destroyer on either side: every round starts with both sides' surprise strikes."""
     _agree({"submarine": 3, "aircraft carrier": 1},
@@ -514,8 +509,6 @@ def test_exact_odds_agree_with_the_engine_surprise_strikes() -> None:
            True, N_SIM, "strike")
 
 
-@pytest.mark.xfail(not STEP2, strict=False,
-                   reason="rules/combat.py has no submarine Step 2 (SS-1..SS-9) yet")
 def test_exact_odds_agree_with_the_engine_destroyer_lost_mid_battle() -> None:
     """The attacker's destroyer holds off the defending subs' strike until it sinks (CC-5);
     fighters can hit subs only while it lives (H-3)."""
