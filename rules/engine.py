@@ -567,6 +567,12 @@ def _ev_standing(s: GameState, e: ev.StandingOrderSet) -> GameState:
     return replace(s, standing={**s.standing, e.power: e.order})
 
 
+def _ev_dice_record(s: GameState, e: ev.Event) -> GameState:
+    # Commitments, entropy and revealed seeds are for verifiers (rules.dice_audit reads them
+    # from the log); they change nothing on the board.
+    return s
+
+
 _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.GameStarted: _ev_started,
     ev.TurnStarted: _ev_turn,
@@ -591,6 +597,9 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.IncomeCollected: _ev_income,
     ev.GameWon: _ev_won,
     ev.StandingOrderSet: _ev_standing,
+    ev.DiceCommitted: _ev_dice_record,
+    ev.DiceEntropyFixed: _ev_dice_record,
+    ev.DiceSeedRevealed: _ev_dice_record,
 }
 
 

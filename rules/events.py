@@ -249,6 +249,43 @@ class StandingOrderSet(_Event):
     order: tuple[str, ...]
 
 
+class DiceCommitted(_Event):
+    """The game's dice: a published commitment (DESIGN §6), or a public script (``--dice``).
+
+    Fair dice (``scheme`` "umpire-fair-v1"): ``commitment`` is H(s_0) of a hash chain of
+    ``chain_length`` links keying rounds ``first_round`` onwards; ``master`` is H(m) of the secret
+    every chain of the game comes from (``epoch`` numbers them). It follows ``GameStarted`` and
+    comes again when a game outlasts its chain or is imported. Scripted dice (``scheme``
+    "scripted") list their ``faces``: nothing is secret and nothing is fair about them.
+    """
+
+    type: Literal["DiceCommitted"] = "DiceCommitted"
+    scheme: str
+    game_id: str
+    commitment: str = ""  # hex
+    chain_length: int = 0
+    first_round: int = 1
+    epoch: int = 0
+    master: str = ""  # hex H(m)
+    faces: tuple[int, ...] = ()
+
+
+class DiceEntropyFixed(_Event):
+    """The players' entropy phrases, frozen at the start: power -> sha256 hex of the phrase."""
+
+    type: Literal["DiceEntropyFixed"] = "DiceEntropyFixed"
+    phrases: dict[str, str]
+
+
+class DiceSeedRevealed(_Event):
+    """A game round is over: its chain seed (hex) is public; at the end also the master."""
+
+    type: Literal["DiceSeedRevealed"] = "DiceSeedRevealed"
+    round: int
+    seed: str
+    master: str = ""
+
+
 Event = Annotated[
     GameStarted
     | TurnStarted
@@ -272,7 +309,10 @@ Event = Annotated[
     | PurchaseRefunded
     | IncomeCollected
     | GameWon
-    | StandingOrderSet,
+    | StandingOrderSet
+    | DiceCommitted
+    | DiceEntropyFixed
+    | DiceSeedRevealed,
     Field(discriminator="type"),
 ]
 

@@ -297,6 +297,37 @@ def _standing(s: GameState, e: ev.StandingOrderSet) -> str:
     return f"{e.power}'s standing casualty order: {', '.join(e.order) or 'cheapest first'}."
 
 
+def _short(hex_: str) -> str:
+    return hex_[:16] + "…" if len(hex_) > 16 else hex_
+
+
+def _dice_committed(s: GameState, e: ev.DiceCommitted) -> str:
+    if e.scheme == "scripted":
+        return (
+            f"Dice are scripted (--dice): {len(e.faces)} faces given in advance, public; "
+            "these are not fair dice."
+        )
+    last = e.first_round + e.chain_length - 1
+    return (
+        f"Fair dice for rounds {e.first_round} to {last}: commitment {_short(e.commitment)} "
+        "(each round's seed is revealed when the round ends; 'dice verify' checks them)."
+    )
+
+
+def _entropy_fixed(s: GameState, e: ev.DiceEntropyFixed) -> str:
+    if not e.phrases:
+        return "No entropy phrases were given: the dice rest on the commitment alone."
+    return f"Entropy phrases of {', '.join(sorted(e.phrases))} are mixed into every dice key."
+
+
+def _seed_revealed(s: GameState, e: ev.DiceSeedRevealed) -> str:
+    also = " and the game's master secret" if e.master else ""
+    return (
+        f"Round {e.round}'s dice seed {_short(e.seed)}{also} revealed: "
+        f"'dice verify {e.round}' recomputes its rolls."
+    )
+
+
 DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.GameStarted: _game_started,
     ev.TurnStarted: _turn_started,
@@ -321,6 +352,9 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.IncomeCollected: _income,
     ev.GameWon: _won,
     ev.StandingOrderSet: _standing,
+    ev.DiceCommitted: _dice_committed,
+    ev.DiceEntropyFixed: _entropy_fixed,
+    ev.DiceSeedRevealed: _seed_revealed,
 }
 
 

@@ -92,6 +92,11 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ev.IncomeCollected: ev.IncomeCollected(power="Germany", amount=12),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
+        ev.DiceCommitted: ev.DiceCommitted(
+            scheme="umpire-fair-v1", game_id="g1", commitment="ab" * 32, chain_length=100
+        ),
+        ev.DiceEntropyFixed: ev.DiceEntropyFixed(phrases={"Germany": "cd" * 32}),
+        ev.DiceSeedRevealed: ev.DiceSeedRevealed(round=1, seed="ef" * 32),
     }
 
 
