@@ -37,7 +37,9 @@ NO_NAME = (
 )
 
 # Commands anyone may give without having said who they are.
-_READ_ONLY = frozenset({"help", "state", "game_status", "game_map", "game_history", "game_export"})
+_READ_ONLY = frozenset(
+    {"help", "state", "game_status", "game_map", "game_history", "game_export", "dice_verify"}
+)
 _VERB_WORDS = frozenset(v.split()[0] for v in ps.VERBS) | {"end!", "casualty", "load", "unload"}
 _NAME = re.compile(r"[^\W\d][\w .'\-]{0,39}")
 _QUIT = frozenset({"quit", "exit", "bye"})
@@ -303,7 +305,8 @@ async def run_table(
             "this game lives in memory for this run.\n"
         )
     folder = out_dir or (Path(args.out) if args.out else _default_out())
-    table = Table(GameService(scripted_dice=dice), folder)
+    # The local table is a front end that may script the dice (--dice); Discord never does.
+    table = Table(GameService(scripted_dice=dice, allow_scripted_dice=True), folder)
 
     def emit(answer: Answer) -> None:
         if args.json:

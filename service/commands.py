@@ -36,7 +36,6 @@ _GAME_HELP = (
 )
 
 _LATER = {
-    "dice_verify": "dice verify: not available yet (coming with the fair dice issue)",
     "pause": "pause: not available yet (admin commands come with the deadlines issue)",
     "resume": "resume: not available yet (admin commands come with the deadlines issue)",
     "deadline": "deadline: not available yet (admin commands come with the deadlines issue)",
@@ -113,7 +112,13 @@ async def _new(service: GameService, channel: str, person: str, cmd: ps.GameNew)
     ed = resolve_edition(info.edition)
     sides = "; ".join(f"{side}: {', '.join(ed.powers_of_side(side))}" for side in ed.rules.sides)
     extra = f" with {', '.join(info.options)}" if info.options else ""
-    dice = " Dice are scripted (--dice)." if info.dice == "scripted" else ""
+    if info.dice == "scripted":
+        dice = " Dice are scripted (--dice): not fair dice."
+    else:
+        dice = (
+            f" Fair dice, committed before anyone joins: {info.commitment} "
+            "(each round's seed is revealed when the round ends; check with 'dice verify')."
+        )
     answer = (
         f"Game {info.id}: {ed.rules.title}{extra}, created by {person}.{dice}\n"
         f"Take seats with 'game join <power>' ({sides}); then {person} says 'game start'."
@@ -170,6 +175,8 @@ async def execute(
             )
         case ps.Undo():
             return await service.undo(game_id, person)
+        case ps.DiceVerify():
+            return await service.verify_dice(game_id, cmd.round)
         case ps.State():
             return await _state(service, game_id)
         case ps.Help():

@@ -9,14 +9,14 @@ lets ``rules.engine.decide`` say whether the order is legal. Nothing changes on 
 from __future__ import annotations
 
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import dice_audit as da
 from rules import events as ev
 from rules import orders as od
-from rules.dice import Dice, HmacDice, OutOfDice, ScriptedDice
+from rules.dice import CHAIN_LENGTH, FAIR_SCHEME, Dice, OutOfDice, ScriptedDice
 from rules.engine import (
     Pending,
     decide,
@@ -31,6 +31,7 @@ from rules.engine import (
 from rules.errors import InvalidOrder, NotYourTurn, RulesError
 from rules.state import GameState
 from service import describe as ds
+from service import fair
 from service.store import (
     DiceSpec,
     EventStore,
@@ -48,8 +49,9 @@ log = logging.getLogger(__name__)
 
 NOT_SEATED = "You hold no seat in this game; join with 'game join <power>' before the game starts."
 EXPORT_FORMAT = "umpire-game"
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: events carry "seq" and "hash" (the log's hash chain); 1 is still read
 START_TEXT = "game start"
+DICE_COMMIT_TEXT = "dice committed (imported game)"
 
 # Orders a defender (or any side owing a battle decision) gives outside its own turn.
 _DECISIONS = (od.Casualties, od.Submerge, od.Strike)
@@ -61,7 +63,7 @@ class ServiceError(Exception):
 
 @dataclass(frozen=True)
 class GameInfo:
-    """What anyone may know about a game (the dice key stays inside)."""
+    """What anyone may know about a game (the dice secret stays in the store)."""
 
     id: str
     edition: str
@@ -70,8 +72,9 @@ class GameInfo:
     owner: str
     status: GameStatus
     seats: dict[str, str]
-    dice: str  # "hmac-sha256" or "scripted"
+    dice: str  # "fair" or "scripted"
     from_position: bool = False
+    commitment: str = ""  # fair dice: H(s_0) of the first chain, hex, published at creation
 
     @classmethod
     def of(cls, rec: GameRecord) -> GameInfo:
@@ -83,8 +86,9 @@ class GameInfo:
             owner=rec.owner,
             status=rec.status,
             seats=dict(rec.seats),
-            dice="scripted" if rec.dice.kind == "scripted" else HmacDice.name,
+            dice=rec.dice.kind,
             from_position=rec.position is not None,
+            commitment=rec.dice.commitment,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -128,22 +132,28 @@ Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]
 
 
 # --------------------------------------------------------------------------------------------
-# Dice: built in this one place (fair commit-reveal dice replace HmacDice here later).
+# Dice: built in this one place. Fair commit-reveal dice (``service.fair``, DESIGN §6) unless a
+# front end that may (the local table, tests) asks for scripted ones.
 
 
-def new_dice_spec(scripted: Sequence[int] | None = None) -> DiceSpec:
-    """A fresh secret HMAC key, or the given script (``--dice``; never for the Discord bot)."""
+def new_dice_spec(
+    scripted: Sequence[int] | None = None,
+    master: bytes | None = None,
+    chain_length: int = CHAIN_LENGTH,
+) -> DiceSpec:
+    """Fair dice committed to ``master``, or the given script (``--dice``; never on Discord)."""
     if scripted is not None:
         ScriptedDice(scripted)  # validates the faces
         return DiceSpec(kind="scripted", faces=tuple(scripted))
-    return DiceSpec(kind="hmac", key=secrets.token_bytes(32))
+    return fair.fair_spec(master if master is not None else fair.draw_master(), chain_length)
 
 
 def make_dice(spec: DiceSpec, game_id: str, used: int) -> Dice:
-    """The game's dice, positioned after the ``used`` rolls already made."""
-    if spec.kind == "scripted":
-        return ScriptedDice(spec.faces[used:])
-    return HmacDice(spec.key, game_id, start=used)
+    """Scripted dice, positioned after the ``used`` faces already drawn (fair dice need the
+    log and the secret: ``service.fair.dice_for``)."""
+    if spec.kind != "scripted":
+        raise ValueError("only scripted dice are made from their spec alone")
+    return ScriptedDice(spec.faces[used:])
 
 
 class CountingDice:
@@ -181,6 +191,11 @@ class GameService:
     store: EventStore = field(default_factory=MemoryStore)
     scripted_dice: Sequence[int] | None = None  # games created by ``handle`` use these dice
     listeners: list[Listener] = field(default_factory=list)
+    # Scripted dice are refused unless the front end allows them: the local table and tests do,
+    # the Discord bot never does (DESIGN §6, COMMANDS.md ``--dice``).
+    allow_scripted_dice: bool = False
+    chain_length: int = CHAIN_LENGTH  # rounds per dice chain (tests shorten it)
+    draw_secret: Callable[[], bytes] = fair.draw_master  # tests inject a fixed secret
     _cache: dict[str, tuple[tuple[int, int, ev.Event], GameState]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -253,11 +268,15 @@ class GameService:
                     f"This channel already has game {g.id} ({g.status}); finish it before "
                     "starting another, or use another channel or thread."
                 )
+        script = dice if dice is not None else self.scripted_dice
+        if script is not None and not self.allow_scripted_dice:
+            raise ServiceError(fair.SCRIPTED_REFUSED)
+        master = self.draw_secret() if script is None else None
         try:
             ed = resolve_edition(edition)
             opts = tuple(sorted(set(options)))
             new_game(ed.id, opts, position)  # checks options and position; events made at start
-            spec = new_dice_spec(dice if dice is not None else self.scripted_dice)
+            spec = new_dice_spec(script, master, self.chain_length)
         except RulesError as e:
             raise ServiceError(str(e)) from None
         except ValueError as e:
@@ -274,6 +293,9 @@ class GameService:
             dice=spec,
             position=position,
         )
+        if master is not None:
+            # Committed now, before anyone joins with an entropy phrase (DESIGN §6).
+            await self.store.put_secret(rec.id, fair.MASTER, master)
         return GameInfo.of(rec)
 
     async def join(self, game_id: str, person: str, power: str, entropy: str = "") -> Result:
@@ -340,6 +362,10 @@ class GameService:
             )
         try:
             events = new_game(rec.edition, rec.options, rec.position)
+            # The dice commitment follows GameStarted; the entropy phrases are frozen here.
+            first_round = replay(events[:1]).round
+            dice_events = fair.start_events(rec.dice, game_id, first_round, rec.entropy)
+            events = [events[0], *dice_events, *events[1:]]
             await self.store.append(game_id, 0, events, person=person, power="", text=START_TEXT)
         except RulesError as e:
             return Result.refused(str(e), kind="start", game=info)
@@ -380,12 +406,27 @@ class GameService:
         except (ServiceError, RulesError) as e:
             return Result.refused(str(e), kind="order", game=info)
         order = order.model_copy(update={"power": power})
-        orders = await self.store.orders(game_id)
-        dice = CountingDice(
-            make_dice(loaded.record.dice, game_id, sum(o.dice_used for o in orders))
-        )
+        spec = loaded.record.dice
+        master = b""
+        log_before: da.DiceLog | None = None
+        try:
+            if spec.kind == "scripted":
+                orders = await self.store.orders(game_id)
+                inner = make_dice(spec, game_id, sum(o.dice_used for o in orders))
+            else:
+                master = await self.store.get_secret(game_id, fair.MASTER)
+                log_before = da.read_log([s.event for s in loaded.events])
+                inner = fair.dice_for(master, log_before, state.round)
+        except (StoreError, ValueError) as e:
+            why = f"This game's dice cannot be rolled ({e}); nothing changed."
+            return Result.refused(why, kind="order", game=info)
+        dice = CountingDice(inner)
         try:
             events = decide(state, order, dice)
+            if log_before is not None:
+                if fair.rolled_after_new_round(events, state.round):
+                    raise RuntimeError("dice were rolled after a new round started")
+                events = [*events, *fair.epilogue(master, log_before, state.round, events)]
         except RulesError as e:
             return Result.refused(str(e), kind="order", game=info)
         except OutOfDice as e:
@@ -440,7 +481,7 @@ class GameService:
             )
         orders = await self.store.orders(game_id)
         last = orders[-1] if orders else None
-        if last is None or (last.text == START_TEXT and last.power == ""):
+        if last is None or last.power == "":  # the start, or an imported game's commitment
             return Result.refused("Nothing to undo yet.", kind="undo", game=info)
         if last.power != state.power:
             return Result.refused(
@@ -567,6 +608,67 @@ class GameService:
             data={"space": space},
         )
 
+    # --- dice -------------------------------------------------------------------------------
+    async def verify_dice(self, game_id: str, round_: int | None = None) -> Result:
+        """``dice verify [round]``: recompute every revealed round's rolls from the log alone.
+
+        ``ok`` is False when anything fails (the answer says exactly what), when the dice were
+        scripted (they are not fair; nothing to verify), or when ``round_`` is not revealed yet.
+        """
+        kind = "dice_verify"
+        try:
+            loaded = await self._load(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind=kind)
+        rec = loaded.record
+        info = GameInfo.of(rec)
+        if not loaded.events:
+            if rec.dice.kind == "scripted":
+                return Result.refused(da.SCRIPTED_LINE, kind=kind, game=info)
+            return Result(
+                ok=True,
+                answer=f"No dice yet: the game has not started. Commitment: {rec.dice.commitment}.",
+                kind=kind,
+                game=info,
+            )
+        log = da.read_log([s.event for s in loaded.events])
+        report = da.verify(log, round_)
+        head = fair.log_hashes(rec.id, [ev.event_to_json(s.event) for s in loaded.events])[-1]
+        data: dict[str, Any] = {
+            "ok": report.ok,
+            "scripted": report.scripted,
+            "rounds": [
+                {
+                    "round": r.round,
+                    "chain": r.chain,
+                    "revealed": r.revealed,
+                    "ok": r.ok,
+                    "dice": r.dice,
+                    "rolls": r.rolls,
+                    "line": r.line,
+                }
+                for r in report.rounds
+            ],
+            "log_head": head,
+        }
+        lines = list(report.lines)
+        if report.scripted:
+            return Result(ok=False, error=lines[0], kind=kind, game=info, data=data)
+        if round_ is not None and not any(r.revealed for r in report.rounds):
+            if round_ >= log.round and rec.status != "finished":
+                why = (f"Round {round_} is not revealed yet: its seed comes when round "
+                       f"{round_ + 1} starts or the game ends.")
+            else:
+                why = f"Round {round_} has no revealed seed in this game."
+            return Result(ok=False, error=why, kind=kind, game=info, data=data)
+        if not report.verified and report.ok:
+            lines.insert(0, "No round is over yet: round seeds are revealed as rounds end.")
+        lines.append(f"Log hash after event #{len(loaded.events)}: {head}.")
+        text = "\n".join(lines)
+        if not report.ok:
+            return Result(ok=False, error=text, kind=kind, game=info, data=data)
+        return Result(ok=True, answer=text, kind=kind, game=info, data=data)
+
     # --- export / import --------------------------------------------------------------------
     async def export(self, game_id: str) -> dict[str, Any]:
         """The game as one JSON document: record, orders, every event, and the final state."""
@@ -579,7 +681,20 @@ class GameService:
         dice: dict[str, Any] = {"kind": GameInfo.of(rec).dice}
         if rec.dice.kind == "scripted":
             dice["faces"] = list(rec.dice.faces)
+        else:
+            dice["scheme"] = FAIR_SCHEME
+            dice["commitment"] = rec.dice.commitment
+            dice["chain_length"] = rec.dice.chain_length
+            dice["master"] = rec.dice.master
         dice["used"] = sum(o.dice_used for o in orders)
+        # The log's hash chain (DESIGN §6): each event carries its number and
+        # hash_n = sha256(hash_{n-1} + canonical_json(event_n)), hash_0 = the game id.
+        bodies = [ev.event_to_json(s.event) for s in loaded.events]
+        hashes = fair.log_hashes(rec.id, bodies)
+        events = [
+            {**body, "seq": n, "hash": h}
+            for n, (body, h) in enumerate(zip(bodies, hashes, strict=True), start=1)
+        ]
         return {
             "format": EXPORT_FORMAT,
             "version": EXPORT_VERSION,
@@ -600,7 +715,12 @@ class GameService:
                 }
                 for o in orders
             ],
-            "events": [ev.event_to_json(s.event) for s in loaded.events],
+            "log": {
+                "hash": "sha256(previous hash + canonical JSON of the event), hex",
+                "start": rec.id,
+                "head": hashes[-1] if hashes else rec.id,
+            },
+            "events": events,
             "state": state_json(loaded.state) if loaded.state is not None else None,
         }
 
@@ -609,8 +729,10 @@ class GameService:
     ) -> GameInfo:
         """Recreate an exported game (a new id); its events replay to the exported state.
 
-        A game with HMAC dice gets a new secret key (the old one never leaves the service);
-        scripted dice continue where the export stopped.
+        The log's hash chain must hold. A game with fair dice gets its own new secret and a
+        new commitment from its current round on (the old secret never leaves the service that
+        made it); scripted dice continue where the export stopped, where scripted dice are
+        allowed.
         """
         try:
             return await self._import(data, channel, owner)
@@ -620,12 +742,25 @@ class GameService:
     async def _import(
         self, data: Mapping[str, Any], channel: str | None, owner: str | None
     ) -> GameInfo:
-        if data.get("format") != EXPORT_FORMAT or data.get("version") != EXPORT_VERSION:
+        version = data.get("version")
+        if data.get("format") != EXPORT_FORMAT or version not in (1, EXPORT_VERSION):
             raise ServiceError(
                 f"Not a game export: expected format {EXPORT_FORMAT!r} version {EXPORT_VERSION}."
             )
         meta = data["game"]
-        events = [ev.event_from_json(e) for e in data["events"]]
+        raw = list(data["events"])
+        if version != 1:
+            broken = fair.first_broken_link(str(meta["id"]), raw)
+            if broken is not None:
+                kind = raw[broken - 1].get("type", "?")
+                raise ServiceError(
+                    f"The export's log was changed: event #{broken} ({kind}) does not match its "
+                    "place in the hash chain."
+                )
+        events = [
+            ev.event_from_json({k: v for k, v in e.items() if k not in ("seq", "hash")})
+            for e in raw
+        ]
         state: GameState | None = None
         if events:
             try:
@@ -637,10 +772,14 @@ class GameService:
                     "The exported events replay to a different state than the export says."
                 )
         dice_meta = meta.get("dice") or {}
+        master: bytes | None = None
         if dice_meta.get("kind") == "scripted":
+            if not self.allow_scripted_dice:
+                raise ServiceError(fair.SCRIPTED_REFUSED)
             spec = DiceSpec(kind="scripted", faces=tuple(int(f) for f in dice_meta["faces"]))
         else:
-            spec = new_dice_spec()
+            master = self.draw_secret()
+            spec = new_dice_spec(None, master, self.chain_length)
         target = channel if channel is not None else str(meta["channel"])
         for g in await self.store.games_in_channel(target):
             if g.status != "finished":
@@ -653,6 +792,8 @@ class GameService:
             dice=spec,
             position=meta.get("position"),
         )
+        if master is not None:
+            await self.store.put_secret(rec.id, fair.MASTER, master)
         for power, person in (meta.get("seats") or {}).items():
             await self.store.set_seat(rec.id, str(power), str(person))
         orders = data.get("orders") or [
@@ -673,6 +814,12 @@ class GameService:
             seq += len(chunk)
         if seq != len(events):
             raise ServiceError("The export's orders do not cover its events.")
+        if master is not None and state is not None and not state.winner:
+            # The rest of the game rolls under this service's own, newly committed secret.
+            committed = fair.import_commitment(master, rec.id, state.round, self.chain_length)
+            await self.store.append(
+                rec.id, seq, [committed], person=rec.owner, power="", text=DICE_COMMIT_TEXT
+            )
         status: GameStatus = "lobby"
         if state is not None:
             status = "finished" if state.winner else "active"

@@ -7,6 +7,10 @@ the sequence number the writer expects to be next. A writer that read an older l
 to "append-only" is undo, which drops the last order's events under the same check.
 
 The protocol is ``async`` so that a database store (SQLite/PostgreSQL) fits it unchanged.
+
+Secrets (the dice master of a game, DESIGN §6) live in their own area, ``put_secret`` /
+``get_secret``: never in the game record, the events or an export. The log reveals what may be
+revealed (a round's seed when the round is over) as events.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any, Literal, Protocol
 from rules import events as ev
 
 GameStatus = Literal["lobby", "active", "finished"]
-DiceKind = Literal["hmac", "scripted"]
+DiceKind = Literal["fair", "scripted"]
 
 
 class StoreError(Exception):
@@ -35,11 +39,18 @@ class StateMovedOn(StoreError):
 
 @dataclass(frozen=True)
 class DiceSpec:
-    """How a game's dice are made: a secret HMAC key, or a fixed script (``--dice``)."""
+    """How a game's dice are made, public part only: fair dice's commitment, or a script.
+
+    Fair dice (``rules.dice``): ``commitment`` is H(s_0) of the first chain (hex), published when
+    the game is created; ``master`` is H(m) of the secret kept by ``put_secret``. Scripted dice
+    (``--dice``, local table and tests only) list their ``faces``.
+    """
 
     kind: DiceKind
-    key: bytes = b""
     faces: tuple[int, ...] = ()
+    commitment: str = ""
+    chain_length: int = 0
+    master: str = ""
 
 
 @dataclass(frozen=True)
@@ -142,6 +153,14 @@ class EventStore(Protocol):
         """Remove the last order and its events if the log has exactly ``expected_seq`` events."""
         ...
 
+    async def put_secret(self, game_id: str, name: str, value: bytes) -> None:
+        """Keep a secret of the game (never part of its record, events or exports)."""
+        ...
+
+    async def get_secret(self, game_id: str, name: str) -> bytes:
+        """A secret kept by ``put_secret``; ``StoreError`` if there is none."""
+        ...
+
 
 @dataclass
 class _Game:
@@ -156,6 +175,7 @@ class MemoryStore:
 
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
+        self._secrets: dict[tuple[str, str], bytes] = {}
         self._next = 1
 
     async def create_game(
@@ -266,3 +286,14 @@ class MemoryStore:
         last = g.orders.pop()
         del g.events[last.first_seq :]
         return last
+
+    async def put_secret(self, game_id: str, name: str, value: bytes) -> None:
+        self._game(game_id)
+        self._secrets[(game_id, name)] = value
+
+    async def get_secret(self, game_id: str, name: str) -> bytes:
+        self._game(game_id)
+        try:
+            return self._secrets[(game_id, name)]
+        except KeyError:
+            raise StoreError(f"Game {game_id} keeps no secret {name!r}.") from None

@@ -40,6 +40,8 @@ async def seated(
     start: bool = True,
 ) -> str:
     """A game with alice on the Axis and bob on the Allies; started unless told not to."""
+    if dice is not None:
+        svc.allow_scripted_dice = True  # tests are a front end that may script the dice
     info = await svc.create("chan", "alice", "1941", dice=dice, position=position)
     for p in AXIS:
         assert (await svc.join(info.id, "alice", p)).ok
@@ -67,7 +69,8 @@ def ok(r: Result) -> Result:
 async def test_create_resolves_edition_and_refuses_unknown() -> None:
     svc = GameService()
     info = await svc.create("c1", "alice", "1941")
-    assert info.edition == "a1941" and info.status == "lobby" and info.dice == "hmac-sha256"
+    assert info.edition == "a1941" and info.status == "lobby" and info.dice == "fair"
+    assert len(info.commitment) == 64
     with pytest.raises(ServiceError, match="Unknown edition"):
         await svc.create("c2", "alice", "1066")
     with pytest.raises(ServiceError, match="already has game"):
@@ -262,13 +265,13 @@ async def test_dice_continue_after_the_faces_already_used() -> None:
     assert orders[-1].dice_used == len(faces)
 
 
-async def test_hmac_dice_by_default() -> None:
+async def test_fair_dice_by_default() -> None:
     svc = GameService()
     game = await seated(svc, position=POSITION)
     ok(await svc.submit(game, "alice", ATTACK))
     ok(await svc.submit(game, "alice", "end"))
     r = ok(await svc.submit(game, "alice", "battle Ukraine"))
-    assert any(isinstance(e, ev.DiceRolled) and e.dice == "hmac-sha256" for e in r.events)
+    assert any(isinstance(e, ev.DiceRolled) and e.dice == "fair" for e in r.events)
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,7 +281,7 @@ async def test_hmac_dice_by_default() -> None:
 async def test_store_refuses_a_stale_append() -> None:
     store = MemoryStore()
     rec = await store.create_game(
-        edition="a1941", options=(), channel="c", owner="a", dice=DiceSpec(kind="hmac")
+        edition="a1941", options=(), channel="c", owner="a", dice=DiceSpec(kind="fair")
     )
     e = ev.StandingOrderSet(power="Germany", order=("infantry",))
     await store.append(rec.id, 0, [e], person="a", power="Germany", text="x")
@@ -349,7 +352,7 @@ async def test_export_import_gives_the_same_state() -> None:
     ok(await svc.submit(game, "alice", "battle Ukraine"))
     doc = json.loads(json.dumps(await svc.export(game)))  # through real JSON text
     assert doc["game"]["dice"] == {"kind": "scripted", "faces": [1, 1, 1, 6, 2, 2], "used": 4}
-    other = GameService()
+    other = GameService(allow_scripted_dice=True)
     info = await other.import_(doc)
     assert info.status == "active" and info.seats == (await svc.info(game)).seats
     assert state_json(await other.state(info.id)) == state_json(await svc.state(game))
@@ -372,13 +375,13 @@ async def test_import_refuses_a_tampered_export() -> None:
         await GameService().import_({"hello": 1})
 
 
-async def test_export_keeps_the_hmac_key_secret() -> None:
+async def test_export_keeps_the_dice_secret() -> None:
     svc = GameService()
     game = await seated(svc)
     doc = await svc.export(game)
-    rec = await svc.store.get_game(game)
-    assert rec.dice.key and rec.dice.key.hex() not in json.dumps(doc)
-    assert doc["game"]["dice"]["kind"] == "hmac-sha256"
+    master = await svc.store.get_secret(game, "dice-master")
+    assert master and master.hex() not in json.dumps(doc)
+    assert doc["game"]["dice"]["kind"] == "fair"
 
 
 async def test_listeners_hear_appended_events() -> None:
