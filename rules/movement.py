@@ -410,6 +410,16 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
     ok = [u for u in cands if pred(u)]
     if len(ok) < n:
         have = len(cands)
+        if not cands:
+            mine: dict[str, int] = {}
+            for u in s.units_in(frm):
+                if u.owner == power and not s.edition.units[u.type].abilities.factory:
+                    mine[u.type] = mine.get(u.type, 0) + 1
+            there = ", ".join(f"{k} {t}" for t, k in mine.items()) or "no units"
+            raise IllegalOrder(
+                f"{power} has no {utype_name} in {frm} ({power} has {there} there). Check the "
+                "space and the units with 'state' or 'game map <space>'."
+            )
         raise IllegalOrder(
             f"{power} has {len(ok)} {utype_name} in {frm} able to make this move, not {n}"
             + (f" ({have - len(ok)} cannot: {why})" if have > len(ok) else "")
@@ -711,6 +721,11 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
             )
         need = ed.units[u.type].abilities.transport_cost
         host = next((i for i in order_t if room[i] >= need), None)
+        if host is None and not transports:
+            raise IllegalOrder(
+                f"There is no friendly transport in {zone} for {u.type} to board (UT-7, UT-8): "
+                "move a transport there first, then load."
+            )
         if host is None:
             raise IllegalOrder(
                 f"No friendly transport in {zone} has room for {u.type}: a transport carries one "

@@ -256,7 +256,7 @@ def test_UC_2_guest_fighters_move_only_on_their_owners_turn() -> None:
     carrier = one(g, "Sea Zone 49", USA, "aircraft carrier")
     assert one(g, "Sea Zone 49", UK, "fighter").carried_by == carrier.id
     us = game(USA, NCM, {"Sea Zone 49": {USA: {"aircraft carrier": 1}, UK: {"fighter": 1}}})
-    us.refuse(move({"fighter": 1}, "Sea Zone 49", "Alaska"), "United States has 0 fighter")
+    us.refuse(move({"fighter": 1}, "Sea Zone 49", "Alaska"), "United States has no fighter")
 
 
 def test_UC_3_own_fighters_move_independently_of_their_carrier() -> None:

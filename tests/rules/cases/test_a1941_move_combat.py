@@ -357,7 +357,7 @@ def test_CM_22_guest_fighters_ride_as_cargo_and_sink_with_the_carrier() -> None:
     German destroyer 1)."""
     g = game(UK, CM, {"Sea Zone 14": {UK: {"aircraft carrier": 1}, USA: {"fighter": 1}},
                       "Sea Zone 15": {GER: {"destroyer": 1}}})
-    g.refuse(move({"fighter": 1}, "Sea Zone 14", "Sea Zone 15"), "United Kingdom has 0 fighter")
+    g.refuse(move({"fighter": 1}, "Sea Zone 14", "Sea Zone 15"), "United Kingdom has no fighter")
     g.move({"aircraft carrier": 1}, "Sea Zone 14", "Sea Zone 15")
     assert g.units("Sea Zone 15", USA) == {"fighter": 1}
     g.end()

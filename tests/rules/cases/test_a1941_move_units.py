@@ -51,7 +51,7 @@ def test_US_3_transports_carry_land_units_and_carriers_fighters() -> None:
                        "Sea Zone 7": {UK: {"transport": 1}},
                        "United Kingdom": {UK: {"infantry": 1, "fighter": 1,
                                                "industrial complex": 1}}})
-    g.refuse(move({"infantry": 1}, "United Kingdom", "Sea Zone 8"), "No friendly transport in "
+    g.refuse(move({"infantry": 1}, "United Kingdom", "Sea Zone 8"), "no friendly transport in "
              "Sea Zone 8", "UT-7")
     g.refuse(move({"fighter": 1}, "United Kingdom", "Sea Zone 7"), "safe landing place",
              "NC-6")
@@ -239,7 +239,7 @@ def test_UT_11_allied_cargo_loads_rides_and_offloads_on_three_turns() -> None:
     advance(g, USA, NCM)
     g.move({"transport": 1}, "Sea Zone 10", "Sea Zone 11")
     g.refuse(move({"infantry": 1}, "Sea Zone 11", "Eastern United States"),
-             "United States has 0 infantry")
+             "United States has no infantry")
     advance(g, UK, NCM)
     g.move({"infantry": 1}, "Sea Zone 11", "Eastern United States")
     assert g.units("Eastern United States", UK) == {"infantry": 1}
@@ -283,7 +283,7 @@ def test_UT_14_assault_offloads_own_cargo_and_leaves_allied_cargo_aboard() -> No
     g.refuse(move({"infantry": 1}, "Sea Zone 6", "United Kingdom"), "United Kingdom is "
              "friendly", "amphibious assault", "UT-14")
     g.move({"infantry": 1}, "Sea Zone 6", "Norway Finland")
-    g.refuse(move({"infantry": 1}, "Sea Zone 6", "Norway Finland"), "United Kingdom has 0 "
+    g.refuse(move({"infantry": 1}, "Sea Zone 6", "Norway Finland"), "United Kingdom has no "
              "infantry")
     g.end()
     assert g.owner("Norway Finland") == UK
@@ -295,7 +295,7 @@ def test_UL_1_land_units_never_enter_a_sea_zone_on_their_own() -> None:
     into a sea zone, even one holding enemy ships."""
     g = game(GER, CM, {"Eastern Europe": {GER: {"infantry": 1, "tank": 1}},
                        "Sea Zone 5": {UK: {"transport": 1}}})
-    g.refuse(move({"tank": 1}, "Eastern Europe", "Sea Zone 5"), "No friendly transport in Sea "
+    g.refuse(move({"tank": 1}, "Eastern Europe", "Sea Zone 5"), "no friendly transport in Sea "
              "Zone 5", "UT-7")
     g.refuse(move({"infantry": 1}, "Eastern Europe", "Sea Zone 6"), "does not border")
 
@@ -338,7 +338,7 @@ def test_MN_5_attack_from_an_allys_transport_on_the_land_units_turn() -> None:
     """MN-5 / UT-11: UK infantry aboard a US transport since an earlier turn assaults Norway
     Finland on the UK turn; the US transport does not move."""
     g = game(UK, CM, {"Sea Zone 6": {USA: {"transport": 1}, UK: {"infantry": 1}}})
-    g.refuse(move({"transport": 1}, "Sea Zone 6", "Sea Zone 5"), "United Kingdom has 0 "
+    g.refuse(move({"transport": 1}, "Sea Zone 6", "Sea Zone 5"), "United Kingdom has no "
              "transport")
     g.move({"infantry": 1}, "Sea Zone 6", "Norway Finland")
     g.end()
