@@ -66,8 +66,9 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
 def _whole_group(state: GameState, move: od.Move) -> Iterator[od.Order]:
     """The same move for every unit of that type there that can make it, when more than one."""
     ((name, _),) = move.units.items()
-    n = sum(1 for u in _groups(state, move.power).get((move.frm, name, _aboard(state, move)), ())
-            if movement.remaining(state, u) > 0)
+    aboard = _aboard(state, move)
+    n = sum(1 for u in _groups(state, move.power).get((move.frm, name, aboard), ())
+            if aboard or movement.remaining(state, u) > 0)
     if n > 1:
         group = move.model_copy(update={"units": {name: n}})
         if _accepted(state, group):
@@ -88,8 +89,9 @@ def _accepted(state: GameState, order: od.Order) -> bool:
 
 
 def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
-    """Cheap, unchecked candidates for ``power`` now (a superset of what ``legal_orders``
-    yields, except the ``via`` and ``end confirm`` variants it derives)."""
+    """Cheap, unchecked candidates for ``power`` now: a superset of what ``legal_orders``
+    yields, except the variants it derives from accepted ones (``via`` routes, whole-group
+    moves, ``end confirm``)."""
     if state.winner is not None or power not in state.edition.powers:
         return
     if state.phase == "conduct_combat":

@@ -316,7 +316,7 @@ COASTAL = sorted(t for t, sp in ED.spaces.items() if sp.kind == "land" and not s
                                               for n in ED.neighbours[t]))
 CARGO = ({"infantry": 1}, {"infantry": 2}, {"tank": 1}, {"tank": 1, "infantry": 1})
 ESCORTS = ("destroyer", "battleship", "submarine", "aircraft carrier")
-DEFENCE = ("destroyer", "submarine", "transport", "battleship")
+DEFENCE = ("destroyer", "submarine", "transport", "battleship", "aircraft carrier")
 
 
 @st.composite
@@ -352,7 +352,18 @@ def assault_positions(draw: st.DrawFn) -> tuple[dict[str, Any], str, str]:
             add(start, attacker, "fighter", draw(st.integers(0, 2)))
     for utype in draw(st.lists(st.sampled_from(DEFENCE), max_size=2)):
         add(zone, defender, utype)
+        if utype == "aircraft carrier":
+            add(zone, defender, "fighter", draw(st.integers(0, 2)))
     add(target, defender, "infantry", draw(st.integers(1, 3)))
+    # Friends of either side: out of play at sea (MN-3), defending together on land (MN-2).
+    friends = [p for p in ED.turn_order if p != attacker
+               and ED.powers[p].side == ED.powers[attacker].side]
+    if friends and draw(st.booleans()):
+        add(start, draw(st.sampled_from(friends)), "destroyer")
+    allies = [p for p in ED.turn_order if p != defender
+              and ED.powers[p].side == ED.powers[defender].side]
+    if allies and draw(st.booleans()):
+        add(target, draw(st.sampled_from(allies)), "infantry")
     if draw(st.booleans()):
         add(target, defender, "fighter")
     owners: dict[str, str] = {}
