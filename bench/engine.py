@@ -27,8 +27,14 @@ from rules.events import Event
 from rules.legal import legal_orders
 from rules.state import GameState
 
-END_BIAS = {"purchase": 35, "combat_move": 15, "conduct_combat": 50, "noncombat_move": 20,
+# Percent chance of ending a phase when that is legal: low, so that turns are full of moves.
+END_BIAS = {"purchase": 25, "combat_move": 8, "conduct_combat": 50, "noncombat_move": 10,
             "mobilize": 5}
+
+
+def weight(order: od.Order) -> int:
+    """Random play prefers moving whole stacks, as players do."""
+    return sum(order.units.values()) if isinstance(order, od.Move) else 1
 
 
 def random_game(seed: int, rounds: int) -> tuple[list[Event], list[tuple[GameState, od.Order]]]:
@@ -63,7 +69,7 @@ def random_game(seed: int, rounds: int) -> tuple[list[Event], list[tuple[GameSta
         if ends and (force_end or not others or rng.randrange(100) < END_BIAS.get(state.phase, 50)):
             order: od.Order = ends[0]
         else:
-            order = rng.choice(others)
+            order = rng.choices(others, [weight(o) for o in others])[0]
         force_end = False
         played.append((state, order))
         for e in engine.decide(state, order, dice):
