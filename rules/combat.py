@@ -60,9 +60,7 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
             continue  # transports alone never start a battle
         if hostile or moved_in or from_position:
             attacking = tuple(u.id for u in mine)
-            defending = tuple(u.id for u in foes) + tuple(
-                c.id for u in foes for c in s.units.values()
-                if c.carried_by == u.id and ed.units[c.type].domain == "air")
+            defending = tuple(u.id for u in foes)  # fighters on carriers included (UC-4)
             launched = tuple(
                 c.id for u in mine for c in s.units.values()
                 if c.carried_by == u.id and c.owner == power and ed.units[c.type].domain == "air")

@@ -286,7 +286,6 @@ def _ev_turn(s: GameState, e: ev.TurnStarted) -> GameState:
             start=u.space,
             retreated=False,
             stranded=False,
-            damage=0,
         )
         for uid, u in s.units.items()
     }
