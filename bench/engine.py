@@ -48,18 +48,21 @@ def random_game(seed: int, rounds: int) -> tuple[list[Event], list[tuple[GameSta
     events = list(engine.new_game("1941"))
     state = engine.replay(events)
     played: list[tuple[GameState, od.Order]] = []
-    clean = (len(events), len(played), state)
+    clean = (len(events), len(played), state)  # undo goes back no further than this
     dirty, force_end = 0, False
     while state.round <= rounds and state.winner is None:
         power = rng.choice(engine.pending(state)).power
         legal = list(legal_orders(state, power))
         ends = [o for o in legal if isinstance(o, od.EndPhase)]
+        if (clean[2].round, clean[2].power, clean[2].phase) != (state.round, state.power,
+                                                                   state.phase):
+            clean, dirty = (len(events), len(played), state), 0
         if state.phase in ("combat_move", "noncombat_move") and power == state.power:
             if ends:
                 clean, dirty = (len(events), len(played), state), 0
             else:
                 dirty += 1
-                if dirty > 3 or not legal:
+                if (dirty > 3 or not legal) and clean[2] is not state:
                     del events[clean[0]:]
                     del played[clean[1]:]
                     state = clean[2]

@@ -221,23 +221,28 @@ def play(pick: Callable[[int], int], want_end: Callable[[str], bool], dice: Dice
     evs = list(engine.new_game("1941", (), position))
     state = engine.replay(evs)
     rec = Record(events=evs, state=state)
+    # The last moment of this movement phase when it could end, or its start: 'undo' goes
+    # back no further than the phase's start.
     clean: tuple[int, GameState] = (len(evs), state)
     turn_start = len(evs)
     dirty = 0
     force_end = False
-    while rec.orders < max_orders and state.round <= max_rounds and state.winner is None:
+    while (rec.orders < max_orders and rec.undos < max_orders and state.round <= max_rounds
+           and state.winner is None):
         rec.phases.add(state.phase)
         waiting = engine.pending(state)
         assert waiting, "nobody to wait for in a game that is not over"
         power = waiting[pick(len(waiting))].power
         legal = list(legal_orders(state, power))
         ends = [o for o in legal if isinstance(o, od.EndPhase)]
+        if _phase(clean[1]) != _phase(state):
+            clean, dirty = (len(rec.events), state), 0
         if state.phase in MOVE_PHASES and power == state.power:
             if ends:
                 clean, dirty = (len(rec.events), state), 0
             else:
                 dirty += 1
-                if dirty > DIRTY_LIMIT or not legal:
+                if (dirty > DIRTY_LIMIT or not legal) and clean[1] is not state:
                     # Take the phase's moves back to where it could end ('undo', DESIGN §5).
                     del rec.events[clean[0]:]
                     state = clean[1]
@@ -266,6 +271,10 @@ def play(pick: Callable[[int], int], want_end: Callable[[str], bool], dice: Dice
     rec.state = state
     rec.phases.add(state.phase)
     return rec
+
+
+def _phase(s: GameState) -> tuple[int, str, str]:
+    return (s.round, s.power, s.phase)
 
 
 def check_record(rec: Record) -> None:
