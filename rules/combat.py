@@ -58,6 +58,11 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
         can_attack = any(not ed.units[u.type].abilities.no_combat_value for u in mine)
         if not can_attack:
             continue  # transports alone never start a battle
+        subs_only = all(ed.units[u.type].abilities.submersible for u in foes)
+        assault_zone = any(c.owner == power and c.assault and (c.space == z or c.came_from == z)
+                           for c in s.units.values())
+        if not hostile and subs_only and assault_zone and not from_position:
+            continue  # A-8 / CM-29: an assault may ignore enemy submarines (warship present)
         if hostile or moved_in or from_position:
             attacking = tuple(u.id for u in mine)
             defending = tuple(u.id for u in foes)  # fighters on carriers included (UC-4)

@@ -129,3 +129,18 @@ def test_CC_4c_CC_5_sea_battle_reminders() -> None:
     g.script(1, 6)
     g.do(od.Battle(space="Sea Zone 6"))
     assert g.units("Sea Zone 6", GER) == {}  # sub sunk; the lone transport is defenceless
+
+
+def test_A_8_assault_ignores_enemy_submarines_with_a_warship_present() -> None:
+    """A-8 / CM-29 / USB-5: enemy submarines in the offloading zone may be ignored when an own
+    warship is there at the end of Combat Move; no sea battle is fought."""
+    g = Game(position(UK, "combat_move", {
+        "Sea Zone 7": {UK: {"transport": 1, "infantry": 1, "destroyer": 1}},
+        "Sea Zone 6": {GER: {"submarine": 1}},
+        "Western Europe": {GER: {"infantry": 1}},
+    }))
+    g.move({"transport": 1, "destroyer": 1}, "Sea Zone 7", "Sea Zone 6")
+    g.move({"infantry": 1}, "Sea Zone 6", "Western Europe")
+    g.end()
+    assert "Sea Zone 6" not in g.state.battles
+    assert g.json["battles"] == ["Western Europe"]
