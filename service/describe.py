@@ -159,7 +159,12 @@ def _seaborne(s: GameState, e: ev.SeaborneLanded) -> str:
 
 
 def _dice(s: GameState, e: ev.DiceRolled) -> str:
+    if not e.groups:
+        return f"Battle in {e.space}, round {e.round}: the {e.side} has no unit left to fire."
     faces = ",".join(str(f) for g in e.groups for f in g[2])
+    if e.stage == "strike":
+        return _dice(s, e.model_copy(update={"stage": "fire"})).replace(
+            f"{e.side} rolled", f"{e.side}'s submarines strike: rolled", 1)
     line = (
         f"Battle in {e.space}, round {e.round}: {e.side} rolled {faces or 'nothing'}"
         f" → {_hits(e.hits)}"

@@ -167,3 +167,31 @@ def test_USB_6_submarines_cannot_hit_air_units() -> None:
     g.script(6, 6, 1)  # attack misses; the submarine hits: only the destroyer may take it
     g.do(od.Battle(space="Sea Zone 6"))
     assert g.units("Sea Zone 6", UK) == {"fighter": 1}
+
+
+def test_SS_7_USB_2_strike_damage_lasts_the_battle() -> None:
+    """SS-7 / USB-2 / UB-2: a surprise strike's hit on a battleship damages it for the rest of
+    the battle; a later strike sinks it. The struck submarine does not fire again that round."""
+    g = sea_attack({"submarine": 1}, {"battleship": 1})
+    g.script(1, 6)  # strike hits (damage); the battleship fires back and misses
+    g.do(od.Battle(space="Sea Zone 6"))
+    ship = next(u for u in g.state.units.values() if u.type == "battleship")
+    assert ship.damage == 1
+    # Step 3: the submarine struck, so the attacker has nothing left to roll (SS-6).
+    assert [(r[0], r[1], len(r[2])) for r in rolls(g)] == [
+        ("attacker", "strike", 1), ("attacker", "fire", 0), ("defender", "fire", 1)]
+    g.script(2, 6)
+    g.do(od.Press(space="Sea Zone 6"))
+    assert g.units("Sea Zone 6", GER) == {}
+
+
+def test_UC_4_fighters_on_a_carrier_defend_against_submarines() -> None:
+    """UC-4 / UF-5: fighters on an attacked carrier defend in the air, even against
+    submarines alone, rolling their defence of 4."""
+    g = sea_attack({"submarine": 1}, {"aircraft carrier": 1, "fighter": 1})
+    g.script(6, 4, 6)  # strike misses; fighter (4) hits, carrier (2) misses
+    g.do(od.Battle(space="Sea Zone 6"))
+    assert rolls(g)[-1] == ("defender", "fire", (("fighter", 4, (4,)),
+                                                 ("aircraft carrier", 2, (6,))))
+    # ...but an air unit's hit cannot go on a submarine without a friendly destroyer (H-3).
+    assert g.units("Sea Zone 6", UK) == {"submarine": 1}

@@ -154,3 +154,18 @@ def test_A_21_two_players_one_per_side() -> None:
     """A-21 / P-1: every power belongs to one of two sides, so two players (one a side) suffice."""
     ed = load_edition("a1941")
     assert {ed.side_of(p) for p in ed.powers} == {"Axis", "Allies"}
+
+
+def test_CMP_1_stacks_are_counted_not_capped() -> None:
+    """CMP-1 / CMP-2: stacking counters only show counts; the referee reports exact counts."""
+    g = Game(position(GER, "purchase", {"Germany": {GER: {"infantry": 17}}}))
+    assert g.units("Germany", GER)["infantry"] == 17
+
+
+def test_A_5_map_facts_come_from_the_board_data() -> None:
+    """A-5: the rulebook lacks the map; our converted data gives every territory a value and an
+    owner, and the incomes they add up to match the rulebook's (US: 17 by territories)."""
+    ed = load_edition("a1941")
+    owners = {s.name: s.original_owner for s in ed.spaces.values() if s.kind == "land"}
+    assert ed.income_from(owners) == {"Soviet Union": 7, "Germany": 12, "United Kingdom": 12,
+                                      "Japan": 9, "United States": 17}
