@@ -13,13 +13,10 @@ check lazily themselves (random play picks a random candidate and checks only th
 from __future__ import annotations
 
 import itertools
-from collections import deque
 from collections.abc import Iterator
-from functools import lru_cache
 
 from rules import combat, engine, flow, movement
 from rules import orders as od
-from rules.edition import Edition
 from rules.errors import AmbiguousOrder, RulesError
 from rules.state import BattleState, GameState, Unit
 
@@ -130,25 +127,6 @@ def _purchase_candidates(s: GameState, power: str) -> Iterator[od.Order]:
 # Movement
 
 
-@lru_cache(maxsize=8)
-def _land_dist_table(ed: Edition) -> dict[str, dict[str, int]]:
-    """Land steps between territories, ignoring who holds them (CM-2; MAP-8 neutrals out)."""
-    nodes = [n for n, sp in ed.spaces.items() if sp.kind == "land" and not sp.impassable]
-    out: dict[str, dict[str, int]] = {}
-    for src in nodes:
-        dist = {src: 0}
-        q = deque([src])
-        while q:
-            x = q.popleft()
-            for y in ed.neighbours[x]:
-                sp = ed.spaces[y]
-                if y not in dist and sp.kind == "land" and not sp.impassable:
-                    dist[y] = dist[x] + 1
-                    q.append(y)
-        out[src] = dist
-    return out
-
-
 def _groups(s: GameState, power: str) -> dict[tuple[str, str, bool], list[Unit]]:
     """Own movable units by (space, type, aboard), in a stable order."""
     noncombat = s.phase == movement.NONCOMBAT
@@ -191,7 +169,7 @@ def _land_targets(s: GameState, power: str, space: str, left: int,
     ed = s.edition
     if any(u.moved for u in units):
         return []  # land units that moved stop for the phase (CM-3, UT-10)
-    dist = _land_dist_table(ed).get(space, {})
+    dist = movement.dist_table(ed, "land").get(space, {})
     out = [t for t, d in dist.items() if 0 < d <= left]
     # Loading: only zones next to this territory that hold a friendly transport (UT-8).
     for z in ed.neighbours[space]:
@@ -202,7 +180,7 @@ def _land_targets(s: GameState, power: str, space: str, left: int,
 
 
 def _sea_targets(s: GameState, space: str, left: int) -> list[str]:
-    dist = movement._sea_dist_table(s.edition).get(space, {})
+    dist = movement.dist_table(s.edition, "sea").get(space, {})
     order = list(s.edition.spaces)
     return sorted((z for z, d in dist.items() if 0 < d <= left), key=order.index)
 

@@ -68,17 +68,29 @@ def friendly_at_turn_start(s: GameState, space: str, power: str) -> bool:
     )
 
 
-@lru_cache(maxsize=8)
-def _air_dist_table(ed: Edition) -> dict[str, dict[str, int]]:
-    nodes = [n for n, sp in ed.spaces.items() if not sp.impassable]
+@lru_cache(maxsize=32)
+def dist_table(ed: Edition, domain: str) -> dict[str, dict[str, int]]:
+    """Steps between spaces for a unit class, ignoring who holds what (MAP-1).
+
+    Land: territories only; sea: sea zones only, never into or out of a closed zone (MAP-9);
+    air: every space. Neutral territories are never entered or crossed (MAP-8).
+    """
+    closed = set(ed.map.closed_sea_zones) if domain == "sea" else set()
+
+    def ok(space: str) -> bool:
+        sp = ed.spaces[space]
+        if sp.impassable or space in closed:
+            return False
+        return domain == "air" or sp.kind == ("land" if domain == "land" else "sea")
+
     out: dict[str, dict[str, int]] = {}
-    for src in nodes:
+    for src in (n for n in ed.spaces if ok(n)):
         dist = {src: 0}
         q = deque([src])
         while q:
             x = q.popleft()
             for y in ed.neighbours[x]:
-                if y not in dist and not ed.spaces[y].impassable:
+                if y not in dist and ok(y):
                     dist[y] = dist[x] + 1
                     q.append(y)
         out[src] = dist
@@ -87,27 +99,7 @@ def _air_dist_table(ed: Edition) -> dict[str, dict[str, int]]:
 
 def air_distance(ed: Edition, a: str, b: str) -> int:
     """AIR-6: every space entered costs 1; neutrals cannot be flown over (MAP-8)."""
-    return _air_dist_table(ed).get(a, {}).get(b, 10**6)
-
-
-@lru_cache(maxsize=8)
-def _sea_dist_table(ed: Edition) -> dict[str, dict[str, int]]:
-    nodes = [n for n, sp in ed.spaces.items() if sp.kind == "sea"]
-    closed = set(ed.map.closed_sea_zones)
-    out: dict[str, dict[str, int]] = {}
-    for src in nodes:
-        dist = {src: 0}
-        q = deque([src])
-        while q:
-            x = q.popleft()
-            if x in closed and x != src:
-                continue
-            for y in ed.neighbours[x]:
-                if y not in dist and ed.spaces[y].kind == "sea" and y not in closed:
-                    dist[y] = dist[x] + 1
-                    q.append(y)
-        out[src] = dist
-    return out
+    return dist_table(ed, "air").get(a, {}).get(b, 10**6)
 
 
 # --------------------------------------------------------------------------------------------
@@ -382,22 +374,7 @@ def _no_path(s: GameState, u: Unit, frm: str, to: str, budget: int, domain: str)
 
 def _domain_distance(ed: Edition, frm: str, to: str, domain: str) -> int | None:
     """Steps between two spaces for land or sea units, ignoring who holds what (MAP-1, MAP-8)."""
-    kind = "land" if domain == "land" else "sea"
-    closed = set(ed.map.closed_sea_zones) if kind == "sea" else set()
-    dist = {frm: 0}
-    q = deque([frm])
-    while q:
-        x = q.popleft()
-        if x == to:
-            return dist[x]
-        if x in closed and x != frm:
-            continue
-        for y in ed.neighbours[x]:
-            sp = ed.spaces[y]
-            if y not in dist and sp.kind == kind and not sp.impassable and y not in closed:
-                dist[y] = dist[x] + 1
-                q.append(y)
-    return None
+    return dist_table(ed, "land" if domain == "land" else "sea").get(frm, {}).get(to)
 
 
 # --------------------------------------------------------------------------------------------
@@ -617,7 +594,7 @@ def _carrier_zones(s: GameState, power: str, moving: bool = True,
         if (moving and c.owner == power and not c.combat_moved and not c.fought
                 and not c.stopped):
             # It may still make a noncombat move to catch the fighter (AIR-4, AIR-5).
-            for z, d in _sea_dist_table(ed).get(c.space, {}).items():
+            for z, d in dist_table(ed, "sea").get(c.space, {}).items():
                 if d <= remaining(s, c):
                     zones.add(z)
     if any(ed.units[u].abilities.carrier_capacity for u in s.purchase):
