@@ -15,84 +15,23 @@ revealed (a round's seed when the round is over) as events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
+from db.records import (
+    CorruptGame,
+    DiceKind,
+    DiceSpec,
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    OrderRecord,
+    StateMovedOn,
+    StoredEvent,
+    StoreError,
+)
 from rules import events as ev
-
-GameStatus = Literal["lobby", "active", "finished"]
-DiceKind = Literal["fair", "scripted"]
-
-
-class StoreError(Exception):
-    """A storage-level refusal, with a message a player can read."""
-
-
-class GameNotFound(StoreError):
-    """No game with that id."""
-
-
-class StateMovedOn(StoreError):
-    """Someone else wrote to the game since this writer read it; nothing was written."""
-
-
-@dataclass(frozen=True)
-class DiceSpec:
-    """How a game's dice are made, public part only: fair dice's commitment, or a script.
-
-    Fair dice (``rules.dice``): ``commitment`` is H(s_0) of the first chain (hex), published when
-    the game is created; ``master`` is H(m) of the secret kept by ``put_secret``. Scripted dice
-    (``--dice``, local table and tests only) list their ``faces``.
-    """
-
-    kind: DiceKind
-    faces: tuple[int, ...] = ()
-    commitment: str = ""
-    chain_length: int = 0
-    master: str = ""
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """A game's metadata. Seats map power → person (a Discord id, an e-mail, a local name)."""
-
-    id: str
-    edition: str
-    options: tuple[str, ...]
-    channel: str
-    owner: str
-    status: GameStatus
-    dice: DiceSpec
-    seats: Mapping[str, str] = field(default_factory=dict)
-    entropy: Mapping[str, str] = field(default_factory=dict)
-    position: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class OrderRecord:
-    """One accepted order and the events it appended: ``first_seq`` .. ``first_seq+count-1``."""
-
-    index: int
-    person: str
-    power: str
-    text: str
-    first_seq: int
-    count: int
-    dice_used: int = 0
-
-    @property
-    def end_seq(self) -> int:
-        return self.first_seq + self.count
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """An event with its place in the log and the order that caused it."""
-
-    seq: int
-    order: int
-    event: ev.Event
 
 
 class EventStore(Protocol):
@@ -297,3 +236,19 @@ class MemoryStore:
             return self._secrets[(game_id, name)]
         except KeyError:
             raise StoreError(f"Game {game_id} keeps no secret {name!r}.") from None
+
+
+__all__ = [
+    "CorruptGame",
+    "DiceKind",
+    "DiceSpec",
+    "EventStore",
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "MemoryStore",
+    "OrderRecord",
+    "StateMovedOn",
+    "StoreError",
+    "StoredEvent",
+]

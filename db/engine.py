@@ -1,0 +1,76 @@
+"""Async engines: SQLite through aiosqlite (WAL, foreign keys, busy timeout) or PostgreSQL through
+asyncpg, from one SQLAlchemy URL.
+
+SQLite: every transaction that writes starts with ``BEGIN IMMEDIATE`` (execution option
+``immediate=True``), so two writers queue on the busy timeout instead of failing with "database
+is locked" when a read transaction tries to become a write one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.pool import NullPool
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def sqlite_url(path: str | Path) -> str:
+    """The aiosqlite URL of a SQLite file (its folder is created)."""
+    p = Path(path).expanduser().resolve()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{p.as_posix()}"
+
+
+def default_url(database_url: str | None, data_dir: str | Path = "data") -> str:
+    """``database_url`` if set, else the SQLite file ``<data_dir>/umpire.sqlite3``."""
+    if database_url:
+        return database_url
+    return sqlite_url(Path(data_dir) / "umpire.sqlite3")
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(url).get_backend_name() == "sqlite"
+
+
+def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An async engine for ``url`` with Umpire's connection settings."""
+    if is_sqlite(url):
+        path = make_url(url).database
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(
+            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, poolclass=NullPool, **kwargs
+        )
+        _sqlite_pragmas(engine)
+        return engine
+    kwargs.setdefault("pool_size", 10)
+    kwargs.setdefault("max_overflow", 20)
+    kwargs.setdefault("pool_pre_ping", True)
+    return create_async_engine(url, **kwargs)
+
+
+def _sqlite_pragmas(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # We emit BEGIN ourselves (below); the driver must not open transactions on its own.
+        dbapi_connection.isolation_level = None
+        cur = dbapi_connection.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        # synchronous stays FULL: an acknowledged order survives a power cut, not only a crash.
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _on_begin(conn: Any) -> None:
+        immediate = conn.get_execution_options().get("immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+__all__ = ["BUSY_TIMEOUT_MS", "create_engine", "default_url", "is_sqlite", "sqlite_url"]

@@ -1,0 +1,127 @@
+"""The tables (DESIGN §7), as SQLModel classes; the Alembic migrations in ``db/migrations`` create
+exactly these (a test compares them).
+
+- ``game``: one row per game; ``next_order`` numbers orders (never reused, not even after undo);
+  every write to a game first updates this row, which serialises writers of one game.
+- ``seat``: power ↔ person of a game, with the entropy phrase and a substitute.
+- ``event``: the log. Primary key ``(game_id, seq)``: two writers appending at the same ``seq``
+  collide on it, and the second gets ``StateMovedOn`` (optimistic concurrency). ``hash`` chains
+  the log: ``hash_n = sha256(hash_{n-1} ‖ canonical_json(payload_n))``, ``hash_0`` = the game id
+  (the same chain as a game export, so an export's ``log.head`` equals the last row's hash).
+- ``game_order``: one row per accepted order and the range of events it appended.
+- ``snapshot``: the state after ``seq`` events, so a long game loads as snapshot + tail.
+- ``secret``: a game's secrets (the dice master); never exported.
+- ``deadline``: reminders to send; ``claimed_by``/``claimed_at`` let one of several bot processes
+  take each with a row lock (not used yet).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _json(nullable: bool = False) -> Any:
+    return Field(sa_column=sa.Column(sa.JSON, nullable=nullable))
+
+
+class Game(SQLModel, table=True):
+    __tablename__ = "game"
+
+    id: str = Field(primary_key=True, max_length=64)
+    edition: str = Field(max_length=64)
+    options: list[str] = _json()
+    channel: str = Field(index=True, max_length=200)
+    owner: str = Field(max_length=200)
+    status: str = Field(max_length=16)
+    dice: dict[str, Any] = _json()
+    position: dict[str, Any] | None = _json(nullable=True)
+    next_order: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Seat(SQLModel, table=True):
+    __tablename__ = "seat"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    power: str = Field(primary_key=True, max_length=64)
+    person: str = Field(max_length=200)
+    entropy: str = ""
+    substitute: str | None = Field(default=None, max_length=200)
+
+
+class Event(SQLModel, table=True):
+    __tablename__ = "event"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    seq: int = Field(primary_key=True)  # 0-based, as StoredEvent.seq
+    order_index: int = Field(index=True)
+    payload: dict[str, Any] = _json()
+    hash: str = Field(max_length=64)
+
+
+class GameOrder(SQLModel, table=True):
+    __tablename__ = "game_order"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    index: int = Field(primary_key=True)
+    person: str = Field(max_length=200)
+    power: str = Field(max_length=64)
+    text: str
+    first_seq: int
+    count: int
+    dice_used: int = 0
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Snapshot(SQLModel, table=True):
+    __tablename__ = "snapshot"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    seq: int = Field(primary_key=True)  # the state after this many events
+    hash: str = Field(max_length=64)  # the log's hash after those events: a stale one is ignored
+    state: dict[str, Any] = _json()
+
+
+class Secret(SQLModel, table=True):
+    __tablename__ = "secret"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    name: str = Field(primary_key=True, max_length=64)
+    value: bytes
+
+
+class Deadline(SQLModel, table=True):
+    __tablename__ = "deadline"
+
+    id: int | None = Field(default=None, primary_key=True)
+    game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
+    due_at: datetime = Field(index=True)
+    kind: str = Field(max_length=32)
+    claimed_by: str | None = Field(default=None, max_length=200)
+    claimed_at: datetime | None = None
+
+
+def table(model: type[SQLModel]) -> sa.Table:
+    """The Core table of a model (typed)."""
+    t = model.__table__  # type: ignore[attr-defined]
+    assert isinstance(t, sa.Table)
+    return t
+
+
+GAME = table(Game)
+SEAT = table(Seat)
+EVENT = table(Event)
+ORDER = table(GameOrder)
+SNAPSHOT = table(Snapshot)
+SECRET = table(Secret)
+DEADLINE = table(Deadline)
+metadata = SQLModel.metadata

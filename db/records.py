@@ -1,0 +1,119 @@
+"""What a game store holds and how it refuses: records shared by ``service`` and ``db``.
+
+These were born in ``service.store``; they live here so that ``db`` (below ``service`` in the
+layers, DESIGN §2) can implement the service's ``EventStore`` protocol without importing it.
+``service.store`` re-exports every name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rules import events as ev
+
+GameStatus = Literal["lobby", "active", "finished"]
+DiceKind = Literal["fair", "scripted"]
+
+
+class StoreError(Exception):
+    """A storage-level refusal, with a message a player can read."""
+
+
+class GameNotFound(StoreError):
+    """No game with that id."""
+
+
+class StateMovedOn(StoreError):
+    """Someone else wrote to the game since this writer read it; nothing was written."""
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """How a game's dice are made, public part only: fair dice's commitment, or a script.
+
+    Fair dice (``rules.dice``): ``commitment`` is H(s_0) of the first chain (hex), published when
+    the game is created; ``master`` is H(m) of the secret kept by ``put_secret``. Scripted dice
+    (``--dice``, local table and tests only) list their ``faces``.
+    """
+
+    kind: DiceKind
+    faces: tuple[int, ...] = ()
+    commitment: str = ""
+    chain_length: int = 0
+    master: str = ""
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A game's metadata. Seats map power → person (a Discord id, an e-mail, a local name)."""
+
+    id: str
+    edition: str
+    options: tuple[str, ...]
+    channel: str
+    owner: str
+    status: GameStatus
+    dice: DiceSpec
+    seats: Mapping[str, str] = field(default_factory=dict)
+    entropy: Mapping[str, str] = field(default_factory=dict)
+    position: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class OrderRecord:
+    """One accepted order and the events it appended: ``first_seq`` .. ``first_seq+count-1``."""
+
+    index: int
+    person: str
+    power: str
+    text: str
+    first_seq: int
+    count: int
+    dice_used: int = 0
+
+    @property
+    def end_seq(self) -> int:
+        return self.first_seq + self.count
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event with its place in the log and the order that caused it."""
+
+    seq: int
+    order: int
+    event: ev.Event
+
+
+class CorruptGame(StoreError):
+    """The stored log of a game fails its hash chain: a row was edited, removed or reordered.
+
+    ``seq`` is the 0-based sequence number of the first bad event (as in ``StoredEvent.seq``).
+    The game refuses orders until its owner resolves it (``GameService.resolve_corruption``).
+    """
+
+    def __init__(self, game_id: str, seq: int, why: str = "") -> None:
+        self.game_id = game_id
+        self.seq = seq
+        detail = f" ({why})" if why else ""
+        super().__init__(
+            f"Game {game_id} is corrupt: stored event #{seq + 1} (seq {seq}) does not match "
+            f"the log's hash chain{detail}. No orders until the owner resolves it "
+            "('game resolve truncate' or 'game resolve accept')."
+        )
+
+
+__all__ = [
+    "CorruptGame",
+    "DiceKind",
+    "DiceSpec",
+    "GameNotFound",
+    "GameRecord",
+    "GameStatus",
+    "OrderRecord",
+    "StateMovedOn",
+    "StoreError",
+    "StoredEvent",
+]

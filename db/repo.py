@@ -1,0 +1,570 @@
+"""``SqlStore``: the service's ``EventStore`` protocol on SQLite or PostgreSQL (DESIGN §7).
+
+Same semantics as ``service.store.MemoryStore``. Every write is one transaction. A write to a
+game first updates its ``game`` row, which serialises writers of one game (a row lock on
+PostgreSQL; ``BEGIN IMMEDIATE`` takes the database write lock on SQLite); the writer then checks
+that the log has exactly ``expected_seq`` events, else ``StateMovedOn`` and nothing is written.
+Should two appends at the same ``seq`` still meet, the ``event`` primary key ``(game_id, seq)``
+refuses the second, which is reported as ``StateMovedOn`` as well.
+
+Reading a log checks its hash chain (``CorruptGame`` names the first bad event). The state of a
+long game is loaded as the latest snapshot plus the tail of the log (``load_state``); snapshots
+are written while loading, every ``snapshot_every`` events.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from db import snapshot as snap
+from db.engine import create_engine
+from db.migrate import upgrade
+from db.models import EVENT, GAME, ORDER, SEAT, SECRET, SNAPSHOT, utcnow
+from db.records import (
+    CorruptGame,
+    DiceSpec,
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    OrderRecord,
+    StateMovedOn,
+    StoredEvent,
+    StoreError,
+)
+from rules import events as ev
+from rules.engine import evolve, replay
+from rules.state import GameState
+
+log = logging.getLogger(__name__)
+
+SNAPSHOT_EVERY = 200
+
+
+def canonical_json(obj: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8 (the same bytes as ``service.fair.canonical_json``)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
+
+
+def next_hash(prev: str, payload: Mapping[str, Any]) -> str:
+    """``hash_n = sha256(hash_{n-1} ‖ canonical_json(event_n))``, hex."""
+    return hashlib.sha256(prev.encode("utf-8") + canonical_json(payload)).hexdigest()
+
+
+def _moved_on(have: int, expected: int, what: str) -> StateMovedOn:
+    return StateMovedOn(
+        f"The game moved on (event {have}, expected {expected}); nothing was {what}. "
+        "Look at the game again and give the order anew."
+        if what == "written"
+        else f"The game moved on (event {have}, expected {expected}); nothing was {what}."
+    )
+
+
+def _dice_json(d: DiceSpec) -> dict[str, Any]:
+    return {
+        "kind": d.kind,
+        "faces": list(d.faces),
+        "commitment": d.commitment,
+        "chain_length": d.chain_length,
+        "master": d.master,
+    }
+
+
+def _dice_of(d: Mapping[str, Any]) -> DiceSpec:
+    return DiceSpec(
+        kind=d["kind"],
+        faces=tuple(int(f) for f in d.get("faces", ())),
+        commitment=str(d.get("commitment", "")),
+        chain_length=int(d.get("chain_length", 0)),
+        master=str(d.get("master", "")),
+    )
+
+
+def _order_of(row: Any) -> OrderRecord:
+    return OrderRecord(
+        index=row.index,
+        person=row.person,
+        power=row.power,
+        text=row.text,
+        first_seq=row.first_seq,
+        count=row.count,
+        dice_used=row.dice_used,
+    )
+
+
+class SqlStore:
+    """An ``EventStore`` in a SQL database (SQLite file or PostgreSQL), shared by processes."""
+
+    def __init__(self, engine: AsyncEngine, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        self.engine = engine
+        self.snapshot_every = snapshot_every
+
+    @classmethod
+    async def open(
+        cls, url: str, *, migrate: bool = True, snapshot_every: int = SNAPSHOT_EVERY
+    ) -> SqlStore:
+        """Connect to ``url``, first bringing its schema up to date (``migrate``)."""
+        if migrate:
+            await upgrade(url)
+        return cls(create_engine(url), snapshot_every=snapshot_every)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # --- transactions ---------------------------------------------------------------------
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            conn = await conn.execution_options(immediate=True)
+            async with conn.begin():
+                yield conn
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    async def _touch(self, conn: AsyncConnection, game_id: str, *, order: bool = False) -> int:
+        """Lock the game's row for this transaction; its ``next_order`` (bumped if ``order``)."""
+        values: dict[str, Any] = {"updated_at": utcnow()}
+        if order:
+            values["next_order"] = GAME.c.next_order + 1
+        row = (
+            await conn.execute(
+                GAME.update()
+                .where(GAME.c.id == game_id)
+                .values(**values)
+                .returning(GAME.c.next_order)
+            )
+        ).first()
+        if row is None:
+            raise GameNotFound(f"No game {game_id!r}.")
+        return int(row[0])
+
+    @staticmethod
+    async def _count(conn: AsyncConnection, game_id: str) -> int:
+        n = await conn.scalar(
+            sa.select(sa.func.count()).select_from(EVENT).where(EVENT.c.game_id == game_id)
+        )
+        return int(n or 0)
+
+    @staticmethod
+    async def _hash_at(conn: AsyncConnection, game_id: str, seq: int) -> str:
+        """The log's hash after ``seq`` events (the game id when ``seq`` is 0)."""
+        if seq == 0:
+            return game_id
+        h = await conn.scalar(
+            sa.select(EVENT.c.hash).where(EVENT.c.game_id == game_id, EVENT.c.seq == seq - 1)
+        )
+        return str(h) if h is not None else game_id
+
+    # --- games --------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None = None,
+    ) -> GameRecord:
+        for _ in range(50):
+            try:
+                async with self._write() as conn:
+                    n = await conn.scalar(sa.select(sa.func.count()).select_from(GAME))
+                    game_id = f"g{int(n or 0) + 1}"
+                    now = utcnow()
+                    await conn.execute(
+                        GAME.insert().values(
+                            id=game_id,
+                            edition=edition,
+                            options=list(options),
+                            channel=channel,
+                            owner=owner,
+                            status="lobby",
+                            dice=_dice_json(dice),
+                            position=position,
+                            next_order=0,
+                            created_at=now,
+                            updated_at=now,
+                        )
+                    )
+            except IntegrityError:
+                continue  # another process took that id at the same moment: count again
+            return GameRecord(
+                id=game_id,
+                edition=edition,
+                options=options,
+                channel=channel,
+                owner=owner,
+                status="lobby",
+                dice=dice,
+                position=position,
+            )
+        raise StoreError("Could not create a game: too many games created at once; try again.")
+
+    async def _records(self, conn: AsyncConnection, where: Any) -> list[GameRecord]:
+        rows = (
+            await conn.execute(
+                sa.select(GAME).where(where).order_by(GAME.c.created_at, GAME.c.id)
+            )
+        ).all()
+        if not rows:
+            return []
+        ids = [r.id for r in rows]
+        seats: dict[str, dict[str, str]] = {i: {} for i in ids}
+        phrases: dict[str, dict[str, str]] = {i: {} for i in ids}
+        for s in await conn.execute(sa.select(SEAT).where(SEAT.c.game_id.in_(ids))):
+            seats[s.game_id][s.power] = s.person
+            if s.entropy:
+                phrases[s.game_id][s.power] = s.entropy
+        return [
+            GameRecord(
+                id=r.id,
+                edition=r.edition,
+                options=tuple(r.options),
+                channel=r.channel,
+                owner=r.owner,
+                status=r.status,
+                dice=_dice_of(r.dice),
+                seats=seats[r.id],
+                entropy=phrases[r.id],
+                position=r.position,
+            )
+            for r in rows
+        ]
+
+    async def get_game(self, game_id: str) -> GameRecord:
+        async with self._read() as conn:
+            found = await self._records(conn, GAME.c.id == game_id)
+        if not found:
+            raise GameNotFound(f"No game {game_id!r}.")
+        return found[0]
+
+    async def games_in_channel(self, channel: str) -> list[GameRecord]:
+        async with self._read() as conn:
+            return await self._records(conn, GAME.c.channel == channel)
+
+    async def unfinished_games(self) -> list[GameRecord]:
+        """Every game not finished, oldest first (a restarted bot picks them up)."""
+        async with self._read() as conn:
+            return await self._records(conn, GAME.c.status != "finished")
+
+    async def set_status(self, game_id: str, status: GameStatus) -> None:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            await conn.execute(GAME.update().where(GAME.c.id == game_id).values(status=status))
+
+    async def set_seat(
+        self, game_id: str, power: str, person: str | None, entropy: str = ""
+    ) -> None:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            where = sa.and_(SEAT.c.game_id == game_id, SEAT.c.power == power)
+            old = (await conn.execute(sa.select(SEAT).where(where))).first()
+            await conn.execute(SEAT.delete().where(where))
+            if person is None:
+                return
+            # As MemoryStore: an empty phrase keeps the one given before.
+            phrase = entropy or (old.entropy if old is not None else "")
+            await conn.execute(
+                SEAT.insert().values(
+                    game_id=game_id,
+                    power=power,
+                    person=person,
+                    entropy=phrase,
+                    substitute=old.substitute if old is not None else None,
+                )
+            )
+
+    # --- the log ------------------------------------------------------------------------
+    async def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        power: str,
+        text: str,
+        dice_used: int = 0,
+    ) -> OrderRecord:
+        bodies = [ev.event_to_json(e) for e in events]
+        try:
+            async with self._write() as conn:
+                index = await self._touch(conn, game_id, order=True) - 1
+                have = await self._count(conn, game_id)
+                if have != expected_seq:
+                    raise _moved_on(have, expected_seq, "written")
+                prev = await self._hash_at(conn, game_id, expected_seq)
+                rows = []
+                for i, body in enumerate(bodies):
+                    prev = next_hash(prev, body)
+                    rows.append(
+                        {
+                            "game_id": game_id,
+                            "seq": expected_seq + i,
+                            "order_index": index,
+                            "payload": body,
+                            "hash": prev,
+                        }
+                    )
+                if rows:
+                    await conn.execute(EVENT.insert(), rows)
+                await conn.execute(
+                    ORDER.insert().values(
+                        game_id=game_id,
+                        index=index,
+                        person=person,
+                        power=power,
+                        text=text,
+                        first_seq=expected_seq,
+                        count=len(events),
+                        dice_used=dice_used,
+                        created_at=utcnow(),
+                    )
+                )
+        except IntegrityError:
+            # Another writer appended at this seq first (the (game_id, seq) primary key).
+            async with self._read() as conn:
+                have = await self._count(conn, game_id)
+            raise _moved_on(have, expected_seq, "written") from None
+        return OrderRecord(
+            index=index,
+            person=person,
+            power=power,
+            text=text,
+            first_seq=expected_seq,
+            count=len(events),
+            dice_used=dice_used,
+        )
+
+    async def _raw_events(self, conn: AsyncConnection, game_id: str) -> list[Any]:
+        exists = await conn.scalar(sa.select(GAME.c.id).where(GAME.c.id == game_id))
+        if exists is None:
+            raise GameNotFound(f"No game {game_id!r}.")
+        return list(
+            (
+                await conn.execute(
+                    sa.select(EVENT.c.seq, EVENT.c.order_index, EVENT.c.payload, EVENT.c.hash)
+                    .where(EVENT.c.game_id == game_id)
+                    .order_by(EVENT.c.seq)
+                )
+            ).all()
+        )
+
+    @staticmethod
+    def first_bad(game_id: str, rows: Sequence[Any]) -> tuple[int, str] | None:
+        """The first row that breaks the chain (its 0-based position) and why, else ``None``."""
+        prev = game_id
+        for i, r in enumerate(rows):
+            if r.seq != i:
+                return i, f"sequence number {r.seq} where {i} belongs: a row is missing"
+            prev = next_hash(prev, r.payload)
+            if r.hash != prev:
+                return i, "its content or hash was changed"
+        return None
+
+    async def load_events(self, game_id: str) -> list[StoredEvent]:
+        """The log, checked: ``CorruptGame`` names the first event that breaks the hash chain."""
+        async with self._read() as conn:
+            rows = await self._raw_events(conn, game_id)
+        bad = self.first_bad(game_id, rows)
+        if bad is not None:
+            raise CorruptGame(game_id, *bad)
+        out: list[StoredEvent] = []
+        for r in rows:
+            try:
+                event = ev.event_from_json(dict(r.payload))
+            except Exception as e:  # hashes hold but the payload is unreadable
+                raise CorruptGame(game_id, r.seq, f"unreadable event: {e}") from None
+            out.append(StoredEvent(seq=r.seq, order=r.order_index, event=event))
+        return out
+
+    async def orders(self, game_id: str) -> list[OrderRecord]:
+        async with self._read() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(ORDER).where(ORDER.c.game_id == game_id).order_by(ORDER.c.index)
+                )
+            ).all()
+        return [_order_of(r) for r in rows]
+
+    async def drop_last_order(self, game_id: str, expected_seq: int) -> OrderRecord:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            have = await self._count(conn, game_id)
+            if have != expected_seq:
+                raise _moved_on(have, expected_seq, "undone")
+            row = (
+                await conn.execute(
+                    sa.select(ORDER)
+                    .where(ORDER.c.game_id == game_id)
+                    .order_by(ORDER.c.index.desc())
+                    .limit(1)
+                )
+            ).first()
+            if row is None:
+                raise StoreError("Nothing to undo.")
+            last = _order_of(row)
+            await self._cut(conn, game_id, last.first_seq)
+            await conn.execute(
+                ORDER.delete().where(ORDER.c.game_id == game_id, ORDER.c.index == last.index)
+            )
+        return last
+
+    async def _cut(self, conn: AsyncConnection, game_id: str, seq: int) -> None:
+        """Delete events from ``seq`` on and the snapshots that include any of them."""
+        await conn.execute(EVENT.delete().where(EVENT.c.game_id == game_id, EVENT.c.seq >= seq))
+        await conn.execute(
+            SNAPSHOT.delete().where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq > seq)
+        )
+
+    # --- secrets ------------------------------------------------------------------------
+    async def put_secret(self, game_id: str, name: str, value: bytes) -> None:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            where = sa.and_(SECRET.c.game_id == game_id, SECRET.c.name == name)
+            await conn.execute(SECRET.delete().where(where))
+            await conn.execute(SECRET.insert().values(game_id=game_id, name=name, value=value))
+
+    async def get_secret(self, game_id: str, name: str) -> bytes:
+        async with self._read() as conn:
+            exists = await conn.scalar(sa.select(GAME.c.id).where(GAME.c.id == game_id))
+            if exists is None:
+                raise GameNotFound(f"No game {game_id!r}.")
+            value = await conn.scalar(
+                sa.select(SECRET.c.value).where(SECRET.c.game_id == game_id, SECRET.c.name == name)
+            )
+        if value is None:
+            raise StoreError(f"Game {game_id} keeps no secret {name!r}.")
+        return bytes(value)
+
+    # --- snapshots ----------------------------------------------------------------------
+    async def load_state(
+        self, game_id: str, events: Sequence[StoredEvent] | None = None
+    ) -> GameState | None:
+        """The state after ``events`` (default: the stored log): the latest snapshot within
+        them plus the tail. Writes a new snapshot when the tail is ``snapshot_every`` or more."""
+        if events is None:
+            events = await self.load_events(game_id)
+        if not events:
+            return None
+        n = len(events)
+        async with self._read() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(SNAPSHOT.c.seq, SNAPSHOT.c.hash, SNAPSHOT.c.state)
+                    .where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq <= n)
+                    .order_by(SNAPSHOT.c.seq.desc())
+                    .limit(1)
+                )
+            ).first()
+            head = await self._hash_at(conn, game_id, row.seq) if row is not None else ""
+        state: GameState | None = None
+        start = 0
+        if row is not None and row.hash == head:
+            try:
+                state = snap.state_from_json(dict(row.state))
+                start = int(row.seq)
+            except (snap.SnapshotMismatch, KeyError, TypeError, ValueError):
+                log.info("snapshot %s@%s not usable; replaying", game_id, row.seq)
+                state = None
+        if state is None:
+            state = replay([s.event for s in events])
+            start = n
+        else:
+            for s in events[start:]:
+                state = evolve(state, s.event)
+        if self.snapshot_every > 0 and snap.ENABLED and n - (start if row else 0) >= 0:
+            last = int(row.seq) if row is not None and row.hash == head else 0
+            if n - last >= self.snapshot_every:
+                await self.save_snapshot(game_id, n, state)
+        return state
+
+    async def save_snapshot(self, game_id: str, seq: int, state: GameState) -> None:
+        """Keep ``state`` as the state after ``seq`` events (ignored if the log moved on)."""
+        doc = snap.state_to_json(state)
+        try:
+            async with self._write() as conn:
+                if await self._count(conn, game_id) < seq:
+                    return
+                h = await self._hash_at(conn, game_id, seq)
+                where = sa.and_(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq == seq)
+                await conn.execute(SNAPSHOT.delete().where(where))
+                await conn.execute(
+                    SNAPSHOT.insert().values(game_id=game_id, seq=seq, hash=h, state=doc)
+                )
+        except IntegrityError:
+            pass  # another process wrote the same snapshot
+
+    # --- repair (GameService.resolve_corruption) ------------------------------------------
+    async def check(self, game_id: str) -> tuple[int, str] | None:
+        """The first event that breaks the hash chain and why, or ``None`` if the log holds."""
+        async with self._read() as conn:
+            rows = await self._raw_events(conn, game_id)
+        return self.first_bad(game_id, rows)
+
+    async def truncate_from_bad(self, game_id: str) -> int:
+        """Drop the first order with a bad event and every order after it; events dropped."""
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            rows = await self._raw_events(conn, game_id)
+            bad = self.first_bad(game_id, rows)
+            if bad is None:
+                return 0
+            seq = bad[0]
+            cut = await conn.scalar(
+                sa.select(sa.func.min(ORDER.c.first_seq)).where(
+                    ORDER.c.game_id == game_id, ORDER.c.first_seq + ORDER.c.count > seq
+                )
+            )
+            cut = min(seq, int(cut)) if cut is not None else seq
+            await self._cut(conn, game_id, cut)
+            await conn.execute(
+                ORDER.delete().where(ORDER.c.game_id == game_id, ORDER.c.first_seq >= cut)
+            )
+            return len(rows) - cut
+
+    async def reseal(self, game_id: str) -> int:
+        """Accept the stored events as they are: renumber nothing, recompute every hash.
+        Returns how many rows changed. Snapshots are dropped (they may hold the old story)."""
+        changed = 0
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            rows = await self._raw_events(conn, game_id)
+            prev = game_id
+            for i, r in enumerate(rows):
+                if r.seq != i:
+                    raise StoreError(
+                        f"Event #{i + 1} is missing: a gap cannot be accepted, only truncated."
+                    )
+                prev = next_hash(prev, r.payload)
+                if r.hash != prev:
+                    changed += 1
+                    await conn.execute(
+                        EVENT.update()
+                        .where(EVENT.c.game_id == game_id, EVENT.c.seq == r.seq)
+                        .values(hash=prev)
+                    )
+            await conn.execute(SNAPSHOT.delete().where(SNAPSHOT.c.game_id == game_id))
+        return changed
+
+
+async def open_store(url: str, *, snapshot_every: int = SNAPSHOT_EVERY) -> SqlStore:
+    """Migrate the database at ``url`` and return a store over it."""
+    return await SqlStore.open(url, snapshot_every=snapshot_every)
+
+
+__all__ = ["SNAPSHOT_EVERY", "SqlStore", "canonical_json", "next_hash", "open_store"]
