@@ -101,7 +101,7 @@ class CorruptGame(StoreError):
         super().__init__(
             f"Game {game_id} is corrupt: stored event #{seq + 1} (seq {seq}) does not match "
             f"the log's hash chain{detail}. No orders until the owner resolves it "
-            "('game resolve truncate' or 'game resolve accept')."
+            "(truncate the log there, or accept it as stored)."
         )
 
 

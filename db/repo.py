@@ -516,6 +516,15 @@ class SqlStore:
             rows = await self._raw_events(conn, game_id)
         return self.first_bad(game_id, rows)
 
+    async def unchecked_events(self, game_id: str) -> list[StoredEvent]:
+        """The stored events without the hash check (to see whether they may be accepted)."""
+        async with self._read() as conn:
+            rows = await self._raw_events(conn, game_id)
+        return [
+            StoredEvent(seq=r.seq, order=r.order_index, event=ev.event_from_json(dict(r.payload)))
+            for r in rows
+        ]
+
     async def truncate_from_bad(self, game_id: str) -> int:
         """Drop the first order with a bad event and every order after it; events dropped."""
         async with self._write() as conn:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from rules import dice_audit as da
 from rules import events as ev
@@ -33,6 +33,7 @@ from rules.state import GameState
 from service import describe as ds
 from service import fair
 from service.store import (
+    CorruptGame,
     DiceSpec,
     EventStore,
     GameNotFound,
@@ -131,6 +132,28 @@ class Result:
 Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]
 
 
+@runtime_checkable
+class SnapshotStore(Protocol):
+    """A store that loads a game's state as its latest snapshot + the tail (``db.SqlStore``)."""
+
+    async def load_state(
+        self, game_id: str, events: Sequence[StoredEvent] | None = None
+    ) -> GameState | None: ...
+
+
+@runtime_checkable
+class RepairableStore(Protocol):
+    """A store whose log can be found corrupt, and repaired by the owner (``db.SqlStore``)."""
+
+    async def check(self, game_id: str) -> tuple[int, str] | None: ...
+
+    async def truncate_from_bad(self, game_id: str) -> int: ...
+
+    async def reseal(self, game_id: str) -> int: ...
+
+    async def unchecked_events(self, game_id: str) -> list[StoredEvent]: ...
+
+
 # --------------------------------------------------------------------------------------------
 # Dice: built in this one place. Fair commit-reveal dice (``service.fair``, DESIGN §6) unless a
 # front end that may (the local table, tests) asks for scripted ones.
@@ -213,7 +236,11 @@ class GameService:
         hit = self._cache.get(game_id)
         if hit is not None and hit[0] == key:
             return _Loaded(rec, events, hit[1])
-        state = replay([s.event for s in events])
+        if isinstance(self.store, SnapshotStore):
+            state = await self.store.load_state(game_id, events)  # latest snapshot + tail
+            assert state is not None
+        else:
+            state = replay([s.event for s in events])
         self._cache[game_id] = (key, state)
         return _Loaded(rec, events, state)
 
@@ -221,7 +248,7 @@ class GameService:
         """The loaded game and its state if it is being played, else the refusal."""
         try:
             loaded = await self._load(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind=kind)
         refusal = _not_playing(loaded)
         if refusal or loaded.state is None:
@@ -232,7 +259,7 @@ class GameService:
         """The game's public record; ``ServiceError`` if there is no such game."""
         try:
             return GameInfo.of(await self.store.get_game(game_id))
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             raise ServiceError(str(e)) from None
 
     async def state(self, game_id: str) -> GameState:
@@ -302,7 +329,7 @@ class GameService:
         """Take a seat before the start. One person: any number of powers, of one side (P-1)."""
         try:
             rec = await self.store.get_game(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="join")
         info = GameInfo.of(rec)
         if rec.status != "lobby":
@@ -342,7 +369,7 @@ class GameService:
         """Start the game (owner only) once every power is seated."""
         try:
             rec = await self.store.get_game(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="start")
         info = GameInfo.of(rec)
         if rec.status != "lobby":
@@ -385,7 +412,7 @@ class GameService:
         """Parse one line of the order language and carry it out for ``person`` in this game."""
         try:
             rec = await self.store.get_game(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e))
         from service import commands
 
@@ -536,7 +563,7 @@ class GameService:
         """
         try:
             loaded = await self._load(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="status")
         rec = loaded.record
         info = GameInfo.of(rec)
@@ -575,7 +602,7 @@ class GameService:
         """The last ``n`` events as text lines, numbered by sequence."""
         try:
             loaded = await self._load(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="history")
         info = GameInfo.of(loaded.record)
         if not loaded.events:
@@ -618,7 +645,7 @@ class GameService:
         kind = "dice_verify"
         try:
             loaded = await self._load(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind=kind)
         rec = loaded.record
         info = GameInfo.of(rec)
@@ -669,12 +696,62 @@ class GameService:
             return Result(ok=False, error=text, kind=kind, game=info, data=data)
         return Result(ok=True, answer=text, kind=kind, game=info, data=data)
 
+    # --- corruption ---------------------------------------------------------------------------
+    async def resolve_corruption(self, game_id: str, person: str, how: str = "truncate") -> Result:
+        """The owner's way out of a ``CorruptGame`` (a stored event failed the hash chain).
+
+        ``how="truncate"``: drop the order holding the first bad event and every order after it
+        (the game continues from just before; those orders are given again). ``how="accept"``:
+        keep the stored events as they are and recompute the hash chain over them, after
+        checking that they still replay (a missing event cannot be accepted). Public and logged.
+        """
+        kind = "resolve"
+        try:
+            rec = await self.store.get_game(game_id)
+        except GameNotFound as e:
+            return Result.refused(str(e), kind=kind)
+        info = GameInfo.of(rec)
+        if person != rec.owner:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) can resolve a corrupt log.", kind=kind,
+                game=info,
+            )
+        if not isinstance(self.store, RepairableStore):
+            return Result.refused("This store keeps no log that can go corrupt.", kind=kind)
+        bad = await self.store.check(game_id)
+        if bad is None:
+            return Result(ok=True, answer="The log is intact; nothing to resolve.", kind=kind,
+                          game=info)
+        seq, why = bad
+        if how == "truncate":
+            dropped = await self.store.truncate_from_bad(game_id)
+            answer = (f"Log cut before event #{seq + 1} ({why}): {_n(dropped, 'event')} dropped; "
+                      "the orders they belonged to must be given again.")
+        elif how == "accept":
+            try:
+                events = await self.store.unchecked_events(game_id)
+                if events:
+                    replay([s.event for s in events])
+                changed = await self.store.reseal(game_id)
+            except (StoreError, RulesError, ValueError, KeyError, TypeError) as e:
+                return Result.refused(
+                    f"Cannot accept the stored log ({e}); use 'truncate' instead.", kind=kind,
+                    game=info,
+                )
+            answer = (f"Stored log accepted as it is from event #{seq + 1} ({why}); "
+                      f"{_n(changed, 'hash')} recomputed.")
+        else:
+            return Result.refused("Resolve with 'truncate' or 'accept'.", kind=kind, game=info)
+        self._cache.pop(game_id, None)
+        log.warning("game %s: corruption at seq %s resolved by %s (%s)", game_id, seq, person, how)
+        return Result(ok=True, answer=answer, kind=kind, game=info)
+
     # --- export / import --------------------------------------------------------------------
     async def export(self, game_id: str) -> dict[str, Any]:
         """The game as one JSON document: record, orders, every event, and the final state."""
         try:
             loaded = await self._load(game_id)
-        except GameNotFound as e:
+        except (GameNotFound, CorruptGame) as e:
             raise ServiceError(str(e)) from None
         rec = loaded.record
         orders = await self.store.orders(game_id)

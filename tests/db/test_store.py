@@ -162,3 +162,45 @@ async def test_deleted_row_is_detected(store: SqlStore) -> None:
     with pytest.raises(CorruptGame, match="missing") as info:
         await store.load_events(g)
     assert info.value.seq == 3
+
+
+async def test_corrupt_game_refuses_orders_until_owner_truncates(store: SqlStore) -> None:
+    svc = GameService(store)
+    g = await seated_game(svc, channel())
+    await play_ends(svc, g, 4)
+    n = len(await store.load_events(g))
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            EVENT.update().where(EVENT.c.game_id == g, EVENT.c.seq == n - 3).values(hash="0" * 64)
+        )
+    r = await svc.submit(g, "alice", "end")  # refused before turns are even looked at
+    assert not r.ok and r.error is not None and "corrupt" in r.error and f"#{n - 2}" in r.error
+    assert not (await svc.status(g)).ok
+    refused = await svc.resolve_corruption(g, "bob")
+    assert not refused.ok and "owner" in (refused.error or "")
+    done = await svc.resolve_corruption(g, "alice", "truncate")
+    assert done.ok, done.error
+    events = await store.load_events(g)
+    assert len(events) < n - 3 + 1
+    assert all(o.end_seq <= len(events) for o in await store.orders(g))
+    await play_ends(svc, g, 2)  # the game goes on
+
+
+async def test_owner_accepts_an_edited_hash_but_not_a_gap(store: SqlStore) -> None:
+    svc = GameService(store)
+    g = await seated_game(svc, channel())
+    await play_ends(svc, g, 2)
+    n = len(await store.load_events(g))
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            EVENT.update().where(EVENT.c.game_id == g, EVENT.c.seq == 2).values(hash="f" * 64)
+        )
+    ok = await svc.resolve_corruption(g, "alice", "accept")
+    assert ok.ok, ok.error
+    assert len(await store.load_events(g)) == n
+    async with store.engine.begin() as conn:
+        await conn.execute(EVENT.delete().where(EVENT.c.game_id == g, EVENT.c.seq == 2))
+    gap = await svc.resolve_corruption(g, "alice", "accept")
+    assert not gap.ok and "truncate" in (gap.error or "")
+    assert (await svc.resolve_corruption(g, "alice", "truncate")).ok
+    assert len(await store.load_events(g)) <= 2
