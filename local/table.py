@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from db.engine import sqlite_url
+from db.repo import SqlStore
 from rules import events as ev
 from rules import parse as ps
 from rules.errors import RulesError
@@ -114,8 +116,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where answers write files (exports, maps); default: the data directory",
     )
-    parser.add_argument(
-        "--db", metavar="PATH", help="SQLite file (not built yet: games live in memory)"
+    db = parser.add_mutually_exclusive_group()
+    db.add_argument(
+        "--db",
+        metavar="PATH",
+        help="keep games in this SQLite file: the channel's game continues across runs "
+        "(default: in memory, gone at exit)",
+    )
+    db.add_argument(
+        "--db-url",
+        metavar="URL",
+        help="keep games in this database, e.g. postgresql+asyncpg://user@host/umpire",
     )
 
 
@@ -300,14 +311,39 @@ async def run_table(
     except UsageError as e:
         stderr.write(f"error: {e}\n")
         return EXIT_USAGE
-    if args.db:
-        stderr.write(
-            "note: --db is not built yet (the database store comes in a later issue); "
-            "this game lives in memory for this run.\n"
-        )
     folder = out_dir or (Path(args.out) if args.out else _default_out())
     # The local table is a front end that may script the dice (--dice); Discord never does.
-    table = Table(GameService(scripted_dice=dice, allow_scripted_dice=True), folder)
+    service = GameService(scripted_dice=dice, allow_scripted_dice=True)
+    store: SqlStore | None = None
+    url = sqlite_url(args.db) if getattr(args, "db", None) else getattr(args, "db_url", None)
+    if url:
+        try:
+            store = await SqlStore.open(url)
+        except Exception as e:  # unreachable server, unwritable file, bad URL
+            stderr.write(f"error: cannot open the database ({type(e).__name__}: {e})\n")
+            return EXIT_USAGE
+        service.store = store
+    table = Table(service, folder)
+    try:
+        return await _run(args, table, position, script, stdin, stdout, stderr)
+    finally:
+        if store is not None:
+            await store.close()
+
+
+async def _run(
+    args: argparse.Namespace,
+    table: Table,
+    position: dict[str, Any] | None,
+    script: TextIO | None,
+    stdin: TextIO,
+    stdout: TextIO,
+    stderr: TextIO,
+) -> int:
+    if isinstance(table.service.store, SqlStore) and not args.json and stdin.isatty():
+        game = await table.service.game_in(table.channel)
+        if game is not None and game.status != "finished" and position is None:
+            stdout.write(f"Continuing game {game.id} ({game.status}) from the database.\n")
 
     def emit(answer: Answer) -> None:
         if args.json:

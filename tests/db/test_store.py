@@ -12,6 +12,7 @@ from db.models import EVENT
 from db.repo import SqlStore
 from rules import events as ev
 from rules.engine import replay, state_json
+from service import fair
 from service.games import GameService
 from service.store import CorruptGame, DiceSpec, GameNotFound, MemoryStore, StateMovedOn
 from tests.db.conftest import AXIS, BACKENDS, channel, play_ends, seated_game
@@ -37,7 +38,7 @@ async def test_append_load_round_trip_matches_memory_store(store: SqlStore) -> N
     rec = await store.get_game(g_sql)
     assert rec.channel == chan and rec.status == "active" and rec.seats["Germany"] == "alice"
     assert [g.id for g in await store.games_in_channel(chan)] == [g_sql]
-    assert await store.get_secret(g_sql, "dice-master") or True
+    assert len(await store.get_secret(g_sql, fair.MASTER)) == 32
     export = await sql.export(g_sql)
     async with store.engine.connect() as conn:
         head = await conn.scalar(
