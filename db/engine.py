@@ -14,7 +14,6 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
-from sqlalchemy.pool import NullPool
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -44,7 +43,7 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(
-            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, poolclass=NullPool, **kwargs
+            url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kwargs
         )
         _sqlite_pragmas(engine)
         return engine
