@@ -244,6 +244,15 @@ class GameService:
         self._cache[game_id] = (key, state)
         return _Loaded(rec, events, state)
 
+    def _remember(
+        self, game_id: str, placed: OrderRecord, before: GameState, events: Sequence[ev.Event]
+    ) -> None:
+        """Cache the state after an accepted order, so the next load need not replay it."""
+        after = before
+        for e in events:
+            after = evolve(after, e)
+        self._cache[game_id] = ((placed.end_seq, placed.index, events[-1]), after)
+
     async def _load_playing(self, game_id: str, kind: str) -> tuple[_Loaded, GameState] | Result:
         """The loaded game and its state if it is being played, else the refusal."""
         try:
@@ -469,7 +478,7 @@ class GameService:
         if not events:
             return Result(ok=True, answer="Nothing changed.", kind="order", game=info)
         try:
-            await self.store.append(
+            placed = await self.store.append(
                 game_id,
                 loaded.seq,
                 events,
@@ -480,6 +489,7 @@ class GameService:
             )
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
+        self._remember(game_id, placed, state, events)
         if any(isinstance(e, ev.GameWon) for e in events):
             await self.store.set_status(game_id, "finished")
         return await self._answer(game_id, state, events, kind="order")
