@@ -29,13 +29,49 @@ def discord_token() -> str | None:
 
 
 def start_discord(token: str) -> int:
-    """Run the Discord front end (a later issue; for now say so)."""
-    del token  # never printed
-    sys.stderr.write(
-        "The Discord front end is not built yet (it comes in a later issue). "
-        "Run 'python bot.py --local' for the local table.\n"
+    """Run the Discord bot: the game service over the database, the cogs, and slash commands
+    synced to ``DEV_GUILD_ID`` when set (instant) or globally (may take up to an hour)."""
+    import logging
+
+    import discord
+
+    from cogs._bot import UmpireBot
+    from db.repo import open_store
+    from service.games import GameService
+    from settings import Settings
+
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level_number,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    return EXIT_USAGE
+    settings.umpire_data_dir.mkdir(parents=True, exist_ok=True)
+
+    async def run() -> None:
+        store = await open_store(settings.effective_database_url)
+        try:
+            bot = UmpireBot(GameService(store=store), dev_guild_id=settings.dev_guild_id)
+            async with bot:
+                await bot.start(token)
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(run())
+    except discord.LoginFailure:
+        sys.stderr.write("error: Discord refused the token (DISCORD_TOKEN in .env).\n")
+        return EXIT_USAGE
+    except discord.PrivilegedIntentsRequired:  # we ask for none; say so if it ever happens
+        sys.stderr.write("error: Discord requires privileged intents this bot does not use.\n")
+        return EXIT_USAGE
+    except (OSError, discord.GatewayNotFound, discord.HTTPException) as e:
+        # aiohttp's connection errors are OSErrors (no network, DNS, TLS).
+        sys.stderr.write(f"error: cannot reach Discord ({type(e).__name__}); is the network up?\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("\nStopped.\n")
+        return 130
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

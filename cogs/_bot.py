@@ -1,0 +1,77 @@
+"""The bot: a ``commands.Bot`` holding the game service, with every cog and the error funnel."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+import discord
+from discord.ext import commands
+
+from cogs._errors import FunnelTree
+from service.games import GameService
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def intents() -> discord.Intents:
+    """Guilds only: slash commands, buttons and selects need no privileged intent and no
+    message content (orders are options of slash commands, never read from messages)."""
+    return discord.Intents(guilds=True)
+
+
+class UmpireBot(commands.Bot):
+    """Umpire on Discord: slash commands over one ``GameService``."""
+
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        dev_guild_id: int | None = None,
+        sync: bool = True,
+        clock: Clock = utc_now,
+        reminders: bool = True,
+        process_id: str = "umpire",
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents(),
+            tree_cls=FunnelTree,
+            allowed_mentions=discord.AllowedMentions(
+                everyone=False, roles=False, users=False, replied_user=False
+            ),
+            help_command=None,
+        )
+        self.service = service
+        self.dev_guild_id = dev_guild_id
+        self.sync_commands = sync
+        self.clock = clock
+        self.run_reminders = reminders
+        self.process_id = process_id
+        self.posted: dict[str, set[tuple[str, str, str, int]]] = {}  # decisions posted
+
+    async def setup_hook(self) -> None:
+        from cogs import admin, combat, game, orders, reminders
+
+        await self.add_cog(game.GameCog(self))
+        await self.add_cog(orders.OrdersCog(self))
+        await self.add_cog(combat.CombatCog(self))
+        await self.add_cog(admin.AdminCog(self))
+        await self.add_cog(reminders.RemindersCog(self, start=self.run_reminders))
+        if not self.sync_commands:
+            return
+        if self.dev_guild_id is not None:
+            guild = discord.Object(self.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (may take up to an hour)", len(synced))

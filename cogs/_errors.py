@@ -1,0 +1,86 @@
+"""The one error funnel of the Discord front end.
+
+Every slash command, autocomplete and component callback ends here when it raises: a refusal
+the rules or the service explain (``RulesError``, ``ServiceError``) goes to the person who asked,
+privately and in plain language; anything else is logged with its traceback and the person sees
+only ``SOMETHING_WENT_WRONG`` (the service changes nothing on an error, so that is the truth).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from rules.errors import RulesError
+from service.games import ServiceError
+
+log = logging.getLogger(__name__)
+
+SOMETHING_WENT_WRONG = "Something went wrong; nothing was changed."
+
+
+def unwrap(error: BaseException) -> BaseException:
+    """The exception a command callback raised, out of discord.py's wrappers."""
+    while True:
+        inner: BaseException | None = None
+        if isinstance(error, app_commands.CommandInvokeError):
+            inner = error.original
+        elif isinstance(error, app_commands.TransformerError):
+            inner = error.__cause__
+        if inner is None:
+            return error
+        error = inner
+
+
+def message_for(error: BaseException) -> str:
+    """What the person is told about ``error``: a refusal's reason, never a traceback."""
+    error = unwrap(error)
+    if isinstance(error, RulesError | ServiceError):
+        return str(error) or "Refused; nothing was changed."
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You cannot use this command here."
+    if isinstance(error, app_commands.CommandOnCooldown):
+        return f"Slow down: try again in {error.retry_after:.0f} seconds."
+    return SOMETHING_WENT_WRONG
+
+
+async def tell(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``interaction`` privately about ``error``, logging anything unexpected."""
+    inner = unwrap(error)
+    text = message_for(inner)
+    if text == SOMETHING_WENT_WRONG:
+        name = interaction.command.qualified_name if interaction.command else "interaction"
+        log.error("/%s failed", name, exc_info=(type(inner), inner, inner.__traceback__))
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+        else:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+    except discord.HTTPException:  # the interaction expired; the log has the details
+        log.warning("could not tell the user about an error", exc_info=True)
+
+
+class FunnelTree(app_commands.CommandTree[Any]):
+    """A command tree whose errors all go through ``tell``."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await tell(interaction, error)
+
+
+class FunnelView(discord.ui.View):
+    """A view whose callback errors all go through ``tell``."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: Exception, item: discord.ui.Item[Any]
+    ) -> None:
+        del item
+        await tell(interaction, error)

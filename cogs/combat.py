@@ -1,0 +1,101 @@
+"""Battles and dice: ``/battle``, ``/casualties``, ``/retreat``, ``/press``, ``/submerge``,
+``/strike``, ``/odds``, ``/luck``, ``/dice verify``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import _complete as ac
+from cogs._views import play
+
+
+class CombatCog(commands.Cog):
+    """Battle orders (the attacker's and each side's decisions) and the dice anyone may check."""
+
+    dice = app_commands.Group(name="dice", description="The game's fair dice")
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="battle", description="Fight one round in a space (dice public)")
+    @app_commands.describe(
+        space="The battle", all="Fight to the end using standing casualty orders"
+    )
+    @app_commands.autocomplete(space=ac.battle_space)
+    async def battle(
+        self, interaction: discord.Interaction[Any], space: str, all: bool = False
+    ) -> None:
+        await play(interaction, f"battle {space}{' all' if all else ''}", slow=all)
+
+    @app_commands.command(name="casualties", description="Choose the casualties your side owes")
+    @app_commands.describe(space="The battle", units="e.g. 2 infantry, 1 tank")
+    @app_commands.autocomplete(space=ac.battle_space, units=ac.casualty_units)
+    async def casualties(
+        self, interaction: discord.Interaction[Any], space: str, units: str
+    ) -> None:
+        await play(interaction, f"casualties {space} {units}")
+
+    @app_commands.command(name="retreat", description="Attacker: retreat from a battle")
+    @app_commands.describe(space="The battle", to="Where the attackers retreat to")
+    @app_commands.autocomplete(space=ac.battle_space, to=ac.retreat_to)
+    async def retreat(self, interaction: discord.Interaction[Any], space: str, to: str) -> None:
+        await play(interaction, f"retreat {space} to {to}")
+
+    @app_commands.command(name="press", description="Attacker: fight another round")
+    @app_commands.describe(space="The battle")
+    @app_commands.autocomplete(space=ac.battle_space)
+    async def press(self, interaction: discord.Interaction[Any], space: str) -> None:
+        await play(interaction, f"press {space}")
+
+    @app_commands.command(name="submerge", description="Your submarines submerge")
+    @app_commands.describe(space="The battle", n="How many (default: all)")
+    @app_commands.autocomplete(space=ac.battle_space)
+    async def submerge(
+        self,
+        interaction: discord.Interaction[Any],
+        space: str,
+        n: app_commands.Range[int, 1, 99] | None = None,
+    ) -> None:
+        await play(interaction, f"submerge {space}" + ("" if n is None else f" {n}"))
+
+    @app_commands.command(name="strike", description="Your submarines make a surprise strike")
+    @app_commands.describe(space="The battle")
+    @app_commands.autocomplete(space=ac.battle_space)
+    async def strike(self, interaction: discord.Interaction[Any], space: str) -> None:
+        await play(interaction, f"strike {space}")
+
+    @app_commands.command(
+        name="odds", description="Battle odds: exact where feasible, else Monte Carlo"
+    )
+    @app_commands.describe(
+        attackers="e.g. 3 infantry, 1 tank",
+        defenders="e.g. 2 infantry",
+        space="Optional: the space (territory or sea zone)",
+    )
+    @app_commands.autocomplete(attackers=ac.any_units, defenders=ac.any_units, space=ac.any_space)
+    async def odds(
+        self, interaction: discord.Interaction[Any], attackers: str, defenders: str, space: str = ""
+    ) -> None:
+        text = f"odds {attackers} vs {defenders}" + (f" in {space}" if space.strip() else "")
+        await play(interaction, text, slow=True)
+
+    @app_commands.command(name="luck", description="Hits rolled against hits expected")
+    @app_commands.describe(space="Optional: one space's battles")
+    @app_commands.autocomplete(space=ac.any_space)
+    async def luck(self, interaction: discord.Interaction[Any], space: str = "") -> None:
+        await play(interaction, f"luck {space}".strip())
+
+    @dice.command(
+        name="verify", description="Recompute revealed rounds' rolls from the revealed seeds"
+    )
+    @app_commands.describe(round="Only this round")
+    async def verify(
+        self,
+        interaction: discord.Interaction[Any],
+        round: app_commands.Range[int, 1, 999] | None = None,
+    ) -> None:
+        await play(interaction, "dice verify" + ("" if round is None else f" {round}"))

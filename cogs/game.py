@@ -1,0 +1,137 @@
+"""``/game new|join|start|status|map|history|export``: one game per channel or thread."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import _complete as ac
+from cogs._common import (
+    EMBED_LIMIT,
+    channel_key,
+    clip,
+    json_file,
+    people_of,
+    person,
+    send_private,
+    send_public,
+    show,
+    text_file,
+    umpire,
+    with_mentions,
+)
+from cogs._views import play
+from service.commands import NO_GAME
+
+
+class GameCog(commands.GroupCog, group_name="game", group_description="Games in this channel"):
+    """The lobby and the views of a game: anyone may read; the owner starts it."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="new", description="Create a game bound to this channel or thread")
+    @app_commands.describe(
+        edition="The edition to play (e.g. 1941)",
+        short="Play the short game (edition option)",
+        options="Other edition options, space-separated (e.g. errata)",
+    )
+    @app_commands.autocomplete(edition=ac.edition)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        edition: str = "1941",
+        short: bool = False,
+        options: str = "",
+    ) -> None:
+        words = ["game new", edition, "short" if short else "", options]
+        await play(interaction, " ".join(w for w in words if w))
+
+    @app_commands.command(name="join", description="Take a seat before the game starts")
+    @app_commands.describe(
+        power="The power to play (one person may hold several powers of one side)",
+        entropy="Optional phrase mixed into the dice so that the operator alone cannot choose them",
+    )
+    @app_commands.autocomplete(power=ac.any_power)
+    async def join(
+        self, interaction: discord.Interaction[Any], power: str, entropy: str = ""
+    ) -> None:
+        await play(interaction, f"game join {power} {entropy}".strip())
+
+    @app_commands.command(
+        name="start", description="Start the game (its owner, once all seats are taken)"
+    )
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        await play(interaction, "game start")
+
+    @app_commands.command(
+        name="status", description="Round, turn, phase, money, battles, who is waited for"
+    )
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await play(interaction, "game status")
+
+    @app_commands.command(
+        name="map", description="The map (optionally one space and its neighbours)"
+    )
+    @app_commands.describe(space="A space to centre on")
+    @app_commands.autocomplete(space=ac.any_space)
+    async def map(self, interaction: discord.Interaction[Any], space: str = "") -> None:
+        bot = umpire(interaction)
+        text = f"game map {space}".strip()
+        result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
+        if not result.ok:
+            await show(interaction, result, text)
+            return
+        body = with_mentions(result.answer, people_of(result.game))
+        if len(body) + 8 <= EMBED_LIMIT:
+            embed = discord.Embed(title="Map", description=f"```\n{body}\n```")
+            await send_public(interaction, embed=embed, game=result.game)
+        else:
+            await send_public(
+                interaction,
+                content="Map (text until map images arrive):",
+                files=[text_file(result.answer, "map.txt")],
+                game=result.game,
+            )
+
+    @app_commands.command(name="history", description="The last events of the game")
+    @app_commands.describe(n="How many events (default 10)")
+    async def history(
+        self, interaction: discord.Interaction[Any], n: app_commands.Range[int, 1, 500] = 10
+    ) -> None:
+        bot = umpire(interaction)
+        text = f"game history {n}"
+        result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
+        if result.ok and len(result.answer) > EMBED_LIMIT:
+            await send_public(
+                interaction,
+                content=clip(f"The last {n} events are attached.", 200),
+                files=[text_file(result.answer, "history.txt")],
+                game=result.game,
+            )
+            return
+        await show(interaction, result, f"History (last {n})")
+
+    @app_commands.command(name="export", description="The whole game as JSON (verifiable offline)")
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        bot = umpire(interaction)
+        game = await bot.service.game_in(channel_key(interaction))
+        if game is None:
+            await send_private(interaction, NO_GAME)
+            return
+        result = await bot.service.handle(
+            channel_key(interaction), person(interaction.user), "game export"
+        )
+        if not result.ok or result.data is None:
+            await show(interaction, result, "Export")
+            return
+        await send_public(
+            interaction,
+            content=result.answer,
+            files=[json_file(result.data, f"umpire-{game.id}.json")],
+            game=result.game,
+        )

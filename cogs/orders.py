@@ -1,0 +1,84 @@
+"""The turn orders: ``/buy``, ``/move``, ``/place``, ``/end``, ``/undo``, ``/standing``.
+
+Each command is the same line of the order language the local table reads; the service checks
+that the person holds the power whose turn it is, and the rules check the order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs import _complete as ac
+from cogs._views import play
+
+
+class OrdersCog(commands.Cog):
+    """Orders of the power whose turn it is."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="buy", description="Purchase units (cumulative; 'clear' empties the list)"
+    )
+    @app_commands.describe(units="e.g. 3 infantry, 1 tank — or: clear")
+    @app_commands.autocomplete(units=ac.buy_units)
+    async def buy(self, interaction: discord.Interaction[Any], units: str) -> None:
+        await play(interaction, f"buy {units}")
+
+    @app_commands.command(
+        name="move", description="Move units (combat or noncombat move, per phase)"
+    )
+    @app_commands.rename(frm="from")
+    @app_commands.describe(
+        units="e.g. 2 infantry, 1 tank",
+        frm="Where the units are",
+        to="Where they go (a sea zone loads onto transports; a coast offloads)",
+        via="Spaces to pass through, comma-separated, when the path is ambiguous",
+    )
+    @app_commands.autocomplete(units=ac.move_units, frm=ac.move_from, to=ac.move_to)
+    async def move(
+        self,
+        interaction: discord.Interaction[Any],
+        units: str,
+        frm: str,
+        to: str,
+        via: str = "",
+    ) -> None:
+        text = f"move {units} from {frm} to {to}"
+        if via.strip():
+            text += f" via {via}"
+        await play(interaction, text)
+
+    @app_commands.command(name="place", description="Mobilize purchased units")
+    @app_commands.rename(where="in")
+    @app_commands.describe(
+        units="e.g. 2 infantry", where="A territory with a factory, or its sea zone"
+    )
+    @app_commands.autocomplete(units=ac.place_units, where=ac.place_space)
+    async def place(self, interaction: discord.Interaction[Any], units: str, where: str) -> None:
+        await play(interaction, f"place {units} in {where}")
+
+    @app_commands.command(name="end", description="End the current phase")
+    @app_commands.describe(confirm="End even if it forfeits something (e.g. unplaced units)")
+    async def end(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
+        await play(interaction, "end confirm" if confirm else "end")
+
+    @app_commands.command(
+        name="undo", description="Take back your last order of this phase (not after dice)"
+    )
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        await play(interaction, "undo")
+
+    @app_commands.command(name="standing", description="A defender's default casualty order")
+    @app_commands.describe(
+        power="One of your powers",
+        units="Unit types in the order they are lost, e.g. infantry, tank, fighter",
+    )
+    @app_commands.autocomplete(power=ac.my_power, units=ac.any_units)
+    async def standing(self, interaction: discord.Interaction[Any], power: str, units: str) -> None:
+        await play(interaction, f"standing casualties {power} {units}")
