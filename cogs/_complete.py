@@ -16,7 +16,7 @@ from discord import app_commands
 from cogs._common import MAX_CHOICES, channel_key, person, umpire
 from rules import orders as od
 from rules import parse as ps
-from rules.engine import pending
+from rules.engine import pending, resolve_edition
 from rules.errors import RulesError
 from rules.legal import legal_orders
 from rules.state import GameState
@@ -52,7 +52,7 @@ class Context:
 async def context(interaction: discord.Interaction[Any]) -> Context:
     bot = umpire(interaction)
     game = await bot.service.game_in(channel_key(interaction))
-    names = ps.names_for(game.edition if game else ODDS_EDITION)
+    names = ps.names_for(game.edition if game else resolve_edition(ODDS_EDITION).id)
     if game is None or game.status != "active":
         return Context(game, names, None, None)
     try:

@@ -54,6 +54,8 @@ async def tell(interaction: discord.Interaction[Any], error: BaseException) -> N
     if text == SOMETHING_WENT_WRONG:
         name = interaction.command.qualified_name if interaction.command else "interaction"
         log.error("/%s failed", name, exc_info=(type(inner), inner, inner.__traceback__))
+    if interaction.type == discord.InteractionType.autocomplete:
+        return  # an autocomplete cannot show a message; the command itself re-validates
     try:
         if interaction.response.is_done():
             await interaction.followup.send(

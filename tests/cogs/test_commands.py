@@ -1,0 +1,290 @@
+"""Each slash command: happy path, wrong person, wrong phase, unknown names, autocomplete, the
+error funnel. Driven through SimCord (real discord.py dispatch, offline)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cogs import _views
+from cogs._errors import SOMETHING_WENT_WRONG
+from tests.cogs.conftest import AXIS, SECRET, Table, seated
+from tests.fair_game import POSITION
+
+
+def text_of(r: Any) -> str:
+    m = r.followups[-1] if r.followups else r.response
+    parts = [m.content or ""] + [(e.title or "") + "\n" + (e.description or "") for e in m.embeds]
+    for e in m.embeds:
+        parts += [f.value or "" for f in e.fields]
+    return "\n".join(parts)
+
+
+async def positioned(t: Table) -> str:
+    """Germany's combat move in round 1 of a small position (tests/fair_game.py), in the channel."""
+    info = await t.service.create(str(t.channel.id), str(t.alice.id), "1941", position=POSITION)
+    for p in AXIS:
+        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
+    for p in ("Soviet Union", "United Kingdom", "United States"):
+        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
+    assert (await t.service.start(info.id, str(t.alice.id))).ok
+    return info.id
+
+
+# --- /game -----------------------------------------------------------------------------------
+
+
+async def test_game_new_join_start_status_are_public_and_mention_people(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.carol.slash(t.channel, "game status")
+    assert not r.ephemeral
+    body = text_of(r)
+    assert f"<@{t.bob.id}>" in body and "Soviet Union" in body
+    assert str(t.bob.id) not in body.replace(f"<@{t.bob.id}>", "")
+
+
+async def test_game_new_twice_in_a_channel_is_refused_privately(table: Table) -> None:
+    t = table
+    await t.alice.slash(t.channel, "game new")
+    r = await t.bob.slash(t.channel, "game new")
+    assert r.ephemeral and "already has game" in r.response.content
+
+
+async def test_game_join_unknown_power_suggests(table: Table) -> None:
+    t = table
+    await t.alice.slash(t.channel, "game new")
+    r = await t.alice.slash(t.channel, "game join", power="Germny")
+    assert r.ephemeral and "Germany" in r.response.content
+
+
+async def test_game_start_only_by_owner(table: Table) -> None:
+    t = table
+    await t.alice.slash(t.channel, "game new")
+    r = await t.bob.slash(t.channel, "game start")
+    assert r.ephemeral and "owner" in r.response.content
+
+
+async def test_game_map_history_export(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.carol.slash(t.channel, "game map", space="Germany")
+    assert not r.ephemeral and "Germany" in text_of(r)
+    r = await t.carol.slash(t.channel, "game history", n=3)
+    assert not r.ephemeral and "#" in text_of(r)
+    r = await t.carol.slash(t.channel, "game export")
+    assert not r.ephemeral
+    (attachment,) = r.response.attachments
+    assert attachment.filename.endswith(".json")
+
+
+async def test_no_game_here(table: Table) -> None:
+    r = await table.alice.slash(table.channel, "buy", units="1 infantry")
+    assert r.ephemeral and "game new" in r.response.content
+    r = await table.alice.slash(table.channel, "game export")
+    assert r.ephemeral
+
+
+# --- turn orders -------------------------------------------------------------------------------
+
+
+async def test_buy_undo_end_happy_path(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "buy", units="2 inf")
+    assert not r.ephemeral and "infantry" in text_of(r)
+    r = await t.bob.slash(t.channel, "undo")
+    assert not r.ephemeral and "Undone" in text_of(r)
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral and "Combat Move" in text_of(r)
+
+
+async def test_wrong_person_not_seated_and_not_your_turn(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.carol.slash(t.channel, "buy", units="1 infantry")
+    assert r.ephemeral and "no seat" in r.response.content
+    r = await t.alice.slash(t.channel, "buy", units="1 infantry")
+    assert r.ephemeral and "Soviet Union's turn" in r.response.content
+    r = await t.alice.slash(t.channel, "undo")
+    assert r.ephemeral
+
+
+async def test_wrong_phase(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "place", units="1 infantry", **{"in": "Russia"})
+    assert r.ephemeral and r.response.content
+    r = await t.bob.slash(t.channel, "move", units="1 infantry", **{"from": "Russia", "to": "Karelia"})
+    assert r.ephemeral
+
+
+async def test_unknown_names_list_closest_matches(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "buy", units="3 infantri, 1 tankk")
+    assert r.ephemeral and "infantry" in r.response.content
+    await t.bob.slash(t.channel, "end")
+    r = await t.bob.slash(
+        t.channel, "move", units="1 infantry", **{"from": "Rusia", "to": "Karelia"}
+    )
+    assert r.ephemeral and "Russia" in r.response.content
+
+
+async def test_standing_casualties(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "standing", power="Soviet Union", units="infantry, tank")
+    assert not r.ephemeral
+    r = await t.bob.slash(t.channel, "standing", power="Germany", units="infantry")
+    assert r.ephemeral
+
+
+# --- combat ------------------------------------------------------------------------------------
+
+
+async def test_battle_posts_dice_and_a_decision_select(table: Table) -> None:
+    t = table
+    await positioned(t)
+    r = await t.alice.slash(
+        t.channel, "move", units="2 infantry, 1 tank", **{"from": "Eastern Europe", "to": "Ukraine"}
+    )
+    assert not r.ephemeral, r.response.content
+    r = await t.bob.slash(t.channel, "battle", space="Ukraine")  # not bob's battle
+    assert r.ephemeral
+    await t.alice.slash(t.channel, "end")
+    r = await t.alice.slash(t.channel, "battle", space="Ukraine")
+    assert not r.ephemeral, r.response.content
+    dice = [f for f in r.response.embeds[0].fields if f.name == "Dice"]
+    assert dice and "Ukraine round 1" in dice[0].value
+    # Each owed decision is posted with a select, mentioning its holder.
+    posts = [m for m in t.channel.history() if m.components] if hasattr(t.channel, "history") else []
+    del posts
+    state = await t.service.state((await t.service.game_in(str(t.channel.id))).id)  # type: ignore[union-attr]
+    assert state.battles or "Ukraine" in text_of(r)
+
+
+async def test_press_retreat_submerge_strike_casualties_refused_when_not_owed(table: Table) -> None:
+    t = table
+    await positioned(t)
+    for name, opts in [
+        ("press", {"space": "Ukraine"}),
+        ("retreat", {"space": "Ukraine", "to": "Eastern Europe"}),
+        ("submerge", {"space": "Sea Zone 5"}),
+        ("strike", {"space": "Sea Zone 5"}),
+        ("casualties", {"space": "Ukraine", "units": "1 infantry"}),
+    ]:
+        r = await t.alice.slash(t.channel, name, **opts)
+        assert r.ephemeral and r.response.content, name
+
+
+async def test_odds_luck_and_dice_verify(table: Table) -> None:
+    t = table
+    r = await t.carol.slash(t.channel, "odds", attackers="3 infantry, 1 tank", defenders="2 infantry")
+    assert r.ephemeral  # the private "posted" note; the odds are in the channel
+    assert "Odds" in t.channel.last_message.embeds[0].title + t.channel.last_message.embeds[0].description
+    r = await t.carol.slash(t.channel, "odds", attackers="3 zeppelins", defenders="2 infantry")
+    assert r.ephemeral and "infantry" in text_of(r)
+    await seated(t)
+    r = await t.carol.slash(t.channel, "luck")
+    assert not r.ephemeral
+    r = await t.carol.slash(t.channel, "dice verify")
+    assert r.response is not None and "Traceback" not in text_of(r)
+
+
+# --- admin -------------------------------------------------------------------------------------
+
+
+async def test_admin_commands_owner_only_and_clear_about_what_exists(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "admin deadline", hours=24.0)
+    assert r.ephemeral and "owner" in r.response.content
+    r = await t.alice.slash(t.channel, "admin deadline", hours=24.0)
+    assert not r.ephemeral and "<t:" in text_of(r)
+    r = await t.alice.slash(t.channel, "admin pause")
+    assert not r.ephemeral
+    r = await t.alice.slash(t.channel, "admin resume")
+    assert not r.ephemeral
+    r = await t.alice.slash(t.channel, "admin substitute", power="Germany", member=t.carol)
+    assert r.ephemeral and "not available yet" in r.response.content
+    r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
+    assert r.ephemeral and "not available yet" in r.response.content
+
+
+# --- the error funnel ----------------------------------------------------------------------------
+
+
+async def test_unexpected_errors_are_private_and_plain(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = table
+    await seated(t)
+
+    async def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("secret internals at line 42")
+
+    monkeypatch.setattr(t.service, "handle", boom)
+    r = await t.bob.slash(t.channel, "buy", units="1 infantry")
+    assert r.ephemeral
+    assert r.response.content == SOMETHING_WENT_WRONG
+    assert "secret internals" not in r.response.content
+    t.env.errors.clear()  # logged by the funnel; SimCord would re-raise it at teardown
+
+
+async def test_mentions_never_ping_everyone_or_roles(table: Table) -> None:
+    t = table
+    await seated(t)
+    await t.bob.slash(t.channel, "game join", power="@everyone")
+    bodies = [c.json.get("data") or c.json for c in t.env.http_requests if isinstance(c.json, dict)]
+    mentions = [b["allowed_mentions"] for b in bodies if "allowed_mentions" in b]
+    assert mentions
+    for am in mentions:
+        assert "everyone" not in am.get("parse", []) and "roles" not in am.get("parse", [])
+
+
+# --- autocomplete --------------------------------------------------------------------------------
+
+
+async def test_autocomplete_names_are_filtered_and_at_most_25(table: Table) -> None:
+    t = table
+    choices = await t.alice.autocomplete(t.channel, "game map", "space", "")
+    assert 0 < len(choices) <= 25
+    choices = await t.alice.autocomplete(t.channel, "game map", "space", "sz5")
+    assert choices[0]["value"] == "Sea Zone 5"
+    await seated(t)
+    choices = await t.bob.autocomplete(t.channel, "buy", "units", "3 infantry, 1 ta")
+    assert any(c["value"] == "3 infantry, 1 tank" for c in choices)
+    assert len(choices) <= 25
+
+
+async def test_move_from_offers_spaces_with_movable_units(table: Table) -> None:
+    t = table
+    await seated(t)
+    await t.bob.slash(t.channel, "end")  # Soviet Union: to combat move
+    choices = await t.bob.autocomplete(t.channel, "move", "from", "")
+    values = [c["value"] for c in choices]
+    assert 0 < len(values) <= 25
+    assert "Archangel" in values  # Soviet infantry there can move
+    to = await t.bob.autocomplete(t.channel, "move", "to", "", **{"from": "Archangel"})
+    assert "West Russia" in [c["value"] for c in to]
+    units = await t.bob.autocomplete(t.channel, "move", "units", "", **{"from": "Archangel"})
+    assert any("infantry" in c["value"] for c in units)
+
+
+async def test_join_autocomplete_prefers_open_seats(table: Table) -> None:
+    t = table
+    await t.alice.slash(t.channel, "game new")
+    await t.alice.slash(t.channel, "game join", power="Germany")
+    choices = [c["value"] for c in await t.bob.autocomplete(t.channel, "game join", "power", "")]
+    assert choices[0] != "Germany" and "Soviet Union" in choices
+
+
+def test_decision_texts_are_order_language() -> None:
+    from rules import orders as od
+
+    assert _views.order_text(od.Retreat(space="Ukraine", to="Eastern Europe")) == (
+        "retreat Ukraine to Eastern Europe"
+    )
+    assert SECRET
