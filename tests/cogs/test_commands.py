@@ -158,11 +158,22 @@ async def test_battle_posts_dice_and_a_decision_select(table: Table) -> None:
     assert not r.ephemeral, r.response.content
     dice = [f for f in r.response.embeds[0].fields if f.name == "Dice"]
     assert dice and "Ukraine round 1" in dice[0].value
-    # Each owed decision is posted with a select, mentioning its holder.
-    posts = [m for m in t.channel.history() if m.components] if hasattr(t.channel, "history") else []
-    del posts
-    state = await t.service.state((await t.service.game_in(str(t.channel.id))).id)  # type: ignore[union-attr]
-    assert state.battles or "Ukraine" in text_of(r)
+    # Each owed decision is posted with a select, mentioning its holder; the holder answers.
+    game = await t.service.game_in(str(t.channel.id))
+    assert game is not None
+    asks = [m for m in t.channel.history() if m.components and "owes" in m.content]
+    state = await t.service.state(game.id)
+    if not asks:  # no hits this round: nothing is owed
+        assert not any(b.step == "casualties" for b in state.battles.values())
+        return
+    for ask in asks:
+        holder = t.bob if f"<@{t.bob.id}>" in ask.content else t.alice
+        other = t.alice if holder is t.bob else t.bob
+        r = await other.select(ask, ["0"])  # someone else: refused privately
+        assert r.ephemeral, text_of(r)
+        r = await holder.select(ask, ["0"])
+        assert not r.ephemeral, text_of(r)
+        assert "casualties" in text_of(r).casefold() or "lose" in text_of(r).casefold()
 
 
 async def test_press_retreat_submerge_strike_casualties_refused_when_not_owed(table: Table) -> None:
