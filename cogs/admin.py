@@ -2,8 +2,7 @@
 Manage Server; public and logged.
 
 Deadlines and pauses are kept by the reminders (``cogs.reminders``): a pause stops the reminders
-of the game. Substitute and kick need seat changes the service does not offer yet; the commands
-say so plainly rather than pretend.
+of the game. Substitute and kick change seats through the service (P-1 is checked there).
 """
 
 from __future__ import annotations
@@ -22,12 +21,6 @@ from service.commands import NO_GAME
 from service.games import GameInfo
 
 log = logging.getLogger(__name__)
-
-NOT_YET = (
-    "{what} is not available yet: the game service cannot change seats after the start. "
-    "Nothing was changed."
-)
-
 
 class AdminCog(
     commands.GroupCog, group_name="admin", group_description="Game admin (owner or Manage Server)"
@@ -119,13 +112,27 @@ class AdminCog(
     async def substitute(
         self, interaction: discord.Interaction[Any], power: str, member: discord.Member
     ) -> None:
-        del power, member
-        if await self._game(interaction) is not None:
-            await send_private(interaction, NOT_YET.format(what="Substitute"))
+        game = await self._game(interaction)
+        if game is None:
+            return
+        result = await umpire(interaction).service.substitute(
+            game.id, person(interaction.user), power, person(member), admin=True
+        )
+        if not result.ok:
+            await send_private(interaction, result.error or "Nothing was changed.")
+            return
+        await self._announce(interaction, game, result.answer)
 
     @app_commands.command(name="kick", description="Remove a member from the game")
     @app_commands.describe(member="Who leaves")
     async def kick(self, interaction: discord.Interaction[Any], member: discord.Member) -> None:
-        del member
-        if await self._game(interaction) is not None:
-            await send_private(interaction, NOT_YET.format(what="Kick"))
+        game = await self._game(interaction)
+        if game is None:
+            return
+        result = await umpire(interaction).service.kick(
+            game.id, person(interaction.user), person(member), admin=True
+        )
+        if not result.ok:
+            await send_private(interaction, result.error or "Nothing was changed.")
+            return
+        await self._announce(interaction, game, result.answer)

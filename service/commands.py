@@ -39,8 +39,6 @@ _LATER = {
     "pause": "pause: not available yet (admin commands come with the deadlines issue)",
     "resume": "resume: not available yet (admin commands come with the deadlines issue)",
     "deadline": "deadline: not available yet (admin commands come with the deadlines issue)",
-    "substitute": "substitute: not available yet (admin commands come with the deadlines issue)",
-    "kick": "kick: not available yet (admin commands come with the deadlines issue)",
 }
 
 
@@ -175,6 +173,10 @@ async def execute(
             )
         case ps.Undo():
             return await service.undo(game_id, person)
+        case ps.Substitute():
+            return await service.substitute(game_id, person, cmd.power, cmd.user)
+        case ps.Kick():
+            return await service.kick(game_id, person, cmd.user)
         case ps.DiceVerify():
             return await service.verify_dice(game_id, cmd.round)
         case ps.State():

@@ -410,6 +410,66 @@ class GameService:
         await self.store.set_status(game_id, "active")
         return await self._answer(game_id, None, events, kind="start")
 
+    # --- seats (admin) ----------------------------------------------------------------------
+    async def substitute(self, game_id: str, person: str, power: str, newcomer: str,
+                         *, admin: bool = False) -> Result:
+        """Give a power's seat to someone else (the owner, or a front end's admin). The
+        newcomer may hold other powers only of the same side (P-1). Public; no event changes."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind="substitute")
+        info = GameInfo.of(rec)
+        if person != rec.owner and not admin:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) or a server manager can substitute "
+                "players.", kind="substitute", game=info)
+        ed = resolve_edition(rec.edition)
+        try:
+            name = _resolve_power(ed.powers, power)
+        except ServiceError as e:
+            return Result.refused(str(e), kind="substitute", game=info)
+        newcomer = newcomer.strip()
+        if not newcomer:
+            return Result.refused("Name who takes the seat: 'substitute <power> <person>'.",
+                                  kind="substitute", game=info)
+        other = [p for p, who in rec.seats.items()
+                 if who == newcomer and ed.side_of(p) != ed.side_of(name)]
+        if other:
+            return Result.refused(
+                f"{newcomer} holds {_and(other)} ({ed.side_of(other[0])}); {name} is on the "
+                f"{ed.side_of(name)} side. One person plays powers of one side only (P-1).",
+                kind="substitute", game=info)
+        before = rec.seats.get(name)
+        await self.store.set_seat(game_id, name, newcomer, rec.entropy.get(name, ""))
+        rec = await self.store.get_game(game_id)
+        was = f" (was {before})" if before else ""
+        return Result(ok=True, answer=f"{newcomer} now plays {name}{was}; set by {person}.",
+                      kind="substitute", game=GameInfo.of(rec))
+
+    async def kick(self, game_id: str, person: str, leaver: str, *, admin: bool = False) -> Result:
+        """Take every seat from a person; the game waits until the owner substitutes."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind="kick")
+        info = GameInfo.of(rec)
+        if person != rec.owner and not admin:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) or a server manager can remove players.",
+                kind="kick", game=info)
+        held = [p for p, who in rec.seats.items() if who == leaver]
+        if not held:
+            return Result.refused(f"{leaver} holds no seat in this game.", kind="kick", game=info)
+        for p in held:
+            await self.store.set_seat(game_id, p, None, "")
+        rec = await self.store.get_game(game_id)
+        return Result(
+            ok=True,
+            answer=f"{leaver} left {_and(held)}; the owner gives the seat(s) to someone with "
+            "'substitute <power> <person>'.",
+            kind="kick", game=GameInfo.of(rec))
+
     # --- orders -----------------------------------------------------------------------------
     async def handle(self, channel: str, person: str, text: str) -> Result:
         """One line typed by ``person`` in ``channel``: any command of the order language."""

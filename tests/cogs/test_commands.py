@@ -218,10 +218,17 @@ async def test_admin_commands_owner_only_and_clear_about_what_exists(table: Tabl
     assert not r.ephemeral
     r = await t.alice.slash(t.channel, "admin resume")
     assert not r.ephemeral
+    r = await t.bob.slash(t.channel, "admin substitute", power="Germany", member=t.carol)
+    assert r.ephemeral and "owner" in r.response.content
     r = await t.alice.slash(t.channel, "admin substitute", power="Germany", member=t.carol)
-    assert r.ephemeral and "not available yet" in r.response.content
+    assert not r.ephemeral and "now plays Germany" in text_of(r)
+    # P-1: carol now plays an Axis power, so she may not take an Allied one as well.
+    r = await t.alice.slash(t.channel, "admin substitute", power="Soviet Union", member=t.carol)
+    assert r.ephemeral and "P-1" in r.response.content
     r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
-    assert r.ephemeral and "not available yet" in r.response.content
+    assert not r.ephemeral and "left Germany" in text_of(r)
+    r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
+    assert r.ephemeral and "holds no seat" in r.response.content
 
 
 # --- the error funnel ----------------------------------------------------------------------------

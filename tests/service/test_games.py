@@ -444,3 +444,27 @@ async def test_the_defender_answers_its_own_casualties() -> None:
     assert chosen[0].by == "Soviet Union"
     r = await svc.submit(game, "carol", "casualties Ukraine 1 tank")
     assert not r.ok and r.error == NOT_SEATED
+
+
+async def test_substitute_and_kick_change_seats_for_the_owner_only() -> None:
+    """Admin seat changes (COMMANDS.md): owner only, P-1 kept, the game waits for an empty seat."""
+    from service.games import GameService
+
+    svc = GameService()
+    info = await svc.create("chan", "alice", "1941")
+    for power, who in [("Germany", "alice"), ("Japan", "alice"), ("Soviet Union", "bob"),
+                       ("United Kingdom", "bob"), ("United States", "bob")]:
+        assert (await svc.join(info.id, who, power)).ok
+    assert (await svc.start(info.id, "alice")).ok
+    r = await svc.substitute(info.id, "bob", "Germany", "carol")
+    assert not r.ok and "owner" in (r.error or "")
+    r = await svc.substitute(info.id, "alice", "Germany", "bob")
+    assert not r.ok and "P-1" in (r.error or "")
+    r = await svc.substitute(info.id, "alice", "Soviet Union", "carol")
+    assert r.ok and (await svc.info(info.id)).seats["Soviet Union"] == "carol"
+    r = await svc.submit(info.id, "carol", "buy 1 infantry")
+    assert r.ok
+    r = await svc.kick(info.id, "alice", "carol")
+    assert r.ok and "Soviet Union" not in (await svc.info(info.id)).seats
+    r = await svc.submit(info.id, "carol", "buy 1 infantry")
+    assert not r.ok
