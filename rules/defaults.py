@@ -1,0 +1,41 @@
+"""What the referee answers for a player who does not (deadlines in asynchronous play).
+
+A standing casualty order, or else the default (cheapest first, two-hit units absorb first,
+transports last, the attacker keeping its last land unit — H-1..H-7) answers casualties;
+submarines strike (SS-2); an attacker that must press or retreat presses (CC-6).
+"""
+
+from __future__ import annotations
+
+from rules import combat
+from rules import orders as od
+from rules.engine import pending
+from rules.state import GameState
+
+
+def default_orders(state: GameState) -> list[od.Order]:
+    """One order per battle decision the game now waits for, as its default answer."""
+    out: list[od.Order] = []
+    for p in pending(state):
+        if p.space is None:
+            continue
+        b = state.battles.get(p.space)
+        if b is None:
+            continue
+        if p.what == "casualties":
+            side = combat.owed_side(b)
+            if side is None:
+                continue
+            lost, damaged = combat.default_choice(state, b, side)
+            units: dict[str, int] = {}
+            for uid in (*lost, *damaged):
+                u = state.units[uid]
+                units[u.type] = units.get(u.type, 0) + (
+                    2 if uid in lost and u.damage == 0 and uid not in damaged
+                    and state.edition.units[u.type].hits > 1 else 1)
+            out.append(od.Casualties(power=p.power, space=p.space, units=units))
+        elif p.what == "submerge or strike":
+            out.append(od.Strike(power=p.power, space=p.space))
+        elif p.what == "press or retreat":
+            out.append(od.Press(power=p.power, space=p.space))
+    return out
