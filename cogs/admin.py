@@ -1,22 +1,22 @@
 """``/admin pause|resume|deadline|substitute|kick``: for the game's owner and members with
 Manage Server; public and logged.
 
-Deadlines and pauses are kept by the reminders (``cogs.reminders``): a pause stops the reminders
-of the game. Substitute and kick change seats through the service (P-1 is checked there).
+Deadlines and pauses are kept by the game service in its store (``GameService.set_deadline``,
+``pause``, ``resume``); ``cogs.reminders`` sends the reminders and runs the deadline action.
+Substitute and kick change seats through the service (P-1 is checked there).
 """
 
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import channel_key, person, send_private, send_public, umpire
-from cogs.reminders import Deadline, RemindersCog, timestamp
+from cogs.reminders import timestamp
 from service.commands import NO_GAME
 from service.games import GameInfo
 
@@ -47,11 +47,6 @@ class AdminCog(
             return None
         return game
 
-    def _reminders(self) -> RemindersCog:
-        cog = self.bot.get_cog("RemindersCog")
-        assert isinstance(cog, RemindersCog)
-        return cog
-
     async def _announce(
         self, interaction: discord.Interaction[Any], game: GameInfo, text: str
     ) -> None:
@@ -62,50 +57,60 @@ class AdminCog(
 
     @app_commands.command(name="deadline", description="Set the deadline of the current wait")
     @app_commands.describe(
-        hours="Hours from now", every_turn="Renew it by the same time at each new turn"
+        hours="Hours from now",
+        every_turn="Renew it by the same time at each new turn",
+        action="At the deadline: remind only, answer battle decisions by default, or end the phase",
     )
     async def deadline(
         self,
         interaction: discord.Interaction[Any],
         hours: app_commands.Range[float, 0.1, 336.0],
         every_turn: bool = False,
+        action: Literal["remind", "defaults", "end"] = "remind",
     ) -> None:
         game = await self._game(interaction)
         if game is None:
             return
         bot = umpire(interaction)
-        period = timedelta(hours=hours)
-        due = bot.clock() + period
-        assert interaction.channel_id is not None
-        self._reminders().deadlines.set(
-            Deadline(game.id, interaction.channel_id, due, period if every_turn else None)
+        text = f"{round(hours * 3600)}s {action}" + (" every" if every_turn else "")
+        result = await bot.service.set_deadline(
+            game.id, person(interaction.user), text, admin=True, now=bot.clock()
         )
+        if not result.ok:
+            await send_private(interaction, result.error or "Nothing was changed.")
+            return
+        d = await bot.service.deadline(game.id)
+        assert d is not None
         renew = " It renews at each new turn." if every_turn else ""
-        await self._announce(interaction, game, f"deadline set to {timestamp(due)}.{renew}")
+        await self._announce(
+            interaction, game, f"deadline set to {timestamp(d.due_at)} ({action}).{renew}"
+        )
 
     @app_commands.command(name="pause", description="Pause the game's deadline and reminders")
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
-        game = await self._game(interaction)
-        if game is None:
-            return
-        if self._reminders().deadlines.pause(game.id, True) is None:
-            await send_private(
-                interaction, "This game has no deadline to pause ('/admin deadline')."
-            )
-            return
-        await self._announce(interaction, game, "paused: no reminders until '/admin resume'.")
+        await self._pause(interaction, True)
 
     @app_commands.command(name="resume", description="Resume the game's deadline and reminders")
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
+        await self._pause(interaction, False)
+
+    async def _pause(self, interaction: discord.Interaction[Any], pause: bool) -> None:
         game = await self._game(interaction)
         if game is None:
             return
-        if self._reminders().deadlines.pause(game.id, False) is None:
+        bot = umpire(interaction)
+        how = bot.service.pause if pause else bot.service.resume
+        result = await how(game.id, person(interaction.user), admin=True, now=bot.clock())
+        if not result.ok:
             await send_private(
-                interaction, "This game has no deadline to resume ('/admin deadline')."
+                interaction,
+                (result.error or "").replace("'deadline 24h'", "'/admin deadline'"),
             )
             return
-        await self._announce(interaction, game, "resumed.")
+        if pause:
+            await self._announce(interaction, game, "paused: no reminders until '/admin resume'.")
+        else:
+            await self._announce(interaction, game, "resumed.")
 
     @app_commands.command(name="substitute", description="Give a power's seat to another member")
     @app_commands.describe(power="The power", member="Who takes it over")

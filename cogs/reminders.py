@@ -1,32 +1,28 @@
 """Deadlines and reminders: a background loop that reminds the players a game waits for, before
 its deadline and when it passes, with a mention in the game's channel.
 
-Each reminder has a key (game, deadline, kind). Before sending, the loop *claims* the key through
-a ``ReminderClaims``; only the process whose claim succeeds sends it, so two bot processes never
-send the same reminder twice. ``MemoryClaims`` claims within one process; with several processes
-the claims must live in the shared database, where the SQL store provides them with a row lock on
-its ``deadline`` table (``db.models.Deadline.claimed_by``/``claimed_at``). A store with a
-``claim_reminder(key, by, now)`` method is used as is; otherwise the bot falls back to
-``MemoryClaims`` (correct for one process).
-
-Deadlines are kept by this cog (``Deadlines``) and set with ``/admin deadline``; a deadline with a
-period moves forward by that period each time a new turn begins. What happens at a deadline is,
-for now, a reminder only (no default decisions, no automatic end of phase).
+Deadlines live in the game store (``GameService.set_deadline``/``pause``/``resume``; set with
+``/admin deadline``), so a restarted bot keeps them. Each reminder is *claimed* in the store per
+(game, kind, due time) before it is sent (``store.claim_reminder``: a unique key in the database),
+so two bot processes sharing a database never send the same one twice. When a deadline passes,
+``GameService.deadline_due`` claims it and carries out the game's action (remind, defaults, end);
+only the process whose claim succeeded posts it. A deadline with a period renews when a turn
+begins.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Literal
 
 import discord
 from discord.ext import commands, tasks
 
 from rules import events as ev
-from service.games import GameInfo, GameService
+from service.games import GameInfo, GameService, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -36,66 +32,15 @@ TICK_SECONDS = 60.0
 Kind = Literal["before", "due"]
 
 
-@runtime_checkable
-class ReminderClaims(Protocol):
-    """Claims each reminder once among all bot processes."""
-
-    async def claim_reminder(self, key: str, by: str, now: datetime) -> bool:
-        """True for the first claim of ``key`` (that process sends it); False afterwards."""
-        ...
-
-
-@dataclass
-class MemoryClaims:
-    """Claims within one process (tests, a single bot process)."""
-
-    claimed: dict[str, tuple[str, datetime]] = field(default_factory=dict)
-
-    async def claim_reminder(self, key: str, by: str, now: datetime) -> bool:
-        if key in self.claimed:
-            return False
-        self.claimed[key] = (by, now)
-        return True
-
-
 @dataclass(frozen=True)
 class Deadline:
-    """When a game's current wait ends; ``period`` renews it at each new turn."""
+    """A game's deadline as the cog sees it: the store's record and the game's channel."""
 
     game_id: str
     channel_id: int
     due: datetime
-    period: timedelta | None = None
     paused: bool = False
-
-
-@dataclass
-class Deadlines:
-    """The games' deadlines, by game id."""
-
-    by_game: dict[str, Deadline] = field(default_factory=dict)
-
-    def set(self, deadline: Deadline) -> None:
-        self.by_game[deadline.game_id] = deadline
-
-    def get(self, game_id: str) -> Deadline | None:
-        return self.by_game.get(game_id)
-
-    def pause(self, game_id: str, paused: bool) -> Deadline | None:
-        d = self.by_game.get(game_id)
-        if d is not None:
-            d = replace(d, paused=paused)
-            self.by_game[game_id] = d
-        return d
-
-    def renew(self, game_id: str, now: datetime) -> None:
-        d = self.by_game.get(game_id)
-        if d is not None and d.period is not None:
-            self.by_game[game_id] = replace(d, due=now + d.period)
-
-
-def reminder_key(d: Deadline, kind: Kind) -> str:
-    return f"{d.game_id}:{d.due.isoformat()}:{kind}"
+    action: str = "remind"
 
 
 def due_reminders(deadlines: Sequence[Deadline], now: datetime) -> list[tuple[Deadline, Kind]]:
@@ -132,7 +77,11 @@ async def reminder_text(service: GameService, d: Deadline, kind: Kind) -> tuple[
     else:
         text = (
             f"⌛ {mentions} The deadline {timestamp(d.due)} has passed. Waiting for: {what}. "
-            "(At a deadline the bot reminds only; the game waits for the orders.)"
+            + (
+                "(At this deadline the bot reminds only; the game waits for the orders.)"
+                if d.action == "remind"
+                else "The referee answered for the absent players:"
+            )
         )
     return text.replace("  ", " "), ids
 
@@ -142,9 +91,7 @@ class RemindersCog(commands.Cog):
 
     def __init__(self, bot: Any, *, start: bool = True) -> None:
         self.bot = bot
-        self.deadlines = Deadlines()
-        store = bot.service.store
-        self.claims: ReminderClaims = store if isinstance(store, ReminderClaims) else MemoryClaims()
+        self.service: GameService = bot.service
         self.sent: list[tuple[str, int]] = []  # (key, channel id) sent by this process
         self._start = start
         bot.service.listeners.append(self._on_events)
@@ -160,7 +107,20 @@ class RemindersCog(commands.Cog):
 
     async def _on_events(self, game: GameInfo, events: Sequence[ev.Event]) -> None:
         if any(isinstance(e, ev.TurnStarted) for e in events):
-            self.deadlines.renew(game.id, self.bot.clock())
+            await self.service.renew_deadline(game.id, self.bot.clock())
+
+    async def deadlines(self) -> list[Deadline]:
+        """The stored deadlines of the games bound to a Discord channel."""
+        out: list[Deadline] = []
+        for d in await self.service.store.deadlines():
+            try:
+                info = await self.service.info(d.game_id)
+            except ServiceError:
+                continue
+            if info.status != "active" or not info.channel.isdigit():
+                continue
+            out.append(Deadline(d.game_id, int(info.channel), d.due_at, d.paused, d.action))
+        return out
 
     @tasks.loop(seconds=TICK_SECONDS)
     async def loop(self) -> None:
@@ -177,12 +137,21 @@ class RemindersCog(commands.Cog):
         """Send every reminder that is due and that this process claims. Returns how many."""
         now: datetime = self.bot.clock()
         sent = 0
-        for d, kind in due_reminders(list(self.deadlines.by_game.values()), now):
-            key = reminder_key(d, kind)
-            if kind == "before" and any(k == reminder_key(d, "due") for k, _ in self.sent):
-                continue
-            if not await self.claims.claim_reminder(key, self.bot.process_id, now):
-                continue
+        for d, kind in due_reminders(await self.deadlines(), now):
+            key = f"{d.game_id}:{d.due.isoformat()}:{kind}"
+            extra = ""
+            if kind == "before":
+                claimed = await self.service.store.claim_reminder(
+                    d.game_id, "before", d.due, self.bot.process_id
+                )
+                if not claimed:
+                    continue
+            else:
+                self.service.process_id = self.bot.process_id
+                result = await self.service.deadline_due(d.game_id, now)
+                if not (result.data or {}).get("fired"):
+                    continue
+                extra = result.answer
             channel = self.bot.get_channel(d.channel_id)
             if channel is None:
                 try:
@@ -191,6 +160,8 @@ class RemindersCog(commands.Cog):
                     log.warning("reminder %s: channel %s is gone", key, d.channel_id)
                     continue
             text, ids = await reminder_text(self.bot.service, d, kind)
+            if extra:
+                text = f"{text}\n{extra}"[:1900]
             mentions = discord.AllowedMentions(
                 everyone=False,
                 roles=False,

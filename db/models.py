@@ -11,8 +11,9 @@ exactly these (a test compares them).
 - ``game_order``: one row per accepted order and the range of events it appended.
 - ``snapshot``: the state after ``seq`` events, so a long game loads as snapshot + tail.
 - ``secret``: a game's secrets (the dice master); never exported.
-- ``deadline``: reminders to send; ``claimed_by``/``claimed_at`` let one of several bot processes
-  take each with a row lock (not used yet).
+- ``game_deadline``: a game's deadline (due time, renewal period, action, paused since).
+- ``deadline``: the reminders and deadline actions claimed, one row per (game, kind, due_at):
+  the unique key lets exactly one of several bot processes claim each (revision 0002).
 """
 
 from __future__ import annotations
@@ -99,8 +100,19 @@ class Secret(SQLModel, table=True):
     value: bytes
 
 
+class GameDeadline(SQLModel, table=True):
+    __tablename__ = "game_deadline"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    due_at: datetime
+    every: int | None = None  # seconds; renews the deadline at each new turn
+    action: str = Field(default="remind", max_length=16)
+    paused_at: datetime | None = None
+
+
 class Deadline(SQLModel, table=True):
     __tablename__ = "deadline"
+    __table_args__ = (sa.UniqueConstraint("game_id", "kind", "due_at", name="uq_deadline_claim"),)
 
     id: int | None = Field(default=None, primary_key=True)
     game_id: str = Field(foreign_key="game.id", index=True, max_length=64)
@@ -124,4 +136,5 @@ ORDER = table(GameOrder)
 SNAPSHOT = table(Snapshot)
 SECRET = table(Secret)
 DEADLINE = table(Deadline)
+GAME_DEADLINE = table(GameDeadline)
 metadata = SQLModel.metadata

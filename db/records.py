@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from rules import events as ev
 
 GameStatus = Literal["lobby", "active", "finished"]
 DiceKind = Literal["fair", "scripted"]
+DeadlineAction = Literal["remind", "defaults", "end"]
+DEADLINE_ACTIONS: tuple[DeadlineAction, ...] = ("remind", "defaults", "end")
 
 
 class StoreError(Exception):
@@ -87,6 +90,25 @@ class StoredEvent:
     event: ev.Event
 
 
+@dataclass(frozen=True)
+class DeadlineRecord:
+    """A game's deadline: when the current wait ends and what the referee does then.
+
+    ``every`` (seconds) renews it at each new turn; ``paused_at`` is set while it is paused
+    (resuming shifts ``due_at`` by the time spent paused).
+    """
+
+    game_id: str
+    due_at: datetime
+    every: int | None = None
+    action: DeadlineAction = "remind"
+    paused_at: datetime | None = None
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+
 class CorruptGame(StoreError):
     """The stored log of a game fails its hash chain: a row was edited, removed or reordered.
 
@@ -106,7 +128,10 @@ class CorruptGame(StoreError):
 
 
 __all__ = [
+    "DEADLINE_ACTIONS",
     "CorruptGame",
+    "DeadlineAction",
+    "DeadlineRecord",
     "DiceKind",
     "DiceSpec",
     "GameNotFound",

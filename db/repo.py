@@ -19,6 +19,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -28,9 +29,21 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from db import snapshot as snap
 from db.engine import create_engine
 from db.migrate import upgrade
-from db.models import EVENT, GAME, ORDER, SEAT, SECRET, SNAPSHOT, utcnow
+from db.models import (
+    DEADLINE,
+    EVENT,
+    GAME,
+    GAME_DEADLINE,
+    ORDER,
+    SEAT,
+    SECRET,
+    SNAPSHOT,
+    utcnow,
+)
 from db.records import (
     CorruptGame,
+    DeadlineAction,
+    DeadlineRecord,
     DiceSpec,
     GameNotFound,
     GameRecord,
@@ -450,6 +463,93 @@ class SqlStore:
         if value is None:
             raise StoreError(f"Game {game_id} keeps no secret {name!r}.")
         return bytes(value)
+
+    # --- deadlines ----------------------------------------------------------------------
+    @staticmethod
+    def _deadline_of(row: Any) -> DeadlineRecord:
+        return DeadlineRecord(
+            game_id=row.game_id,
+            due_at=row.due_at,
+            every=row.every,
+            action=row.action,
+            paused_at=row.paused_at,
+        )
+
+    async def set_deadline(
+        self, game_id: str, due_at: datetime, every: int | None, action: DeadlineAction
+    ) -> DeadlineRecord:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            await conn.execute(GAME_DEADLINE.delete().where(GAME_DEADLINE.c.game_id == game_id))
+            await conn.execute(
+                GAME_DEADLINE.insert().values(
+                    game_id=game_id, due_at=due_at, every=every, action=action, paused_at=None
+                )
+            )
+        return DeadlineRecord(game_id, due_at, every, action)
+
+    async def get_deadline(self, game_id: str) -> DeadlineRecord | None:
+        async with self._read() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(GAME_DEADLINE).where(GAME_DEADLINE.c.game_id == game_id)
+                )
+            ).first()
+        return self._deadline_of(row) if row is not None else None
+
+    async def deadlines(self) -> list[DeadlineRecord]:
+        async with self._read() as conn:
+            rows = (
+                await conn.execute(sa.select(GAME_DEADLINE).order_by(GAME_DEADLINE.c.due_at))
+            ).all()
+        return [self._deadline_of(r) for r in rows]
+
+    async def _set_paused(
+        self, game_id: str, now: datetime, pause: bool
+    ) -> DeadlineRecord | None:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)  # serialises pause/resume of one game
+            where = GAME_DEADLINE.c.game_id == game_id
+            row = (await conn.execute(sa.select(GAME_DEADLINE).where(where))).first()
+            if row is None:
+                return None
+            d = self._deadline_of(row)
+            if pause and d.paused_at is None:
+                d = DeadlineRecord(d.game_id, d.due_at, d.every, d.action, now)
+            elif not pause and d.paused_at is not None:
+                shift = max(now - d.paused_at, timedelta(0))
+                d = DeadlineRecord(d.game_id, d.due_at + shift, d.every, d.action, None)
+            else:
+                return d
+            await conn.execute(
+                GAME_DEADLINE.update().where(where).values(due_at=d.due_at, paused_at=d.paused_at)
+            )
+            return d
+
+    async def pause_deadline(self, game_id: str, now: datetime) -> DeadlineRecord | None:
+        return await self._set_paused(game_id, now, True)
+
+    async def resume_deadline(self, game_id: str, now: datetime) -> DeadlineRecord | None:
+        return await self._set_paused(game_id, now, False)
+
+    async def claim_reminder(
+        self, game_id: str, kind: str, due_at: datetime, claimer: str
+    ) -> bool:
+        """Insert the claim row; the unique key (game, kind, due_at) refuses every later one."""
+        try:
+            async with self._write() as conn:
+                await conn.execute(
+                    DEADLINE.insert().values(
+                        game_id=game_id,
+                        due_at=due_at,
+                        kind=kind,
+                        claimed_by=claimer,
+                        claimed_at=utcnow(),
+                    )
+                )
+        except IntegrityError:
+            return False
+        return True
 
     # --- snapshots ----------------------------------------------------------------------
     async def load_state(

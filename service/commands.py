@@ -36,9 +36,9 @@ _GAME_HELP = (
 )
 
 _LATER = {
-    "pause": "pause: not available yet (admin commands come with the deadlines issue)",
-    "resume": "resume: not available yet (admin commands come with the deadlines issue)",
-    "deadline": "deadline: not available yet (admin commands come with the deadlines issue)",
+    "pause": "pause: no game in this channel; start one with 'game new'",
+    "resume": "resume: no game in this channel; start one with 'game new'",
+    "deadline": "deadline: no game in this channel; start one with 'game new'",
 }
 
 
@@ -177,6 +177,12 @@ async def execute(
             return await service.substitute(game_id, person, cmd.power, cmd.user)
         case ps.Kick():
             return await service.kick(game_id, person, cmd.user)
+        case ps.Deadline():
+            return await service.set_deadline(game_id, person, cmd.text)
+        case ps.Pause():
+            return await service.pause(game_id, person)
+        case ps.Resume():
+            return await service.resume(game_id, person)
         case ps.DiceVerify():
             return await service.verify_dice(game_id, cmd.round)
         case ps.State():
@@ -190,8 +196,6 @@ async def execute(
             return await _odds(resolve_edition(info.edition), cmd, info)
         case ps.Luck():
             return await _luck(service, game_id, cmd)
-        case _:
-            return Result.refused(_LATER.get(cmd.kind, f"{cmd.kind}: not available"), kind=cmd.kind)
 
 
 async def _state(service: GameService, game_id: str) -> Result:

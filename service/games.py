@@ -9,13 +9,16 @@ lets ``rules.engine.decide`` say whether the order is legal. Nothing changes on 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol, runtime_checkable
 
 from rules import dice_audit as da
 from rules import events as ev
 from rules import orders as od
+from rules.defaults import default_orders
 from rules.dice import CHAIN_LENGTH, FAIR_SCHEME, Dice, OutOfDice, ScriptedDice
 from rules.engine import (
     Pending,
@@ -33,7 +36,10 @@ from rules.state import GameState
 from service import describe as ds
 from service import fair
 from service.store import (
+    DEADLINE_ACTIONS,
     CorruptGame,
+    DeadlineAction,
+    DeadlineRecord,
     DiceSpec,
     EventStore,
     GameNotFound,
@@ -219,6 +225,8 @@ class GameService:
     allow_scripted_dice: bool = False
     chain_length: int = CHAIN_LENGTH  # rounds per dice chain (tests shorten it)
     draw_secret: Callable[[], bytes] = fair.draw_master  # tests inject a fixed secret
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    process_id: str = "umpire"  # who claims reminders and deadline actions (cogs.reminders)
     _cache: dict[str, tuple[tuple[int, int, ev.Event], GameState]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -622,6 +630,146 @@ class GameService:
                     "events": [ev.event_to_json(e) for e in dropped],
                 }
             },
+        )
+
+    # --- deadlines ----------------------------------------------------------------------------
+    async def set_deadline(
+        self,
+        game_id: str,
+        person: str,
+        text: str,
+        *,
+        admin: bool = False,
+        now: datetime | None = None,
+    ) -> Result:
+        """``deadline <duration> [remind|defaults|end] [every]`` (owner, or ``admin``).
+
+        ``every`` (or ``every turn``) renews the deadline by the same duration when a new turn
+        begins. The action is what the referee does when it passes (``deadline_due``).
+        """
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind="deadline")
+        info = GameInfo.of(rec)
+        if person != rec.owner and not admin:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) sets its deadline.",
+                kind="deadline",
+                game=info,
+            )
+        try:
+            period, action, every = parse_deadline(text)
+        except ServiceError as e:
+            return Result.refused(str(e), kind="deadline", game=info)
+        now = now or self.clock()
+        d = await self.store.set_deadline(
+            game_id, now + period, int(period.total_seconds()) if every else None, action
+        )
+        return Result(
+            ok=True, answer=deadline_line(d), kind="deadline", game=info,
+            data={"deadline": deadline_json(d)},
+        )
+
+    async def deadline(self, game_id: str) -> DeadlineRecord | None:
+        return await self.store.get_deadline(game_id)
+
+    async def pause(
+        self, game_id: str, person: str, *, admin: bool = False, now: datetime | None = None
+    ) -> Result:
+        """Pause the game's deadline (vacation): no reminders, no action until ``resume``."""
+        return await self._pause(game_id, person, True, admin, now)
+
+    async def resume(
+        self, game_id: str, person: str, *, admin: bool = False, now: datetime | None = None
+    ) -> Result:
+        """Resume the deadline; it moves later by the time it was paused."""
+        return await self._pause(game_id, person, False, admin, now)
+
+    async def _pause(
+        self, game_id: str, person: str, pause: bool, admin: bool, now: datetime | None
+    ) -> Result:
+        kind = "pause" if pause else "resume"
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind=kind)
+        info = GameInfo.of(rec)
+        if person != rec.owner and not admin:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) can {kind} it.", kind=kind, game=info
+            )
+        now = now or self.clock()
+        if pause:
+            d = await self.store.pause_deadline(game_id, now)
+        else:
+            d = await self.store.resume_deadline(game_id, now)
+        if d is None:
+            return Result.refused(
+                f"This game has no deadline to {kind} (set one with 'deadline 24h').",
+                kind=kind, game=info,
+            )
+        answer = "Paused: no reminders and no deadline action until 'resume'." if pause else (
+            "Resumed. " + deadline_line(d)
+        )
+        return Result(ok=True, answer=answer, kind=kind, game=info,
+                      data={"deadline": deadline_json(d)})
+
+    async def renew_deadline(self, game_id: str, now: datetime | None = None) -> None:
+        """A new turn began: a deadline with a period starts again from ``now``."""
+        d = await self.store.get_deadline(game_id)
+        if d is not None and d.every is not None and not d.paused:
+            now = now or self.clock()
+            await self.store.set_deadline(
+                game_id, now + timedelta(seconds=d.every), d.every, d.action
+            )
+
+    async def deadline_due(self, game_id: str, now: datetime | None = None) -> Result:
+        """Carry out the game's deadline action if the deadline has passed: once, claimed.
+
+        ``data["fired"]`` says whether this call claimed it (only one process ever does, for a
+        given due time). ``remind`` does nothing more (the front end reminds); ``defaults``
+        answers each pending battle decision with ``rules.defaults.default_orders`` as the owing
+        power (one pass: the decisions pending at the deadline); ``end`` does that too and then,
+        if no battle decision is pending, ends the current phase (``end confirm``).
+        """
+        now = now or self.clock()
+        d = await self.store.get_deadline(game_id)
+        quiet = Result(ok=True, answer="", kind="deadline", data={"fired": False})
+        if d is None or d.paused or now < d.due_at:
+            return quiet
+        if not await self.store.claim_reminder(game_id, "due", d.due_at, self.process_id):
+            return quiet
+        lines: list[str] = []
+        events: list[ev.Event] = []
+        if d.action in ("defaults", "end"):
+            try:
+                state = await self.state(game_id)
+                rec = await self.store.get_game(game_id)
+            except (ServiceError, StoreError) as e:
+                return Result(ok=True, answer=str(e), kind="deadline",
+                              data={"fired": True, "action": d.action})
+            note = " (by the referee at the deadline)"
+            for order in default_orders(state):
+                who = rec.seats.get(order.power, "")
+                r = await self.submit_order(game_id, who, order, _order_text(order) + note)
+                lines.append(r.answer if r.ok else f"{order.power}: {r.error}")
+                events.extend(r.events)
+            if d.action == "end":
+                state = await self.state(game_id)
+                if not state.winner and not any(
+                    p.space is not None for p in pending(state)
+                ):
+                    who = rec.seats.get(state.power, "")
+                    r = await self.submit_order(
+                        game_id, who, od.EndPhase(power=state.power, confirm=True),
+                        "end confirm" + note,
+                    )
+                    lines.append(r.answer if r.ok else f"{state.power}: {r.error}")
+                    events.extend(r.events)
+        return Result(
+            ok=True, answer="\n".join(lines), events=tuple(events), kind="deadline",
+            data={"fired": True, "action": d.action},
         )
 
     # --- views ------------------------------------------------------------------------------
@@ -1116,3 +1264,67 @@ __all__ = [
     "new_dice_spec",
     "phase_name",
 ]
+
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(d|h|m|s)", re.IGNORECASE)
+_UNIT = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
+
+
+def parse_deadline(text: str) -> tuple[timedelta, DeadlineAction, bool]:
+    """``24h``, ``1d12h``, ``30m defaults``, ``2d end every``: duration, action, renew per turn."""
+    words = text.casefold().split()
+    action: DeadlineAction = "remind"
+    every = False
+    rest: list[str] = []
+    for w in words:
+        if w in DEADLINE_ACTIONS:
+            action = w
+        elif w in ("every", "turn", "per-turn"):
+            every = True
+        else:
+            rest.append(w)
+    spec = "".join(rest)
+    pos, seconds = 0, 0.0
+    for m in _DURATION.finditer(spec):
+        if m.start() != pos:
+            break
+        seconds += float(m.group(1)) * _UNIT[m.group(2).lower()]
+        pos = m.end()
+    if not spec or pos != len(spec) or seconds <= 0:
+        raise ServiceError(
+            f"Cannot read the deadline {text.strip()!r}: give a duration such as '24h', '30m', "
+            "'2d' or '1d12h', then optionally what happens at it (remind, defaults, end) and "
+            "'every' to renew it at each new turn. Example: 'deadline 24h defaults'."
+        )
+    if seconds > 60 * 86400:
+        raise ServiceError("A deadline is at most 60 days away.")
+    return timedelta(seconds=seconds), action, every
+
+
+def deadline_line(d: DeadlineRecord) -> str:
+    what = {
+        "remind": "a reminder",
+        "defaults": "default answers to pending battle decisions",
+        "end": "default battle answers, then the end of the phase",
+    }[d.action]
+    renew = f"; it renews every {timedelta(seconds=d.every)} at each new turn" if d.every else ""
+    paused = " (paused)" if d.paused else ""
+    when = f"{d.due_at:%Y-%m-%d %H:%M} UTC"
+    return f"Deadline: {when}{paused}; at it the referee gives {what}{renew}."
+
+
+def deadline_json(d: DeadlineRecord) -> dict[str, Any]:
+    return {
+        "due_at": d.due_at.isoformat(),
+        "every": d.every,
+        "action": d.action,
+        "paused": d.paused,
+    }
+
+
+def _order_text(order: od.Order) -> str:
+    if isinstance(order, od.Casualties):
+        units = ", ".join(f"{n} {t}" for t, n in order.units.items())
+        return f"casualties {order.space} {units}".strip()
+    space = getattr(order, "space", "")
+    return f"{order.kind.replace('_', ' ')} {space}".strip()

@@ -17,10 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any, Protocol
 
 from db.records import (
+    DEADLINE_ACTIONS,
     CorruptGame,
+    DeadlineAction,
+    DeadlineRecord,
     DiceKind,
     DiceSpec,
     GameNotFound,
@@ -100,6 +104,33 @@ class EventStore(Protocol):
         """A secret kept by ``put_secret``; ``StoreError`` if there is none."""
         ...
 
+    # --- deadlines (the reminders of cogs.reminders and GameService.deadline_due) ----------
+    async def set_deadline(
+        self, game_id: str, due_at: datetime, every: int | None, action: DeadlineAction
+    ) -> DeadlineRecord:
+        """Set (or replace) the game's deadline, not paused."""
+        ...
+
+    async def get_deadline(self, game_id: str) -> DeadlineRecord | None: ...
+
+    async def deadlines(self) -> list[DeadlineRecord]:
+        """Every deadline of every game (the reminder loop walks them)."""
+        ...
+
+    async def pause_deadline(self, game_id: str, now: datetime) -> DeadlineRecord | None:
+        """Mark it paused at ``now`` (no-op if already paused); ``None`` if there is none."""
+        ...
+
+    async def resume_deadline(self, game_id: str, now: datetime) -> DeadlineRecord | None:
+        """Unpause it, moving ``due_at`` later by the time it was paused."""
+        ...
+
+    async def claim_reminder(
+        self, game_id: str, kind: str, due_at: datetime, claimer: str
+    ) -> bool:
+        """True exactly once per (game, kind, due_at), among every process sharing the store."""
+        ...
+
 
 @dataclass
 class _Game:
@@ -115,6 +146,8 @@ class MemoryStore:
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._secrets: dict[tuple[str, str], bytes] = {}
+        self._deadlines: dict[str, DeadlineRecord] = {}
+        self._claims: dict[tuple[str, str, datetime], str] = {}
         self._next = 1
 
     async def create_game(
@@ -237,9 +270,48 @@ class MemoryStore:
         except KeyError:
             raise StoreError(f"Game {game_id} keeps no secret {name!r}.") from None
 
+    async def set_deadline(
+        self, game_id: str, due_at: datetime, every: int | None, action: DeadlineAction
+    ) -> DeadlineRecord:
+        self._game(game_id)
+        d = DeadlineRecord(game_id, due_at, every, action)
+        self._deadlines[game_id] = d
+        return d
+
+    async def get_deadline(self, game_id: str) -> DeadlineRecord | None:
+        return self._deadlines.get(game_id)
+
+    async def deadlines(self) -> list[DeadlineRecord]:
+        return list(self._deadlines.values())
+
+    async def pause_deadline(self, game_id: str, now: datetime) -> DeadlineRecord | None:
+        d = self._deadlines.get(game_id)
+        if d is not None and d.paused_at is None:
+            d = self._deadlines[game_id] = replace(d, paused_at=now)
+        return d
+
+    async def resume_deadline(self, game_id: str, now: datetime) -> DeadlineRecord | None:
+        d = self._deadlines.get(game_id)
+        if d is not None and d.paused_at is not None:
+            shift = max(now - d.paused_at, timedelta(0))
+            d = self._deadlines[game_id] = replace(d, due_at=d.due_at + shift, paused_at=None)
+        return d
+
+    async def claim_reminder(
+        self, game_id: str, kind: str, due_at: datetime, claimer: str
+    ) -> bool:
+        key = (game_id, kind, due_at)
+        if key in self._claims:
+            return False
+        self._claims[key] = claimer
+        return True
+
 
 __all__ = [
+    "DEADLINE_ACTIONS",
     "CorruptGame",
+    "DeadlineAction",
+    "DeadlineRecord",
     "DiceKind",
     "DiceSpec",
     "EventStore",

@@ -1,9 +1,16 @@
-"""Reminders with a frozen clock: before the deadline, at it, each claimed once."""
+"""Reminders with a frozen clock: before the deadline, at it, each claimed once; deadlines live
+in the store (a restarted bot keeps them; two bots on one database send each reminder once)."""
 
 from __future__ import annotations
 
-from cogs.reminders import MemoryClaims, RemindersCog
-from tests.cogs.conftest import Table, seated
+from pathlib import Path
+
+from cogs._bot import UmpireBot
+from cogs.reminders import RemindersCog
+from db.engine import sqlite_url
+from db.repo import open_store
+from service.games import GameService
+from tests.cogs.conftest import SECRET, Table, seated
 
 
 def reminders(t: Table) -> RemindersCog:
@@ -30,19 +37,13 @@ async def test_reminders_fire_before_and_at_the_deadline_once(table: Table) -> N
     assert await cog.tick() == 0
 
 
-async def test_two_processes_share_claims_and_send_once(table: Table) -> None:
+async def test_another_process_claimed_it_first(table: Table) -> None:
     t = table
     await seated(t)
     await t.alice.slash(t.channel, "admin deadline", hours=1.0)
     cog = reminders(t)
-    shared = MemoryClaims()
-    cog.claims = shared
-    assert await shared.claim_reminder(
-        f"{next(iter(cog.deadlines.by_game))}:"
-        f"{next(iter(cog.deadlines.by_game.values())).due.isoformat()}:before",
-        "other-process",
-        t.clock(),
-    )
+    (d,) = await t.service.store.deadlines()
+    assert await t.service.store.claim_reminder(d.game_id, "before", d.due_at, "other-process")
     assert await cog.tick() == 0  # the other process claimed it first
 
 
@@ -53,18 +54,48 @@ async def test_paused_games_get_no_reminders(table: Table) -> None:
     await t.alice.slash(t.channel, "admin pause")
     t.clock.advance(hours=2)
     assert await reminders(t).tick() == 0
-    await t.alice.slash(t.channel, "admin resume")
+    await t.alice.slash(t.channel, "admin resume")  # the deadline moved 2 hours later
     assert await reminders(t).tick() == 1
+    assert "Reminder" in t.channel.last_message.content
 
 
 async def test_a_per_turn_deadline_renews_when_a_turn_begins(table: Table) -> None:
     t = table
     await seated(t)
     await t.alice.slash(t.channel, "admin deadline", hours=10.0, every_turn=True)
-    cog = reminders(t)
-    game_id = next(iter(cog.deadlines.by_game))
-    first = cog.deadlines.by_game[game_id].due
+    (d,) = await t.service.store.deadlines()
+    first = d.due_at
     t.clock.advance(hours=5)
     for _ in range(6):  # the Soviet Union ends its phases: Germany's turn begins
         await t.bob.slash(t.channel, "end")
-    assert cog.deadlines.by_game[game_id].due > first
+    after = await t.service.deadline(d.game_id)
+    assert after is not None and after.due_at > first
+
+
+async def test_two_bots_on_one_database_send_once_and_a_restart_keeps_it(
+    table: Table, tmp_path: Path
+) -> None:
+    t = table
+    url = sqlite_url(tmp_path / "shared.sqlite3")
+    store = await open_store(url)
+    t.bot.service.store = store
+    await seated(t)
+    await t.alice.slash(t.channel, "admin deadline", hours=1.0)
+    other_store = await open_store(url)  # a second bot process, started after the first
+    other = UmpireBot(
+        GameService(other_store, draw_secret=lambda: SECRET),
+        sync=False,
+        clock=t.clock,
+        reminders=False,
+        process_id="second",
+    )
+    try:
+        cog2 = RemindersCog(other, start=False)
+        assert len(await cog2.deadlines()) == 1  # the deadline is in the database
+        t.clock.advance(hours=2)
+        sent = await reminders(t).tick() + await cog2.tick()
+        sent += await reminders(t).tick() + await cog2.tick()
+        assert sent == 1
+    finally:
+        await store.close()
+        await other_store.close()

@@ -41,5 +41,5 @@ async def test_upgrade_empty_database_matches_models(empty_url: str) -> None:
     finally:
         await engine.dispose()
     assert changes == []
-    assert {"game", "seat", "event", "game_order", "snapshot", "secret", "deadline"} <= tables
-    assert rev == "0001"
+    assert {"game", "seat", "event", "game_order", "snapshot", "secret", "deadline", "game_deadline"} <= tables
+    assert rev == "0002"
