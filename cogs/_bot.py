@@ -10,6 +10,7 @@ import discord
 from discord.ext import commands
 
 from cogs._errors import FunnelTree
+from cogs.status import StatusBoard
 from service.games import GameService
 
 log = logging.getLogger(__name__)
@@ -56,6 +57,8 @@ class UmpireBot(commands.Bot):
         self.run_reminders = reminders
         self.process_id = process_id
         self.posted: dict[str, set[tuple[str, str, str, int]]] = {}  # decisions posted
+        self.board = StatusBoard(self)  # the pinned status message of each game
+        self.dm_reminders: set[str] = set()  # people (user ids) who asked for reminders by DM
 
     async def setup_hook(self) -> None:
         from cogs import admin, combat, game, orders, reminders

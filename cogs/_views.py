@@ -136,7 +136,11 @@ class DecisionView(FunnelView):
                 except discord.HTTPException:
                     log.warning("could not close a decision message", exc_info=True)
             await post_decisions(bot.service, interaction.channel, result.game, bot.posted)
+            await bot.board.refresh(result.game)
 
+
+# The kinds of accepted requests that change the game: the pinned status is edited after them.
+CHANGES = frozenset({"start", "order", "undo"})
 
 PostedKeys = dict[str, set[tuple[str, str, str, int]]]
 
@@ -189,8 +193,11 @@ async def play(interaction: discord.Interaction[Any], text: str, *, slow: bool =
         await interaction.response.defer(ephemeral=True, thinking=True)
     result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
     title = f"{interaction.user.display_name}: {text}"
-    if await show(interaction, result, title) and result.events:
-        await post_decisions(bot.service, interaction.channel, result.game, bot.posted)
+    if await show(interaction, result, title):
+        if result.events:
+            await post_decisions(bot.service, interaction.channel, result.game, bot.posted)
+        if result.kind in CHANGES:
+            await bot.board.refresh(result.game)
     return result
 
 

@@ -22,6 +22,7 @@ from service.games import GameInfo
 
 log = logging.getLogger(__name__)
 
+
 class AdminCog(
     commands.GroupCog, group_name="admin", group_description="Game admin (owner or Manage Server)"
 ):
@@ -54,6 +55,7 @@ class AdminCog(
         embed = discord.Embed(title="Admin", description=f"<@{interaction.user.id}>: {text}")
         embed.set_footer(text=f"Game {game.id}")
         await send_public(interaction, embed=embed, game=None)
+        await umpire(interaction).board.refresh(game)
 
     @app_commands.command(name="deadline", description="Set the deadline of the current wait")
     @app_commands.describe(
