@@ -116,6 +116,22 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
             return
         await show(interaction, result, f"History (last {n})")
 
+    @app_commands.command(name="remind", description="Also get your reminders by direct message")
+    @app_commands.describe(dm="True: reminders by DM as well as the channel mention; False: stop")
+    async def remind(self, interaction: discord.Interaction[Any], dm: bool) -> None:
+        bot = umpire(interaction)
+        who = person(interaction.user)
+        if dm:
+            bot.dm_reminders.add(who)
+            text = (
+                "You will also get your reminders by direct message (allow DMs from this "
+                "server's members). '/game remind dm:False' stops them."
+            )
+        else:
+            bot.dm_reminders.discard(who)
+            text = "No more reminders by direct message; the channel mention stays."
+        await send_private(interaction, text)
+
     @app_commands.command(name="export", description="The whole game as JSON (verifiable offline)")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         bot = umpire(interaction)

@@ -1,5 +1,6 @@
 """Deadlines and reminders: a background loop that reminds the players a game waits for, before
-its deadline and when it passes, with a mention in the game's channel.
+its deadline and when it passes, with a mention in the game's channel, and by direct message to
+those who asked for it (``/game remind dm:True``; kept in memory by the bot).
 
 Deadlines live in the game store (``GameService.set_deadline``/``pause``/``resume``; set with
 ``/admin deadline``), so a restarted bot keeps them. Each reminder is *claimed* in the store per
@@ -93,6 +94,7 @@ class RemindersCog(commands.Cog):
         self.bot = bot
         self.service: GameService = bot.service
         self.sent: list[tuple[str, int]] = []  # (key, channel id) sent by this process
+        self.dms: list[tuple[int, str]] = []  # (user id, text) sent by DM by this process
         self._start = start
         bot.service.listeners.append(self._on_events)
 
@@ -171,4 +173,30 @@ class RemindersCog(commands.Cog):
             await channel.send(text, allowed_mentions=mentions)
             self.sent.append((key, d.channel_id))
             sent += 1
+            await self.direct(ids, channel, text)
+            if kind == "due":
+                await self.bot.board.refresh(await self.service.info(d.game_id))
         return sent
+
+    async def direct(self, ids: Sequence[int], channel: Any, text: str) -> int:
+        """DM the reminder to those of ``ids`` who asked for it (``/game remind dm:True``).
+
+        The preference is kept in memory by the bot (``UmpireBot.dm_reminders``): a restart
+        forgets it, and the channel mention is always sent. A closed DM is skipped, logged.
+        """
+        wanted: set[str] = getattr(self.bot, "dm_reminders", set())
+        where = getattr(channel, "jump_url", "") or f"<#{getattr(channel, 'id', '')}>"
+        done = 0
+        for i in ids:
+            if str(i) not in wanted:
+                continue
+            try:
+                user = self.bot.get_user(i) or await self.bot.fetch_user(i)
+                await user.send(
+                    f"{text}\n({where})"[:1900], allowed_mentions=discord.AllowedMentions.none()
+                )
+                self.dms.append((i, text))
+                done += 1
+            except discord.HTTPException:
+                log.warning("could not DM reminder to %s", i, exc_info=True)
+        return done

@@ -99,3 +99,23 @@ async def test_two_bots_on_one_database_send_once_and_a_restart_keeps_it(
     finally:
         await store.close()
         await other_store.close()
+
+
+async def test_dm_reminders_for_those_who_ask(table: Table) -> None:
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "game remind", dm=True)
+    assert r.ephemeral and "direct message" in r.response.content
+    await t.alice.slash(t.channel, "admin deadline", hours=1.0)
+    cog = reminders(t)
+    assert await cog.tick() == 1  # within 2 hours: the early reminder
+    assert "Reminder" in t.channel.last_message.content  # the channel mention is still sent
+    dm = t.bob.user.dm_channel.last_message
+    assert dm is not None and "Reminder" in dm.content and dm.author.id == t.bot.user.id
+    assert [i for i, _ in cog.dms] == [t.bob.id]  # alice did not ask
+    r = await t.bob.slash(t.channel, "game remind", dm=False)
+    assert r.ephemeral
+    t.clock.advance(hours=2)
+    assert await cog.tick() == 1
+    assert "has passed" in t.channel.last_message.content
+    assert len(cog.dms) == 1  # bob stopped the DMs
