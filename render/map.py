@@ -12,7 +12,7 @@ and the powers' money.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -447,9 +447,11 @@ def _layout(
     slots: Sequence[tuple[float, float]],
     u: float,
     avoid: Sequence[Rect] = (),
+    inside: Callable[[float, float], bool] = lambda x, y: True,
 ) -> list[tuple[float, float]]:
     """Top-left corners for the chips: each at the first slot free of other chips and of the
-    space's name, value and capital marker (``avoid``), else of other chips; else in rows."""
+    space's name, value and capital marker (``avoid``); past the slots, in rows around them,
+    inside the space where there is room."""
     placed: list[Rect] = []
     out: list[tuple[float, float]] = []
     pad = 1.5 * u
@@ -466,22 +468,44 @@ def _layout(
                 spot = r
                 break
         if spot is None:
-            spot = next((r for r in rects if free(r)), None)
+            # Around the slots: rows below and above, columns either side.
+            cx = sum(x for x, _ in slots) / len(slots)
+            cy = max(y for _, y in slots)
+            grid = [
+                (cx + i * (w + pad) - w / 2, cy + j * (h + pad) - h / 2)
+                for j in (0, 1, -1, 2, -2, 3, -3, 4)
+                for i in (0, 1, -1, 2, -2)
+            ]
+            around = [(x, y, x + w, y + h) for x, y in grid]
+            within = [r for r in around if inside((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]
+            clear = [r for r in within if free(r) and all(_apart(r, q, 0) for q in avoid)]
+            spot = next(iter(clear), None) or next(
+                (r for r in [*rects, *within, *around] if free(r)), None
+            )
         if spot is None:
-            # Beside the last chip, else below the lowest one.
-            last = placed[-1] if placed else (slots[0][0] - w / 2, slots[0][1], 0, 0)
-            candidates = [(last[2] + pad, last[1]), (last[0], max(q[3] for q in placed) + pad)]
-            for cx, cy in candidates:
-                r = (cx, cy, cx + w, cy + h)
-                if free(r):
-                    spot = r
-                    break
-            if spot is None:
-                low = max(q[3] for q in placed)
-                spot = (placed[0][0], low + pad, placed[0][0] + w, low + pad + h)
+            low = max(q[3] for q in placed)
+            spot = (placed[0][0], low + pad, placed[0][0] + w, low + pad + h)
         placed.append(spot)
         out.append((spot[0], spot[1]))
     return out
+
+
+def _inside(shape: SpaceShape, view: View, k: int, top: int) -> Callable[[float, float], bool]:
+    """Whether an output point lies in the space (even-odd rule over its rings)."""
+
+    def test(X: float, Y: float) -> bool:
+        x = X / view.scale + view.x0 - k * view.wrap_w
+        y = (Y - top) / view.scale + view.y0
+        hit = False
+        for ring in shape.polygons:
+            n = len(ring)
+            for i in range(n):
+                (x1, y1), (x2, y2) = ring[i], ring[(i + 1) % n]
+                if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+                    hit = not hit
+        return hit
+
+    return test
 
 
 def _unwrapped_path(
@@ -510,9 +534,13 @@ def _draw_arrow(draw: ImageDraw.ImageDraw, pts: Sequence[tuple[float, float]], u
     d = math.hypot(bx - ax, by - ay) or 1.0
     ux, uy = (bx - ax) / d, (by - ay) / d
     head = 13 * u
-    tip = (bx - ux * 6 * u, by - uy * 6 * u)
+    # Ends kept off the centres, where names and chips are.
+    tip = (bx - ux * 14 * u, by - uy * 14 * u)
     base = (tip[0] - ux * head, tip[1] - uy * head)
-    line = [*pts[:-1], base]
+    (sx, sy), (nx, ny) = pts[0], pts[1]
+    d0 = math.hypot(nx - sx, ny - sy) or 1.0
+    start = (sx + (nx - sx) / d0 * 10 * u, sy + (ny - sy) / d0 * 10 * u)
+    line = [start, *pts[1:-1], base]
     width = max(3, round(4 * u))
     draw.line(line, fill=(255, 255, 255), width=width + 3, joint="curve")
     draw.line(line, fill=ink, width=width, joint="curve")
@@ -580,7 +608,8 @@ def render_map(
             slots = [to_out(x, y, k) for x, y in (shape.units or (shape.centre,))]
             dx = k * view.wrap_w * view.scale
             avoid = [(a + dx, b, c + dx, d) for a, b, c, d in base.labels.get(space, ())]
-            for chip, (x, y) in zip(chips, _layout(chips, slots, u, avoid), strict=True):
+            inside = _inside(shape, view, k, top)
+            for chip, (x, y) in zip(chips, _layout(chips, slots, u, avoid, inside), strict=True):
                 if -60 < x < ow + 60:
                     _draw_chip(draw, chip, x, y, u, colours.get(chip.power, _GREY))
     for name in open_battles:

@@ -1,0 +1,355 @@
+"""The battle board: who fought, every round's dice with the hits marked, casualties, outcome,
+and the odds as they stood before the first roll (DESIGN §8).
+
+``battle_record(state, events)`` reads one battle out of the event log (``state`` is any state
+in which all of the battle's units still exist, e.g. right after ``BattleOpened``);
+``render_battle(record, edition, odds=...)`` draws it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from render import theme
+from render.icons import draw_icon
+from rules import events as ev
+from rules.edition import Edition
+from rules.odds import OddsResult
+from rules.state import GameState
+
+WIDTH = 1200
+_PAD = 24
+
+
+@dataclass
+class SideRecord:
+    """One side of a battle."""
+
+    powers: list[str]
+    start: dict[str, int] = field(default_factory=dict)  # unit type -> count at the start
+    lost: dict[str, int] = field(default_factory=dict)
+
+    def survivors(self) -> dict[str, int]:
+        return {t: n - self.lost.get(t, 0) for t, n in self.start.items()
+                if n - self.lost.get(t, 0) > 0}
+
+
+@dataclass
+class Fire:
+    """One side's dice in one round."""
+
+    side: str  # "attacker" or "defender"
+    stage: str  # "fire" or "strike"
+    groups: list[tuple[str, int, tuple[int, ...]]]  # unit type, value, faces
+    hits: int
+
+
+@dataclass
+class RoundRecord:
+    number: int
+    fire: list[Fire] = field(default_factory=list)
+    lost: list[tuple[str, str, int]] = field(default_factory=list)  # side, unit type, count
+    damaged: list[tuple[str, str, int]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BattleRecord:
+    """One battle, read from its events."""
+
+    space: str
+    sea: bool
+    amphibious: bool
+    attacker: SideRecord
+    defender: SideRecord
+    rounds: list[RoundRecord]
+    result: str | None  # BattleEnded.result, None while going on
+    retreat_to: str | None = None
+    captured_by: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _count(types: Sequence[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in types:
+        out[t] = out.get(t, 0) + 1
+    return out
+
+
+def battle_record(state: GameState, events: Sequence[ev.Event]) -> BattleRecord:
+    """The last battle opened in ``events`` (``ValueError`` if none), read from its events."""
+    opened_at = max((i for i, e in enumerate(events) if isinstance(e, ev.BattleOpened)),
+                    default=None)
+    if opened_at is None:
+        raise ValueError("no BattleOpened among the events")
+    opened = events[opened_at]
+    assert isinstance(opened, ev.BattleOpened)
+    space = opened.space
+    units = state.units
+    side_of: dict[int, str] = {}
+    for uid in (*opened.attacking, *opened.seaborne, *opened.launched):
+        side_of[uid] = "attacker"
+    for uid in opened.defending:
+        side_of[uid] = "defender"
+    attacker_side = state.edition.powers[opened.attacker].side
+
+    def type_of(uid: int) -> str:
+        u = units.get(uid)
+        return u.type if u is not None else "unit"
+
+    def side_for(uid: int) -> str:
+        if uid in side_of:
+            return side_of[uid]
+        u = units.get(uid)
+        if u is not None and state.edition.powers[u.owner].side == attacker_side:
+            return "attacker"
+        return "defender"
+
+    att = SideRecord([opened.attacker],
+                     _count([type_of(i) for i in (*opened.attacking, *opened.seaborne)]))
+    dfd = SideRecord(list(opened.defenders), _count([type_of(i) for i in opened.defending]))
+    rec = BattleRecord(space, opened.sea, opened.amphibious, att, dfd, [], None)
+    rnd: RoundRecord | None = None
+
+    def current() -> RoundRecord:
+        nonlocal rnd
+        if rnd is None:
+            rnd = RoundRecord(1)
+            rec.rounds.append(rnd)
+        return rnd
+
+    ended = False
+    for e in events[opened_at + 1:]:
+        if ended:
+            # Control changes right after the battle's end (CC-7c).
+            if isinstance(e, ev.TerritoryCaptured) and e.space == space:
+                rec.captured_by = e.owner
+                continue
+            break
+        if getattr(e, "space", space) != space and not isinstance(e, ev.UnitsRemoved):
+            continue
+        if isinstance(e, ev.BattleRoundStarted):
+            rnd = RoundRecord(e.round)
+            rec.rounds.append(rnd)
+        elif isinstance(e, ev.DiceRolled):
+            if rnd is None or rnd.number != e.round:
+                rnd = RoundRecord(e.round)
+                rec.rounds.append(rnd)
+            rnd.fire.append(Fire(e.side, e.stage, [(g[0], g[1], tuple(g[2])) for g in e.groups],
+                                 e.hits))
+        elif isinstance(e, ev.CasualtiesChosen):
+            for t, n in _count([type_of(i) for i in e.damaged]).items():
+                current().damaged.append((e.side, t, n))
+        elif isinstance(e, ev.UnitsRemoved):
+            if not any(i in side_of or i in units for i in e.ids):
+                continue
+            if "casualties in" in e.reason and space not in e.reason:
+                continue
+            by_side: dict[str, list[str]] = {}
+            for i in e.ids:
+                by_side.setdefault(side_for(i), []).append(type_of(i))
+            for side, types in by_side.items():
+                rec_side = att if side == "attacker" else dfd
+                for t, n in _count(types).items():
+                    rec_side.lost[t] = rec_side.lost.get(t, 0) + n
+                    current().lost.append((side, t, n))
+            if "casualties" not in e.reason:
+                current().notes.append(f"{e.reason} ({e.rule})" if e.rule else e.reason)
+        elif isinstance(e, ev.SubmarinesDeclared):
+            if e.submerge:
+                current().notes.append(f"{len(e.submerge)} {e.side} submarine(s) submerged")
+        elif isinstance(e, ev.SeaborneLanded):
+            for t, n in _count([type_of(i) for i in e.units]).items():
+                att.start[t] = att.start.get(t, 0) + n
+        elif isinstance(e, ev.BattleRetreated):
+            rec.retreat_to = e.to
+        elif isinstance(e, ev.TerritoryCaptured) and e.space == space:
+            rec.captured_by = e.owner
+        elif isinstance(e, ev.BattleEnded):
+            rec.result = e.result
+            ended = True
+    # Rounds where nothing happened (e.g. a pressed round opened but not fought) are dropped.
+    rec.rounds = [r for r in rec.rounds if r.fire or r.lost or r.notes or r.damaged]
+    return rec
+
+
+# --------------------------------------------------------------------------------------------
+# Drawing
+
+
+def _plural(t: str, n: int) -> str:
+    if n == 1 or t == "infantry":
+        return t
+    return t + "es" if t.endswith("ss") else t + "s"
+
+
+def _units_text(units: dict[str, int]) -> str:
+    return ", ".join(f"{n} {_plural(t, n)}" for t, n in units.items()) or "none"
+
+
+def _outcome(rec: BattleRecord, edition: Edition) -> str:
+    att = rec.attacker.powers[0]
+    dfd = " and ".join(rec.defender.powers) or "the defender"
+    holds = "hold" if len(rec.defender.powers) > 1 else "holds"
+    match rec.result:
+        case None:
+            return "The battle goes on."
+        case "attacker":
+            if rec.captured_by == att:
+                return f"{att} wins and takes {rec.space}."
+            if rec.captured_by:
+                return f"{att} wins and liberates {rec.space} for {rec.captured_by}."
+            return f"{att} wins: {rec.space} is cleared of {dfd}."
+        case "defender":
+            return f"{dfd} {holds} {rec.space}."
+        case "both destroyed":
+            return "Both sides are destroyed."
+        case "retreat":
+            where = f" to {rec.retreat_to}" if rec.retreat_to else ""
+            return f"{att} retreats{where}; {dfd} {holds} {rec.space}."
+        case _:
+            return "No combat: nobody left can hit anybody."
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%" if x >= 0.995 or x < 0.005 or 0.1 <= x <= 0.9 else f"{100 * x:.1f}%"
+
+
+def odds_line(r: OddsResult) -> str:
+    how = "exact" if r.method == "exact" else f"Monte Carlo, {r.trials or 0:,} battles"
+    draw = r.both_destroyed + r.stalemate
+    return (f"Odds before the first roll: attacker {_pct(r.attacker_win)}, defender "
+            f"{_pct(r.defender_win)}, neither {_pct(draw)} ({how}; default casualties, "
+            f"fought to the end).")
+
+
+def _dice_rows(r: RoundRecord) -> int:
+    return max(1, *(sum(len(f.groups) for f in r.fire if f.side == s)
+                    for s in ("attacker", "defender")))
+
+
+def _die(draw: ImageDraw.ImageDraw, x: float, y: float, face: int, hit: bool, s: int) -> None:
+    fill = theme.HIT if hit else (255, 255, 255)
+    outline = theme.HIT if hit else theme.MISS
+    draw.rounded_rectangle((x, y, x + s, y + s), radius=5, fill=fill, outline=outline, width=2)
+    f = theme.font(round(s * 0.62), bold=True)
+    draw.text((x + s / 2, y + s / 2), str(face), font=f,
+              fill=(255, 255, 255) if hit else (90, 90, 90), anchor="mm")
+
+
+def render_battle(
+    rec: BattleRecord,
+    edition: Edition,
+    *,
+    odds: OddsResult | None = None,
+    odds_note: str = "",
+    title: str = "",
+) -> Image.Image:
+    """The battle board as an RGB image. ``odds_note`` replaces the odds line when ``odds`` is
+    None (e.g. why there are none)."""
+    colours = theme.power_colours(edition)
+    grey = theme.PowerColours(fill=(190, 190, 190), ink=(80, 80, 80), text=(255, 255, 255))
+    h1, h2, body, small = (theme.font(26, bold=True), theme.font(19, bold=True),
+                           theme.font(17), theme.font(15))
+    die = 30
+    col_w = (WIDTH - 3 * _PAD) // 2
+    # Height: header, sides, odds, rounds, outcome.
+    n_types = max(len(rec.attacker.start), len(rec.defender.start), 1)
+    round_heights = []
+    for r in rec.rounds:
+        rows = _dice_rows(r)
+        round_heights.append(40 + rows * (die + 10) + 28 * (1 + len(r.notes)) + 14)
+    height = 60 + 20 + 44 + n_types * 34 + 20 + 44 + sum(round_heights) + 90
+    img = Image.new("RGB", (WIDTH, height), theme.BACKGROUND)
+    d = ImageDraw.Draw(img)
+    d.rectangle((0, 0, WIDTH, 59), fill=theme.BAR)
+    kind = "sea battle" if rec.sea else ("amphibious assault" if rec.amphibious else "battle")
+    head = f"Battle of {rec.space}" + (f" · {title}" if title else "")
+    d.text((_PAD, 30), head, font=h1, fill=theme.BAR_TEXT, anchor="lm")
+    d.text((WIDTH - _PAD, 30), kind, font=h2, fill=(200, 200, 200), anchor="rm")
+    y = 80
+    sides = (("Attacker", rec.attacker, "attacker"), ("Defender", rec.defender, "defender"))
+    for i, (label, side, _key) in enumerate(sides):
+        x = _PAD + i * (col_w + _PAD)
+        c = colours.get(side.powers[0], grey) if side.powers else grey
+        d.rounded_rectangle((x, y, x + col_w, y + 38), radius=6, fill=c.ink)
+        d.text((x + 12, y + 19), f"{label}: {' and '.join(side.powers)}", font=h2,
+               fill=c.text, anchor="lm")
+        yy = y + 50
+        for t, n in side.start.items():
+            lost = side.lost.get(t, 0)
+            d.rounded_rectangle((x + 4, yy, x + 40, yy + 24), radius=4, fill=c.ink)
+            draw_icon(d, t, (x + 8, yy + 4, x + 36, yy + 20), c.text)
+            d.text((x + 52, yy + 12), f"{n} {_plural(t, n)}", font=body, fill=theme.TEXT,
+                   anchor="lm")
+            if lost:
+                left = n - lost
+                d.text((x + col_w - 8, yy + 12), f"lost {lost} · {left} left", font=body,
+                       fill=theme.HIT, anchor="rm")
+            else:
+                d.text((x + col_w - 8, yy + 12), "no losses", font=body, fill=(90, 90, 90),
+                       anchor="rm")
+            yy += 34
+    y += 50 + n_types * 34 + 10
+    d.line([(_PAD, y), (WIDTH - _PAD, y)], fill=(180, 180, 180), width=1)
+    y += 10
+    if odds is not None:
+        text = odds_line(odds)
+    else:
+        text = odds_note or "Odds before the first roll: not available."
+    d.text((_PAD, y + 14), text, font=small, fill=(50, 50, 50), anchor="lm")
+    y += 44
+    for r, rh in zip(rec.rounds, round_heights, strict=True):
+        d.rounded_rectangle((_PAD - 8, y, WIDTH - _PAD + 8, y + rh - 10), radius=8,
+                            fill=(250, 250, 250), outline=(200, 200, 200))
+        d.text((_PAD, y + 18), f"Round {r.number}", font=h2, fill=theme.TEXT, anchor="lm")
+        for i, side_key in enumerate(("attacker", "defender")):
+            x0 = _PAD + i * (col_w + _PAD)
+            yy = y + 40
+            hits = sum(f.hits for f in r.fire if f.side == side_key)
+            if any(f.side == side_key for f in r.fire):
+                d.text((x0 + col_w, y + 18), f"{hits} hit{'s' if hits != 1 else ''}", font=h2,
+                       fill=theme.HIT if hits else (90, 90, 90), anchor="rm")
+            for f in (f for f in r.fire if f.side == side_key):
+                for unit, value, faces in f.groups:
+                    tag = f"{_plural(unit, len(faces))} ≤{value}"
+                    if f.stage == "strike":
+                        tag += " (surprise strike)"
+                    d.text((x0, yy + die / 2), tag, font=small, fill=theme.TEXT, anchor="lm")
+                    dx = x0 + max(150, round(small.getlength(tag)) + 12)
+                    for face in faces:
+                        if dx + die > x0 + col_w:
+                            break
+                        _die(d, dx, yy, face, face <= value, die)
+                        dx += die + 6
+                    yy += die + 10
+        yy = y + 40 + _dice_rows(r) * (die + 10)
+        lost_att = {t: n for s, t, n in r.lost if s == "attacker"}
+        lost_dfd = {t: n for s, t, n in r.lost if s == "defender"}
+        dam = [f"{n} {_plural(t, n)} of the {s} damaged" for s, t, n in r.damaged]
+        parts = []
+        if lost_att:
+            parts.append(f"{rec.attacker.powers[0]} lost {_units_text(lost_att)}")
+        if lost_dfd:
+            parts.append(f"{' and '.join(rec.defender.powers)} lost {_units_text(lost_dfd)}")
+        parts += dam
+        line = "; ".join(parts) + "." if parts else "No casualties."
+        d.text((_PAD, yy + 12), line, font=body, fill=theme.TEXT, anchor="lm")
+        for note in r.notes:
+            yy += 28
+            d.text((_PAD, yy + 12), note, font=small, fill=(70, 70, 70), anchor="lm")
+        y += rh
+    y += 6
+    c = colours.get(rec.attacker.powers[0], grey)
+    won = rec.result == "attacker"
+    box = c if won else (colours.get(rec.defender.powers[0], grey) if rec.defender.powers
+                         else grey)
+    d.rounded_rectangle((_PAD - 8, y, WIDTH - _PAD + 8, y + 60), radius=8, fill=box.ink)
+    d.text((_PAD + 6, y + 20), _outcome(rec, edition), font=h2, fill=box.text, anchor="lm")
+    surv = (f"Left: {rec.attacker.powers[0]} {_units_text(rec.attacker.survivors())}; "
+            f"{' and '.join(rec.defender.powers)} {_units_text(rec.defender.survivors())}.")
+    d.text((_PAD + 6, y + 44), surv, font=small, fill=box.text, anchor="lm")
+    return img.crop((0, 0, WIDTH, min(height, y + 60 + _PAD)))
