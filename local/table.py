@@ -27,6 +27,7 @@ from rules import events as ev
 from rules import parse as ps
 from rules.errors import RulesError
 from service.games import GameService, Result, ServiceError
+from service.images import RenderedImage
 
 CHANNEL = "local"
 EXIT_OK = 0
@@ -115,6 +116,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--out",
         metavar="DIR",
         help="where answers write files (exports, maps); default: the data directory",
+    )
+    parser.add_argument(
+        "--no-images",
+        action="store_true",
+        help="write no map images or battle boards (faster, e.g. for tests)",
     )
     db = parser.add_mutually_exclusive_group()
     db.add_argument(
@@ -235,6 +241,7 @@ class Table:
         files: list[str] = []
         if result.ok and result.kind == "export" and result.data is not None:
             files.append(self._write_export(result.data))
+        files.extend(self._write_image(image) for image in result.images)
         return Answer(line, result, files)
 
     def _kind(self, text: str) -> str | None:
@@ -242,6 +249,14 @@ class Table:
             return ps.parse(text, ps.Names()).kind
         except RulesError:
             return None
+
+    def _write_image(self, image: RenderedImage) -> str:
+        """Maps go to ``<out>/maps/``, battle boards to ``<out>/battles/``."""
+        folder = self.out_dir / ("maps" if image.kind == "map" else "battles")
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / image.name
+        path.write_bytes(image.png)
+        return str(path)
 
     def _write_export(self, doc: dict[str, Any]) -> str:
         folder = self.out_dir / "exports"
@@ -313,7 +328,8 @@ async def run_table(
         return EXIT_USAGE
     folder = out_dir or (Path(args.out) if args.out else _default_out())
     # The local table is a front end that may script the dice (--dice); Discord never does.
-    service = GameService(scripted_dice=dice, allow_scripted_dice=True)
+    service = GameService(scripted_dice=dice, allow_scripted_dice=True,
+                          images=not getattr(args, "no_images", False))
     store: SqlStore | None = None
     url = sqlite_url(args.db) if getattr(args, "db", None) else getattr(args, "db_url", None)
     if url:

@@ -79,14 +79,25 @@ def _count(types: Sequence[str]) -> dict[str, int]:
     return out
 
 
-def battle_record(state: GameState, events: Sequence[ev.Event]) -> BattleRecord:
-    """The last battle opened in ``events`` (``ValueError`` if none), read from its events."""
-    opened_at = max((i for i, e in enumerate(events) if isinstance(e, ev.BattleOpened)),
-                    default=None)
+def battle_record(
+    state: GameState, events: Sequence[ev.Event], space: str | None = None
+) -> BattleRecord:
+    """The last battle opened in ``events`` (in ``space`` if given), read from its events;
+    ``ValueError`` if there is none."""
+    opened_at = max(
+        (i for i, e in enumerate(events)
+         if isinstance(e, ev.BattleOpened) and space in (None, e.space)),
+        default=None,
+    )
     if opened_at is None:
         raise ValueError("no BattleOpened among the events")
     opened = events[opened_at]
     assert isinstance(opened, ev.BattleOpened)
+    space = opened.space
+    return _read(state, opened, events[opened_at + 1:])
+
+
+def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event]) -> BattleRecord:
     space = opened.space
     units = state.units
     side_of: dict[int, str] = {}
@@ -108,8 +119,9 @@ def battle_record(state: GameState, events: Sequence[ev.Event]) -> BattleRecord:
             return "attacker"
         return "defender"
 
-    att = SideRecord([opened.attacker],
-                     _count([type_of(i) for i in (*opened.attacking, *opened.seaborne)]))
+    # Seaborne units may be listed among the attacking ones too: each unit counts once.
+    attacking = list(dict.fromkeys((*opened.attacking, *opened.seaborne)))
+    att = SideRecord([opened.attacker], _count([type_of(i) for i in attacking]))
     dfd = SideRecord(list(opened.defenders), _count([type_of(i) for i in opened.defending]))
     rec = BattleRecord(space, opened.sea, opened.amphibious, att, dfd, [], None)
     rnd: RoundRecord | None = None
@@ -122,7 +134,7 @@ def battle_record(state: GameState, events: Sequence[ev.Event]) -> BattleRecord:
         return rnd
 
     ended = False
-    for e in events[opened_at + 1:]:
+    for e in events:
         if ended:
             # Control changes right after the battle's end (CC-7c).
             if isinstance(e, ev.TerritoryCaptured) and e.space == space:
@@ -162,7 +174,10 @@ def battle_record(state: GameState, events: Sequence[ev.Event]) -> BattleRecord:
             if e.submerge:
                 current().notes.append(f"{len(e.submerge)} {e.side} submarine(s) submerged")
         elif isinstance(e, ev.SeaborneLanded):
-            for t, n in _count([type_of(i) for i in e.units]).items():
+            joined = [i for i in e.units if i not in side_of]  # not counted at the opening
+            for i in joined:
+                side_of[i] = "attacker"
+            for t, n in _count([type_of(i) for i in joined]).items():
                 att.start[t] = att.start.get(t, 0) + n
         elif isinstance(e, ev.BattleRetreated):
             rec.retreat_to = e.to

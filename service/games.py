@@ -8,12 +8,13 @@ lets ``rules.engine.decide`` say whether the order is legal. Nothing changes on 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from rules import dice_audit as da
 from rules import events as ev
@@ -51,6 +52,9 @@ from service.store import (
     StoredEvent,
     StoreError,
 )
+
+if TYPE_CHECKING:
+    from service.images import RenderedImage
 
 log = logging.getLogger(__name__)
 
@@ -129,6 +133,7 @@ class Result:
     data: dict[str, Any] | None = None
     game: GameInfo | None = None
     kind: str = ""
+    images: tuple[RenderedImage, ...] = ()  # PNGs: maps, battle boards (service.images)
 
     @classmethod
     def refused(cls, error: str, *, kind: str = "", game: GameInfo | None = None) -> Result:
@@ -223,6 +228,9 @@ class GameService:
     # Scripted dice are refused unless the front end allows them: the local table and tests do,
     # the Discord bot never does (DESIGN §6, COMMANDS.md ``--dice``).
     allow_scripted_dice: bool = False
+    # The render hook (service.images): maps after phase changes, battle boards, 'game map'
+    # images. Off by default so that tests stay fast; the front ends turn it on.
+    images: bool = False
     chain_length: int = CHAIN_LENGTH  # rounds per dice chain (tests shorten it)
     draw_secret: Callable[[], bytes] = fair.draw_master  # tests inject a fixed secret
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
@@ -834,7 +842,8 @@ class GameService:
         return Result(ok=True, answer="\n".join(numbered), kind="history", game=info)
 
     async def map(self, game_id: str, space: str | None = None) -> Result:
-        """A text map (until map images exist): one space with its neighbours, or all of them."""
+        """The map: a text overview (one space with its neighbours, or all of them), and with
+        images on, the map image (around ``space`` if given)."""
         try:
             state = await self.state(game_id)
             info = await self.info(game_id)
@@ -845,12 +854,24 @@ class GameService:
                 space = _resolve_space(state, space)
             except ServiceError as e:
                 return Result.refused(str(e), kind="map", game=info)
+        pictures: tuple[RenderedImage, ...] = ()
+        if self.images:
+            from service import images as im
+
+            try:
+                log_events = [s.event for s in await self.store.load_events(game_id)]
+                pictures = (
+                    await asyncio.to_thread(im.map_image, state, log_events, game_id, focus=space),
+                )
+            except Exception:  # the text map still answers
+                log.exception("rendering the map failed for game %s", game_id)
         return Result(
             ok=True,
             answer="\n".join(ds.map_lines(state, space)),
             kind="map",
             game=info,
             data={"space": space},
+            images=pictures,
         )
 
     # --- dice -------------------------------------------------------------------------------
@@ -1140,7 +1161,30 @@ class GameService:
                 await listener(info, events)
             except Exception:  # a failing notifier must not undo an accepted order
                 log.exception("listener failed for game %s", game_id)
-        return Result(ok=True, answer="\n".join(lines), events=tuple(events), kind=kind, game=info)
+        pictures = await self._images_after(game_id, events, after)
+        return Result(ok=True, answer="\n".join(lines), events=tuple(events), kind=kind, game=info,
+                      images=pictures)
+
+    async def _images_after(
+        self, game_id: str, events: Sequence[ev.Event], after: GameState
+    ) -> tuple[RenderedImage, ...]:
+        """The render hook: battle boards and the map when these events call for them."""
+        if not self.images:
+            return ()
+        from service import images as im
+
+        if not im.wants_images(events):
+            return ()
+        try:
+            log_events = [s.event for s in await self.store.load_events(game_id)]
+            # Pillow is CPU-bound: off the event loop (DESIGN §8).
+            drawn = await asyncio.to_thread(
+                im.images_after, log_events, len(events), game_id, after
+            )
+        except Exception:  # a picture that cannot be drawn must not undo an accepted order
+            log.exception("rendering failed for game %s", game_id)
+            return ()
+        return tuple(drawn)
 
 
 # --------------------------------------------------------------------------------------------

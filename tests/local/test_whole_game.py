@@ -23,7 +23,8 @@ DICE = (GAMES / "a1941_three_rounds.dice").read_text().strip()
 
 def run_game(*extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "bot.py", "--local", "--script", str(SCRIPT), "--dice", DICE, *extra],
+        [sys.executable, "bot.py", "--local", "--script", str(SCRIPT), "--dice", DICE, "--no-images",
+         *extra],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""},
     )
