@@ -617,8 +617,14 @@ def render_map(
         if shape is None:
             continue
         for k in view.shifts(shape.bbox[0], shape.bbox[2]):
-            x, y = to_out(*shape.label, k)
-            _burst(draw, x - 8 * u, y - 20 * u, 13 * u)
+            # Left of the name, where the chips keep away.
+            named = base.labels.get(name)
+            if named:
+                x0, y0, _, y1 = named[0]
+                x, y = x0 + k * view.wrap_w * view.scale - 12 * u, (y0 + y1) / 2
+            else:
+                x, y = to_out(*shape.label, k)
+            _burst(draw, x, y, 13 * u)
     # Moves of this phase
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for e in moves:

@@ -217,6 +217,11 @@ class Stats:
     rings: int = 0
 
 
+def _clamp(p: list[int], size: tuple[int, int], margin: int = 12) -> list[int]:
+    """A label's centre kept on the map (TripleA lets some run past the edge)."""
+    return [min(max(p[0], margin), size[0] - margin), min(max(p[1], margin), size[1] - margin)]
+
+
 def _first(table: dict[str, list[Point]], name: str) -> Point | None:
     points = table.get(name)
     return points[0] if points else None
@@ -246,6 +251,7 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
         problems += [f"{label}.txt: no entry for {n!r}" for n in spaces if n not in table]
     if problems:
         raise GeometryError("; ".join(problems))
+    size = (int(props["map.width"]), int(props["map.height"]))
     stats = Stats()
     out_spaces: dict[str, Any] = {}
     for name in sorted(spaces, key=natural_key):
@@ -260,12 +266,16 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
             stats.rings += 1
             rings.append([c for p in simple for c in p])
         sea = info["kind"] == "sea"
+        label = name.split()[-1] if sea else name
         entry: dict[str, Any] = {
             "polygons": rings,
             "centre": list(centres[name][0]),
-            # TripleA draws '<n> Sea Zone': as long as our name, so its centre is the same.
-            "label": _centre_of_label(_first(names, name), name, NAME_CHAR_WIDTH, NAME_ASCENT)
-            or list(centres[name][0]),
+            # TripleA writes '<n> Sea Zone' from that point; we write only the number.
+            "label": _clamp(
+                _centre_of_label(_first(names, name), label, NAME_CHAR_WIDTH, NAME_ASCENT)
+                or list(centres[name][0]),
+                size,
+            ),
             "units": [[x + UNIT_IMAGE // 2, y + UNIT_IMAGE // 2] for x, y in places[name]],
         }
         pu = _first(pus, name)
@@ -280,7 +290,7 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
         "format": FORMAT,
         "version": VERSION,
         "map": cfg.id,
-        "size": [int(props["map.width"]), int(props["map.height"])],
+        "size": list(size),
         "wrap_x": props.get("map.scrollWrapX", "false").lower() == "true",
         "source": {
             "repo": cfg.repo,
@@ -295,7 +305,8 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
                 "rings under one square pixel dropped",
                 "units: centres of TripleA's 48x48 unit slots (place.txt top-left + 24)",
                 "label/value: estimated centres of TripleA's name and value texts "
-                "(name_place.txt, pu_place.txt give the left end of the baseline)",
+                "(name_place.txt, pu_place.txt give the left end of the baseline), kept on the "
+                "map; for a sea zone the centre of its number (TripleA writes '<n> Sea Zone')",
                 "capital: centre of TripleA's 32x32 capital marker (capitols.txt top-left + 16)",
                 "names: '<n> Sea Zone' renamed 'Sea Zone <n>' as in rules/editions/*/map.json",
             ],

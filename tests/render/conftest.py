@@ -1,0 +1,55 @@
+"""Shared positions for the render tests: the 1941 setup and a scripted battle for Ukraine."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from render.geo import Geometry, load_geometry
+from rules import engine
+from rules import orders as od
+from rules.events import BattleOpened, Event, UnitsMoved
+from rules.state import GameState
+from tests.rules.helpers import Game, position
+
+
+@dataclass
+class UkraineBattle:
+    """Germany attacks Ukraine and takes it; every die is scripted."""
+
+    before: GameState  # combat move made, battle not fought
+    moves: list[UnitsMoved]
+    at_open: GameState
+    events: list[Event]  # from BattleOpened on
+    after: GameState
+
+
+@pytest.fixture(scope="session")
+def geometry() -> Geometry:
+    return load_geometry("a1941")
+
+
+@pytest.fixture(scope="session")
+def setup_state() -> GameState:
+    return engine.replay(engine.new_game("1941", (), None))
+
+
+@pytest.fixture(scope="session")
+def ukraine() -> UkraineBattle:
+    g = Game(position("Germany", "combat_move", {
+        "Eastern Europe": {"Germany": {"infantry": 3, "tank": 2, "fighter": 1}},
+        "Ukraine": {"Soviet Union": {"infantry": 3, "tank": 1}},
+    }, clear=False, owners={"Ukraine": "Soviet Union"}))
+    g.move({"infantry": 3, "tank": 2}, "Eastern Europe", "Ukraine")
+    g.move({"fighter": 1}, "Eastern Europe", "Ukraine")
+    moves = [e for e in g.events if isinstance(e, UnitsMoved)]
+    g.end()
+    before = g.state
+    i = max(i for i, e in enumerate(g.events) if isinstance(e, BattleOpened))
+    at_open = engine.replay(g.events[: i + 1])
+    # Round 1: attacker 1 hit by the fighter, tanks 5 2 (1 hit), infantry 3 3 2; defender tank
+    # 6, infantry 4 1 2 (2 hits). Round 2 and 3 as below; Germany wins with a tank.
+    g.script(1, 5, 2, 3, 3, 2, 6, 4, 1, 2, 4, 1, 6, 5, 3, 1, 2, 6, 6, 6, 6, 6, 6)
+    g.do(od.Battle(space="Ukraine", all=True))
+    return UkraineBattle(before, moves, at_open, g.events[i:], g.state)
