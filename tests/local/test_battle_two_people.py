@@ -44,7 +44,7 @@ def test_two_people_fight_a_sea_battle_round_by_round(tmp_path: Path) -> None:
     dice = "6,1,6,2,6,6,6"
     proc = subprocess.run(
         [sys.executable, "bot.py", "--local", "--position", str(pos), "--script", str(script),
-         "--dice", dice, "--json", "--keep-going"],
+         "--dice", dice, "--json", "--keep-going", "--no-images"],
         cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
         env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""},
     )

@@ -65,7 +65,9 @@ def run_bot(
 
 def in_process(*argv: str, stdin: str = "", out_dir: Path | None = None) -> tuple[int, str, str]:
     """Run the table inside this process: (exit code, stdout, stderr)."""
-    args = bot.build_parser().parse_args(["--local", *argv])
+    # No map images here (tests/local/test_table_images.py has them): fast, and nothing is
+    # written to the default output folder.
+    args = bot.build_parser().parse_args(["--local", "--no-images", *argv])
     out, err = io.StringIO(), io.StringIO()
     code = asyncio.run(run_table(args, io.StringIO(stdin), out, err, out_dir=out_dir))
     return code, out.getvalue(), err.getvalue()
