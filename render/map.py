@@ -128,6 +128,8 @@ class BaseLayer:
     # space -> rectangles of its name, value and capital marker (output pixels, no wrap shift):
     # unit chips avoid them when they can
     labels: dict[str, tuple[tuple[float, float, float, float], ...]]
+    # space number -> output boxes its pixels lie in (one per wrap copy), for partial repaints
+    boxes: dict[int, tuple[tuple[int, int, int, int], ...]]
 
 
 def _polygon_points(
@@ -218,9 +220,16 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     items = list(_spaces_in_view(geometry, view))
     sea = [(s, k) for s, k in items if edition.is_sea(s.name)]
     land = [(s, k) for s, k in items if not edition.is_sea(s.name)]
+    boxes: dict[int, list[tuple[int, int, int, int]]] = {}
     for shape, k in [*sea, *land]:
         for ring in shape.polygons:
             idraw.polygon(_polygon_points(view, ring, k, top), fill=number[shape.name])
+        (bx0, by0), (bx1, by1) = at(shape.bbox[0], shape.bbox[1], k), at(shape.bbox[2],
+                                                                           shape.bbox[3], k)
+        box = (max(0, math.floor(bx0) - 2), max(top, math.floor(by0) - 2),
+               min(ow, math.ceil(bx1) + 3), min(top + oh, math.ceil(by1) + 3))
+        if box[0] < box[2] and box[1] < box[3]:
+            boxes.setdefault(number[shape.name], []).append(box)
     # The map area is clipped by drawing the bar and legend last in the index image.
     idraw.rectangle((0, 0, ow, bar - 1), fill=_BAR_INDEX)
     idraw.rectangle((0, bar + oh, ow, size[1]), fill=_LEGEND_INDEX)
@@ -279,7 +288,8 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     cdraw.line([(0, bar), (ow, bar)], fill=theme.BORDER, width=1)
     _draw_key(cdraw, edition, (0, bar, ow, bar + legend))
     return BaseLayer(view, index, overlay, order, bar, bar + oh, chrome,
-                     {name: tuple(r) for name, r in labels.items()})
+                     {name: tuple(r) for name, r in labels.items()},
+                     {n: tuple(b) for n, b in boxes.items()})
 
 
 def _hatch(overlay: Image.Image, pts: Sequence[tuple[float, float]], u: float) -> None:
@@ -387,6 +397,51 @@ def _palette(edition: Edition, state: GameState, order: Sequence[str]) -> list[i
     return pal
 
 
+# The last holdings image per base layer: (palette, image). Each map starts from a copy of it
+# and repaints only the spaces whose colour changed since (captures are few per phase).
+_HOLDINGS: dict[int, tuple[BaseLayer, list[int], Image.Image]] = {}
+_HOLDINGS_KEPT = 4
+_REPAINT_LIMIT = 24  # more changed spaces than this: repaint the whole board
+
+
+def _paint(
+    base: BaseLayer, palette: list[int], box: tuple[int, int, int, int] | None
+) -> Image.Image:
+    """Fills from the palette with the fixed overlay on top, for ``box`` or everything."""
+    img = base.index if box is None else base.index.crop(box)
+    img = img.copy()
+    img.putpalette(palette)
+    out = img.convert("RGB")
+    overlay = base.overlay if box is None else base.overlay.crop(box)
+    out.paste(overlay, (0, 0), overlay)
+    return out
+
+
+def _holdings(base: BaseLayer, palette: list[int]) -> Image.Image:
+    """The board coloured by holdings with borders and names: a fresh image to draw on."""
+    key = id(base)
+    last = _HOLDINGS.get(key)
+    if last is not None and last[0] is not base:
+        last = None  # another layer that got the same id after the first was dropped
+    if last is not None and last[1] == palette:
+        return last[2].copy()
+    changed = [] if last is None else [
+        i for i in range(1, 256) if palette[3 * i : 3 * i + 3] != last[1][3 * i : 3 * i + 3]
+    ]
+    if last is None or len(changed) > _REPAINT_LIMIT:
+        image = _paint(base, palette, None)
+    else:
+        image = last[2].copy()
+        for i in changed:
+            for box in base.boxes.get(i, ()):
+                image.paste(_paint(base, palette, box), box[:2])
+    _HOLDINGS.pop(key, None)
+    while len(_HOLDINGS) >= _HOLDINGS_KEPT:
+        _HOLDINGS.pop(next(iter(_HOLDINGS)))
+    _HOLDINGS[key] = (base, palette, image)
+    return image.copy()
+
+
 @dataclass(frozen=True, slots=True)
 class Chip:
     power: str
@@ -424,15 +479,25 @@ def _chip_size(chip: Chip, u: float) -> tuple[float, float]:
     return (21 * c + _chip_font(u).getlength(str(chip.count)) + 3 * c, 14 * c)
 
 
-def _draw_chip(draw: ImageDraw.ImageDraw, chip: Chip, x: float, y: float, u: float,
-               colours: theme.PowerColours) -> None:
+@lru_cache(maxsize=2048)
+def _chip_sprite(chip: Chip, u: float, colours: theme.PowerColours) -> Image.Image:
+    """A chip drawn once (RGBA), pasted wherever it is needed."""
     w, h = _chip_size(chip, u)
     c = CHIP * u
-    draw.rounded_rectangle((x, y, x + w, y + h), radius=max(2, round(3 * c)), fill=colours.ink,
+    sprite = Image.new("RGBA", (math.ceil(w) + 1, math.ceil(h) + 1), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    draw.rounded_rectangle((0, 0, w, h), radius=max(2, round(3 * c)), fill=colours.ink,
                            outline=(255, 255, 255), width=1)
-    draw_icon(draw, chip.unit, (x + 2.5 * c, y + 2 * c, x + 20 * c, y + h - 2 * c), colours.text)
-    draw.text((x + 20.5 * c, y + h / 2 + 0.5), str(chip.count), font=_chip_font(u),
+    draw_icon(draw, chip.unit, (2.5 * c, 2 * c, 20 * c, h - 2 * c), colours.text)
+    draw.text((20.5 * c, h / 2 + 0.5), str(chip.count), font=_chip_font(u),
               fill=colours.text, anchor="lm")
+    return sprite
+
+
+def _draw_chip(out: Image.Image, chip: Chip, x: float, y: float, u: float,
+               colours: theme.PowerColours) -> None:
+    sprite = _chip_sprite(chip, u, colours)
+    out.paste(sprite, (round(x), round(y)), sprite)
 
 
 Rect = tuple[float, float, float, float]
@@ -488,6 +553,32 @@ def _layout(
         placed.append(spot)
         out.append((spot[0], spot[1]))
     return out
+
+
+_LAYOUTS: dict[tuple[int, str, int, tuple[tuple[float, float], ...]],
+               tuple[BaseLayer, list[tuple[float, float]]]] = {}
+
+
+def _placed(
+    base: BaseLayer,
+    space: str,
+    k: int,
+    chips: tuple[Chip, ...],
+    slots: Sequence[tuple[float, float]],
+    u: float,
+    avoid: Sequence[Rect],
+    inside: Callable[[float, float], bool],
+) -> list[tuple[float, float]]:
+    """``_layout`` remembered: a stack laid out once stays put while its chips' sizes do."""
+    key = (id(base), space, k, tuple(_chip_size(c, u) for c in chips))
+    hit = _LAYOUTS.get(key)
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    if len(_LAYOUTS) > 4096:
+        _LAYOUTS.clear()
+    placed = _layout(chips, slots, u, avoid, inside)
+    _LAYOUTS[key] = (base, placed)
+    return placed
 
 
 def _inside(shape: SpaceShape, view: View, k: int, top: int) -> Callable[[float, float], bool]:
@@ -567,10 +658,7 @@ def render_map(
     edition = state.edition
     view = full_view(geometry) if focus is None else focus_view(geometry, focus)
     base = base_layer(edition, geometry, view)
-    img = base.index.copy()
-    img.putpalette(_palette(edition, state, base.order))
-    out = img.convert("RGB")
-    out.paste(base.overlay, (0, 0), base.overlay)
+    out = _holdings(base, _palette(edition, state, base.order))
     draw = ImageDraw.Draw(out)
     u = view.ui
     colours = theme.power_colours(edition)
@@ -609,9 +697,10 @@ def render_map(
             dx = k * view.wrap_w * view.scale
             avoid = [(a + dx, b, c + dx, d) for a, b, c, d in base.labels.get(space, ())]
             inside = _inside(shape, view, k, top)
-            for chip, (x, y) in zip(chips, _layout(chips, slots, u, avoid, inside), strict=True):
+            places = _placed(base, space, k, tuple(chips), slots, u, avoid, inside)
+            for chip, (x, y) in zip(chips, places, strict=True):
                 if -60 < x < ow + 60:
-                    _draw_chip(draw, chip, x, y, u, colours.get(chip.power, _GREY))
+                    _draw_chip(out, chip, x, y, u, colours.get(chip.power, _GREY))
     for name in open_battles:
         shape = geometry.spaces.get(name)
         if shape is None:

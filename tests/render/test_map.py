@@ -162,3 +162,15 @@ def test_battle_board_of_a_scripted_battle(ukraine: UkraineBattle) -> None:
     assert board.width == 1200
     compare(board.resize((600, round(600 * board.height / board.width)), Image.Resampling.BOX),
             "battle-ukraine")
+
+
+def test_repainting_only_the_captured_space_equals_a_full_paint(
+    geometry: Geometry, ukraine: UkraineBattle
+) -> None:
+    from render import map as rm
+
+    render_map(ukraine.before, geometry)  # the cached holdings: Ukraine Soviet
+    partial = render_map(ukraine.after, geometry)  # only Ukraine repainted
+    rm._HOLDINGS.clear()
+    full = render_map(ukraine.after, geometry)
+    assert ImageChops.difference(partial, full).getbbox() is None
