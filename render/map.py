@@ -262,6 +262,11 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
         rects = labels.setdefault(shape.name, []) if k == 0 else []
         name_box = odraw.multiline_textbbox((x, y), label, font=f, anchor="mm", align="center",
                                             spacing=0, stroke_width=2)
+        # Names by the board's edge stay whole (TripleA lets some run off).
+        nudge = 0.0 if view.wrap_w else max(0.0, 2 - name_box[0]) - max(0.0, name_box[2] - (ow - 2))
+        if nudge:
+            x += nudge
+            name_box = (name_box[0] + nudge, name_box[1], name_box[2] + nudge, name_box[3])
         rects.append(name_box)
         odraw.multiline_text((x, y), label, font=f, fill=theme.TEXT, anchor="mm",
                              align="center", spacing=0, stroke_width=2,
