@@ -50,7 +50,8 @@ def start_discord(token: str) -> int:
     async def run() -> None:
         store = await open_store(settings.effective_database_url)
         try:
-            bot = UmpireBot(GameService(store=store), dev_guild_id=settings.dev_guild_id)
+            service = GameService(store=store, images=True)  # maps and battle boards posted
+            bot = UmpireBot(service, dev_guild_id=settings.dev_guild_id)
             async with bot:
                 await bot.start(token)
         finally:

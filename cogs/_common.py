@@ -171,9 +171,23 @@ async def show(
         await send_private(interaction, with_mentions(result.error or "Refused.", people))
         return False
     await send_public(
-        interaction, embed=result_embed(result, title, who), files=files, game=result.game
+        interaction,
+        embed=result_embed(result, title, who),
+        files=[*files, *image_files(result)],
+        game=result.game,
     )
     return True
+
+
+MAX_FILES = 10  # Discord: at most 10 attachments per message
+
+
+def image_files(result: Result) -> list[discord.File]:
+    """The maps and battle boards an answer carries (service render hook), as attachments."""
+    return [
+        discord.File(io.BytesIO(img.png), filename=img.name, description=img.caption[:1024])
+        for img in result.images[-MAX_FILES:]
+    ]
 
 
 def json_file(doc: dict[str, Any], name: str) -> discord.File:

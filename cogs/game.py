@@ -13,6 +13,7 @@ from cogs._common import (
     EMBED_LIMIT,
     channel_key,
     clip,
+    image_files,
     json_file,
     people_of,
     person,
@@ -86,6 +87,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         if not result.ok:
             await show(interaction, result, text)
             return
+        images = image_files(result)
+        if images:
+            embed = discord.Embed(title="Map", description=f"Game {result.game.id}"
+                                  if result.game else None)
+            await send_public(interaction, embed=embed, files=images, game=result.game)
+            return
         body = with_mentions(result.answer, people_of(result.game))
         if len(body) + 8 <= EMBED_LIMIT:
             embed = discord.Embed(title="Map", description=f"```\n{body}\n```")
@@ -93,7 +100,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         else:
             await send_public(
                 interaction,
-                content="Map (text until map images arrive):",
+                content="Map (text):",
                 files=[text_file(result.answer, "map.txt")],
                 game=result.game,
             )

@@ -306,3 +306,18 @@ def test_decision_texts_are_order_language() -> None:
         "retreat Ukraine to Eastern Europe"
     )
     assert SECRET
+
+
+async def test_map_images_are_attached_when_the_service_draws_them(table: Table) -> None:
+    """Issue 6 wiring: with the render hook on, /game map attaches the map PNG and an order that
+    ends a phase posts the new map with its record."""
+    t = table
+    t.bot.service.images = True
+    await seated(t)
+    r = await t.carol.slash(t.channel, "game map", space="Germany")
+    assert not r.ephemeral
+    (png,) = r.response.attachments
+    assert png.filename.endswith(".png")
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral
+    assert any(a.filename.endswith(".png") for a in r.response.attachments)
