@@ -427,19 +427,30 @@ class GameService:
         return await self._answer(game_id, None, events, kind="start")
 
     # --- seats (admin) ----------------------------------------------------------------------
+    async def _as_admin(
+        self, game_id: str, person: str, admin: bool, kind: str, may: str
+    ) -> tuple[GameRecord, GameInfo] | Result:
+        """The game's record if ``person`` owns it (or a front end vouches it is an admin);
+        else the refusal, saying who may ``may``."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind=kind)
+        info = GameInfo.of(rec)
+        if person != rec.owner and not admin:
+            return Result.refused(f"Only the game's owner ({rec.owner}) {may}.", kind=kind,
+                                  game=info)
+        return rec, info
+
     async def substitute(self, game_id: str, person: str, power: str, newcomer: str,
                          *, admin: bool = False) -> Result:
         """Give a power's seat to someone else (the owner, or a front end's admin). The
         newcomer may hold other powers only of the same side (P-1). Public; no event changes."""
-        try:
-            rec = await self.store.get_game(game_id)
-        except (GameNotFound, CorruptGame) as e:
-            return Result.refused(str(e), kind="substitute")
-        info = GameInfo.of(rec)
-        if person != rec.owner and not admin:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) or a server manager can substitute "
-                "players.", kind="substitute", game=info)
+        got = await self._as_admin(game_id, person, admin, "substitute",
+                                   "or a server manager can substitute players")
+        if isinstance(got, Result):
+            return got
+        rec, info = got
         ed = resolve_edition(rec.edition)
         try:
             name = _resolve_power(ed.powers, power)
@@ -465,15 +476,11 @@ class GameService:
 
     async def kick(self, game_id: str, person: str, leaver: str, *, admin: bool = False) -> Result:
         """Take every seat from a person; the game waits until the owner substitutes."""
-        try:
-            rec = await self.store.get_game(game_id)
-        except (GameNotFound, CorruptGame) as e:
-            return Result.refused(str(e), kind="kick")
-        info = GameInfo.of(rec)
-        if person != rec.owner and not admin:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) or a server manager can remove players.",
-                kind="kick", game=info)
+        got = await self._as_admin(game_id, person, admin, "kick",
+                                   "or a server manager can remove players")
+        if isinstance(got, Result):
+            return got
+        rec, info = got
         held = [p for p, who in rec.seats.items() if who == leaver]
         if not held:
             return Result.refused(f"{leaver} holds no seat in this game.", kind="kick", game=info)
@@ -655,17 +662,10 @@ class GameService:
         ``every`` (or ``every turn``) renews the deadline by the same duration when a new turn
         begins. The action is what the referee does when it passes (``deadline_due``).
         """
-        try:
-            rec = await self.store.get_game(game_id)
-        except (GameNotFound, CorruptGame) as e:
-            return Result.refused(str(e), kind="deadline")
-        info = GameInfo.of(rec)
-        if person != rec.owner and not admin:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) sets its deadline.",
-                kind="deadline",
-                game=info,
-            )
+        got = await self._as_admin(game_id, person, admin, "deadline", "sets its deadline")
+        if isinstance(got, Result):
+            return got
+        _, info = got
         try:
             period, action, every = parse_deadline(text)
         except ServiceError as e:
@@ -698,15 +698,10 @@ class GameService:
         self, game_id: str, person: str, pause: bool, admin: bool, now: datetime | None
     ) -> Result:
         kind = "pause" if pause else "resume"
-        try:
-            rec = await self.store.get_game(game_id)
-        except (GameNotFound, CorruptGame) as e:
-            return Result.refused(str(e), kind=kind)
-        info = GameInfo.of(rec)
-        if person != rec.owner and not admin:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) can {kind} it.", kind=kind, game=info
-            )
+        got = await self._as_admin(game_id, person, admin, kind, f"can {kind} it")
+        if isinstance(got, Result):
+            return got
+        _, info = got
         now = now or self.clock()
         if pause:
             d = await self.store.pause_deadline(game_id, now)
