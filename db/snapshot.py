@@ -39,7 +39,7 @@ _WRITTEN = frozenset(
     {
         "edition", "options", "round", "power", "phase", "treasury", "owners", "units",
         "next_id", "purchase", "placed", "turn_start_owners", "battles", "standing", "winner",
-        "seq", "started", "carrier_promises", "captured_this_turn",
+        "seq", "started", "carrier_promises", "captured_this_turn", "techs", "debts", "flags",
     }
 )
 ENABLED = frozenset(SHAPE["GameState"]) == _WRITTEN
@@ -84,6 +84,9 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "started": state.started,
         "carrier_promises": [list(p) for p in state.carrier_promises],
         "captured_this_turn": sorted(state.captured_this_turn),
+        "techs": {p: list(v) for p, v in state.techs.items()},
+        "debts": dict(state.debts),
+        "flags": sorted(state.flags),
     }
 
 
@@ -116,6 +119,9 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
         started=doc["started"],
         carrier_promises=tuple((int(a), str(b)) for a, b in doc["carrier_promises"]),
         captured_this_turn=frozenset(doc["captured_this_turn"]),
+        techs={p: tuple(v) for p, v in doc["techs"].items()},
+        debts=dict(doc["debts"]),
+        flags=frozenset(doc["flags"]),
     )
 
 

@@ -49,6 +49,9 @@ class Abilities(_Frozen):
     cannot_attack_alone: bool = False  # UT-3
     can_capture: bool = False  # UL-1
     factory: bool = False  # UL-4: immobile, fixed, captured with its territory
+    anti_air: bool = False  # Classic R-AAG-01..04: fires at aircraft, never a casualty, captured
+    strategic_bomber: bool = False  # Classic R-SBR-01: may raid an enemy industrial complex
+    bombard: bool = False  # Classic R-AMP-05: one support shot in an amphibious assault
 
 
 class UnitType(_Frozen):
@@ -127,13 +130,72 @@ class MapData(_Frozen):
 
 
 class VictoryCondition(_Frozen):
-    """A side wins if, after `check_after`'s turn, it holds `need` of `capitals` (V-1..V-4)."""
+    """A side wins if, after `check_after`'s turn, it holds `need` of `capitals` (V-1..V-4), or,
+    for ``kind="production"``, its powers' combined income is at least ``threshold``
+    (Classic R-WIN-03). ``check_after="*"`` checks at the end of every turn (Classic R-WIN-01/02).
+    """
 
     rule: str
     side: str
-    check_after: str  # power whose turn end triggers the check
-    capitals: tuple[str, ...]  # territories
-    need: int
+    check_after: str  # power whose turn end triggers the check, or "*" for every turn
+    kind: Literal["capitals", "production"] = "capitals"
+    capitals: tuple[str, ...] = ()  # territories
+    need: int = 0
+    threshold: int = 0  # kind="production": combined national production needed
+
+
+class Technology(_Frozen):
+    """A weapons development (Classic §4.1 R-TEC): die number and its effect, as data."""
+
+    id: str  # e.g. "jet_power"
+    name: str  # e.g. "Jet Power"
+    aliases: tuple[str, ...] = ()
+    die: int  # 1..6 on the development table
+    rule: str = ""
+    # Effects, read by the engine (rules/tech.py): unit type -> new value.
+    defense: dict[str, int] = Field(default_factory=dict)
+    attack: dict[str, int] = Field(default_factory=dict)
+    move: dict[str, int] = Field(default_factory=dict)
+    dice: dict[str, int] = Field(default_factory=dict)  # attack dice per unit (heavy bombers)
+    cost_discount: int = 0  # industrial technology
+    rockets: bool = False  # AA guns may fire rockets at enemy complexes
+
+
+class Research(_Frozen):
+    """Weapons development rules (Classic R-TEC-01..06)."""
+
+    die_cost: int
+    breakthrough: int = 6  # a die showing this is a breakthrough
+    technologies: tuple[Technology, ...]
+    rule: str = ""
+
+
+class RuleSet(_Frozen):
+    """Rule switches: what differs between editions beyond unit and map data.
+
+    Every default is the 1941 behaviour, so an edition states only where it differs; the engine
+    reads these, never an edition id. Each switch cites the rule it implements.
+    """
+
+    # Economy and production
+    research: Research | None = None  # Classic R-TEC
+    unplaced_units: Literal["refund", "lost"] = "refund"  # 1941 MB-9 / Classic R-PLC-08
+    original_factories_unlimited: bool = False  # Classic R-PLC-04 (1941 MB-2: all limited)
+    min_factory_capacity: int = 0  # Classic R-PLC-04: a 0-value complex still takes 1
+    ships_into_hostile_zones: bool = True  # 1941 MB-4 / Classic R-PLC-02 (False)
+    new_fighters_on_carriers: bool = True  # 1941 MB-5 / Classic R-PLC-06 (False)
+    one_aa_gun_per_territory: bool = False  # Classic R-PLC-05
+    strategic_bombing: bool = False  # Classic R-SBR
+    # Movement
+    neutral_fee: int | None = None  # None: neutrals impassable (1941 MAP-8); Classic R-NEU-02: 3
+    aa_overflight_fire: bool = False  # Classic R-AIR-05 / A-06 (combat movement only)
+    hostile_sea: Literal["surface_warships", "any_unit"] = "surface_warships"  # Classic R-NAV-01
+    # Combat
+    sub_first_strike: Literal["declared", "attacker_only"] = "declared"  # 1941 SS / R-SUB-02
+    sub_retreat: Literal["submerge", "withdraw"] = "submerge"  # 1941 SS-3 / Classic R-SUB-05
+    battleship_repair: bool = True  # 1941 UB-2 (irrelevant when battleships take one hit)
+    bombardment: Literal["none", "without_sea_battle"] = "none"  # Classic R-AMP-04/05
+    amphibious_retreat: Literal["overland_and_air", "none"] = "overland_and_air"  # AA-7 / A-13
 
 
 class PhaseInfo(_Frozen):
@@ -158,6 +220,7 @@ class EditionRules(_Frozen):
     units: tuple[UnitType, ...]
     phases: tuple[PhaseInfo, ...]
     victory: dict[str, tuple[VictoryCondition, ...]]  # "standard", "short"
+    rules: RuleSet = RuleSet()
     options: dict[str, str] = Field(default_factory=dict)  # option name -> description
     notes: tuple[str, ...] = ()
 
@@ -258,7 +321,7 @@ class Edition:
                     problems.append(f"owners variant {label}: unknown power {o!r}")
         for cond_list in self.rules.victory.values():
             for cond in cond_list:
-                if cond.check_after not in self.powers:
+                if cond.check_after not in self.powers and cond.check_after != "*":
                     problems.append(f"victory {cond.rule}: unknown power {cond.check_after}")
                 problems.extend(
                     f"victory {cond.rule}: unknown capital {c!r}"
@@ -313,5 +376,7 @@ def load_edition(edition_id: str) -> Edition:
 
 def available_editions() -> list[str]:
     return sorted(
-        p.name for p in EDITIONS_DIR.iterdir() if p.is_dir() and (p / "edition.json").exists()
+        p.name
+        for p in EDITIONS_DIR.iterdir()
+        if p.is_dir() and (p / "edition.json").exists() and (p / "map.json").exists()
     )

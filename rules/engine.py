@@ -300,6 +300,7 @@ def _ev_turn(s: GameState, e: ev.TurnStarted) -> GameState:
         purchase={},
         carrier_promises=(),
         battles={},
+        flags=frozenset(),
     )
 
 

@@ -241,6 +241,7 @@ class GameWon(_Event):
     side: str
     rule: str
     capitals: tuple[str, ...]
+    production: int | None = None  # economic victory: the side's combined income (R-WIN-03)
 
 
 class StandingOrderSet(_Event):

@@ -117,7 +117,14 @@ def end_turn(tx: Tx) -> None:
     s = tx.state
     key = "short" if "short" in s.options else "standard"
     for cond in s.edition.rules.victory.get(key, ()):
-        if cond.check_after != s.power:
+        if cond.check_after not in (s.power, "*"):
+            continue
+        if cond.kind == "production":
+            income = s.income()
+            total = sum(income[p] for p in s.edition.powers_of_side(cond.side))
+            if total >= cond.threshold:
+                tx.emit(ev.GameWon(side=cond.side, rule=cond.rule, capitals=(), production=total))
+                return
             continue
         held = tuple(
             c for c in cond.capitals

@@ -99,6 +99,9 @@ class GameState:
     started: bool = True
     carrier_promises: tuple[tuple[int, str], ...] = ()  # fighter id -> sea zone (AIR-5)
     captured_this_turn: frozenset[str] = frozenset()
+    techs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # power -> developments (R-TEC)
+    debts: dict[str, int] = field(default_factory=dict)  # unpaid bombing damage (R-SBR-05)
+    flags: frozenset[str] = frozenset()  # this turn's markers, e.g. "researched" (cleared per turn)
 
     # --- convenience -----------------------------------------------------------------------
     def side(self, power: str) -> str:
@@ -127,6 +130,9 @@ class GameState:
     def income(self) -> dict[str, int]:
         """National production levels from territories held (P-4)."""
         return self.edition.income_from(self.owners)
+
+    def has_tech(self, power: str, tech: str) -> bool:
+        return tech in self.techs.get(power, ())
 
     def capital_held(self, power: str) -> bool:
         """The power's capital is held by its own side (T-4 / CAP-2 otherwise)."""

@@ -295,6 +295,8 @@ def _income(s: GameState, e: ev.IncomeCollected) -> str:
 
 def _won(s: GameState, e: ev.GameWon) -> str:
     holding = f", holding {', '.join(e.capitals)}" if e.capitals else ""
+    if e.production is not None:
+        holding = f" with a combined national production of {e.production} IPCs"
     return f"The {e.side} won the game{holding}{_rule(e.rule)}."
 
 

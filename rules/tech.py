@@ -1,0 +1,63 @@
+"""Unit values as modified by weapons developments (Classic R-TEC-05/06), for every edition.
+
+Editions without research have no developments, so these return the printed profile. Combat,
+movement, purchase and odds read values only through here, so a development takes effect the
+moment its event is applied and only for the power that owns it.
+"""
+
+from __future__ import annotations
+
+from rules.edition import Edition, Technology
+from rules.state import GameState
+
+
+def technologies(ed: Edition) -> dict[str, Technology]:
+    research = ed.rules.rules.research
+    return {t.id: t for t in research.technologies} if research else {}
+
+
+def owned(s: GameState, power: str) -> list[Technology]:
+    table = technologies(s.edition)
+    return [table[t] for t in s.techs.get(power, ()) if t in table]
+
+
+def attack(s: GameState, power: str, unit_type: str) -> int:
+    value = s.edition.units[unit_type].attack
+    for t in owned(s, power):
+        value = t.attack.get(unit_type, value)
+    return value
+
+
+def defense(s: GameState, power: str, unit_type: str) -> int:
+    value = s.edition.units[unit_type].defense
+    for t in owned(s, power):
+        value = t.defense.get(unit_type, value)
+    return value
+
+
+def move(s: GameState, power: str, unit_type: str) -> int:
+    value = s.edition.units[unit_type].move
+    for t in owned(s, power):
+        value = t.move.get(unit_type, value)
+    return value
+
+
+def attack_dice(s: GameState, power: str, unit_type: str) -> int:
+    """Dice one attacking unit rolls (Heavy Bombers: 3 per bomber, R-TEC table)."""
+    n = 1
+    for t in owned(s, power):
+        n = t.dice.get(unit_type, n)
+    return n
+
+
+def cost(s: GameState, power: str, unit_type: str) -> int | None:
+    """Purchase price after Industrial Technology (never below 0)."""
+    price = s.edition.units[unit_type].cost
+    if price is None:
+        return None
+    discount = sum(t.cost_discount for t in owned(s, power))
+    return max(0, price - discount)
+
+
+def has_rockets(s: GameState, power: str) -> bool:
+    return any(t.rockets for t in owned(s, power))
