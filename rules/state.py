@@ -37,6 +37,7 @@ class Unit:
     start: str | None = None  # space at the start of the turn
     retreated: bool = False  # transport retreated (UT-12)
     stranded: bool = False  # defending fighter whose carrier sank (NC-3)
+    raid: bool = False  # bomber declared on a strategic bombing raid this turn (R-SBR-01)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,8 +18,9 @@ class Game:
     """A live game: ``do`` applies an order (raising on refusal), ``refuse`` expects one."""
 
     def __init__(self, position: dict[str, Any] | None = None, options: tuple[str, ...] = (),
-                 dice: list[int] | None = None) -> None:
-        self.events: list[Event] = list(engine.new_game("1941", options, position))
+                 dice: list[int] | None = None, edition: str | None = None) -> None:
+        name = edition or (position or {}).get("edition") or "1941"
+        self.events: list[Event] = list(engine.new_game(name, options, position))
         self.state: GameState = engine.replay(self.events)
         self.dice: Dice = ScriptedDice(dice or [])
 
@@ -69,9 +70,9 @@ class Game:
 
 
 def position(power: str, phase: str, units: dict[str, dict[str, dict[str, int]]] | None = None,
-             clear: bool = True, **extra: Any) -> dict[str, Any]:
+             clear: bool = True, edition: str = "1941", **extra: Any) -> dict[str, Any]:
     """A position file dict (COMMANDS.md --position): empty board by default, factories kept."""
-    pos: dict[str, Any] = {"edition": "1941", "power": power, "phase": phase,
+    pos: dict[str, Any] = {"edition": edition, "power": power, "phase": phase,
                            "units": units or {}, "clear_all_units": clear}
     pos.update(extra)
     return pos
