@@ -6,6 +6,10 @@ Usage (from the repository root)::
         --xml ../shared/maps/a1941/map/games/WW2v6_1941.xml \\
         --digest ../shared/rules/a1941.json \\
         --out rules/editions/a1941/map.json
+    python -m tools.import_triplea classic          # the defaults above, for Classic
+
+``../shared`` is found next to the repository, or next to the main checkout when this is a git
+worktree, or at ``$UMPIRE_SHARED``.
 
 The TripleA game XML gives the board (spaces, adjacency, values, owners, capitals, canals,
 factories, unit placement); the rulebook digest gives the rule facts that win over it (setup
@@ -20,10 +24,13 @@ prints nothing but problems.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
+import os
 import re
 import sys
 import xml.etree.ElementTree as ET
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +41,25 @@ from rules.edition import Canal, MapData, SetupTable, Source, Space
 CONVERTER = "tools/import_triplea.py"
 DESCRIPTION = "Convert TripleA map data plus a rulebook digest into Umpire's map.json."
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = REPO_ROOT.parent / "shared"
+
+
+def _shared_dir() -> Path:
+    """``../shared``: $UMPIRE_SHARED, else next to this checkout or to the main checkout."""
+    env = os.environ.get("UMPIRE_SHARED")
+    if env:
+        return Path(env)
+    here = REPO_ROOT.parent / "shared"
+    dot_git = REPO_ROOT / ".git"
+    if not here.exists() and dot_git.is_file():  # a worktree: "gitdir: <main>/.git/worktrees/x"
+        m = re.match(r"gitdir:\s*(.+)", dot_git.read_text("utf-8").strip())
+        if m:
+            main = Path(m.group(1)).resolve().parents[2]
+            if (main.parent / "shared").exists():
+                return main.parent / "shared"
+    return here
+
+
+SHARED = _shared_dir()
 
 SEA_ZONE_XML = re.compile(r"(\d+) Sea Zone")
 SEA_ZONE_OURS = re.compile(r"Sea Zone (\d+)")
@@ -49,6 +74,7 @@ UNIT_NAMES = (
     "aircraft carrier",
     "battleship",
     "industrial complex",
+    "antiaircraft gun",
 )
 FACTORY = "industrial complex"
 
@@ -73,6 +99,10 @@ class EditionConfig:
     extra_aliases: Mapping[str, tuple[str, ...]]  # our space name -> printed / short forms
     variant: str  # name of the setup variant taken from the XML
     variant_note: str
+    renames: Mapping[str, str] = field(default_factory=dict)  # TripleA space name -> ours
+    ignored_units: frozenset[str] = frozenset()  # TripleA unit types outside the rulebook
+    digest_units: Mapping[str, str] = field(default_factory=dict)  # digest unit id -> ours
+    digest_spaces: Mapping[str, str] = field(default_factory=dict)  # digest phrase -> our space
 
 
 A1941 = EditionConfig(
@@ -142,7 +172,81 @@ A1941 = EditionConfig(
     ),
 )
 
-EDITIONS: dict[str, EditionConfig] = {A1941.id: A1941}
+
+def _classic_names() -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+    """tools/classic_names.py: RENAMES, and its extra names plus every renamed TripleA name."""
+    # tools/ is not a package, so mypy checks that file as module "classic_names"; a static
+    # "from tools import classic_names" would be the same file under a second name for it.
+    names = importlib.import_module("tools.classic_names")
+    renames: dict[str, str] = dict(names.RENAMES)
+    out: dict[str, list[str]] = {s: list(forms) for s, forms in names.EXTRA_ALIASES.items()}
+    for theirs, ours in renames.items():
+        out.setdefault(ours, []).append(theirs)
+    return renames, {s: tuple(forms) for s, forms in out.items()}
+
+
+CLASSIC_RENAMES, CLASSIC_ALIASES = _classic_names()
+
+
+CLASSIC = EditionConfig(
+    id="classic",
+    repo="https://github.com/triplea-maps/world_war_ii_classic",
+    commit="ea60168b53509e86b3d9a4cd45e91832a4e7c187",
+    xml_path="map/games/classic.xml",
+    default_xml=SHARED / "maps" / "classic" / "map" / "games" / "classic.xml",
+    default_digest=SHARED / "rules" / "classic.json",
+    default_out=REPO_ROOT / "rules" / "editions" / "classic" / "map.json",
+    players={
+        "Russians": "Russia",
+        "Germans": "Germany",
+        "British": "United Kingdom",
+        "Japanese": "Japan",
+        "Americans": "United States",
+    },
+    units={
+        "infantry": "infantry",
+        "armour": "tank",
+        "fighter": "fighter",
+        "bomber": "bomber",
+        "submarine": "submarine",
+        "transport": "transport",
+        "carrier": "aircraft carrier",
+        "battleship": "battleship",
+        "factory": "industrial complex",
+        "aaGun": "antiaircraft gun",
+    },
+    # artillery and destroyer: defined in the XML for TripleA options, not in its starting
+    # frontier, not in this rulebook (classic.md §0: no destroyer, cruiser or artillery)
+    ignored_units=frozenset({"artillery", "destroyer"}),
+    extra_aliases=CLASSIC_ALIASES,
+    renames=CLASSIC_RENAMES,
+    digest_units={"armor": "tank", "aa_gun": "antiaircraft gun"},
+    # the digest's descriptive names for sea zones (classic.md §3.3-§3.5, §8) -> ours
+    digest_spaces={
+        "Baltic Sea": "Baltic Sea Zone",
+        "Black Sea": "Black Sea Zone",
+        "UK zone": "North Sea Zone",
+        "UK sea zone": "North Sea Zone",
+        "sea north of Karelia": "Karelia Sea Zone",
+        "Atlantic sea zone west of Spain": "West Spain Sea Zone",
+        "Eastern Mediterranean south of Turkey": "East Mediterranean Sea Zone",
+        "Pacific west of California": "Western United States Sea Zone",
+        "Hawaiian Islands zone": "Hawaii Sea Zone",
+        "Hawaiian zone": "Hawaii Sea Zone",
+        "carrier in Hawaiian zone": "Hawaii Sea Zone",
+        "Midway zone": "Midway Sea Zone",
+        "Solomon Islands zone": "Solomon Islands Sea Zone",
+        "zone adjacent to Australia": "North Australia Sea Zone",
+        "Wake Island zone": "Wake Island Sea Zone",
+        "Caroline Islands zone": "Caroline Islands Sea Zone",
+        "Philippines zone": "Philippines Sea Zone",
+        "Japan zone": "Japan Sea Zone",
+    },
+    variant="",
+    variant_note="",
+)
+
+EDITIONS: dict[str, EditionConfig] = {A1941.id: A1941, CLASSIC.id: CLASSIC}
 
 
 # --- small helpers --------------------------------------------------------------------------
@@ -159,8 +263,10 @@ def pair(a: str, b: str) -> tuple[str, str]:
     return (a, b) if natural_key(a) <= natural_key(b) else (b, a)
 
 
-def our_space_name(xml_name: str) -> str:
-    """TripleA '<n> Sea Zone' -> 'Sea Zone <n>'; land names are kept."""
+def our_space_name(xml_name: str, renames: Mapping[str, str] | None = None) -> str:
+    """TripleA '<n> Sea Zone' -> 'Sea Zone <n>', or the edition's renaming; others are kept."""
+    if renames and xml_name in renames:
+        return renames[xml_name]
     m = SEA_ZONE_XML.fullmatch(xml_name)
     return f"Sea Zone {m.group(1)}" if m else xml_name
 
@@ -237,6 +343,8 @@ class TripleAGame:
     turn_order: list[str] = field(default_factory=list)
     sides: dict[str, str] = field(default_factory=dict)  # power -> alliance
     unit_stats: dict[str, XmlUnitStats] = field(default_factory=dict)
+    properties: dict[str, str] = field(default_factory=dict)  # TripleA game options
+    original_factories: set[str] = field(default_factory=set)  # TerritoryAttachment option
 
 
 def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
@@ -258,7 +366,7 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
         return cfg.units[kind]
 
     def space(name: str) -> str:
-        ours = our_space_name(name)
+        ours = our_space_name(name, cfg.renames)
         if ours not in game.sea:
             raise ConversionError(f"unknown territory {name!r} in the XML")
         return ours
@@ -267,7 +375,7 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
     if board is None:
         raise ConversionError("no <map> in the XML")
     for t in board.iter("territory"):
-        game.sea[our_space_name(_attr(t, "name"))] = t.get("water") == "true"
+        game.sea[our_space_name(_attr(t, "name"), cfg.renames)] = t.get("water") == "true"
     for c in board.iter("connection"):
         game.connections.append(pair(space(_attr(c, "t1")), space(_attr(c, "t2"))))
 
@@ -299,6 +407,8 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
         target = _attr(att, "attachTo")
         java = att.get("javaClass", "")
         if att.get("type") == "unitType":
+            if target in cfg.ignored_units:
+                continue
             name = unit(target)
             game.unit_stats[name] = XmlUnitStats(
                 attack=int(options.get("attack", "0")),
@@ -320,6 +430,8 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
                 game.production[sp] = int(options["production"])
             if options.get("isImpassable") == "true":
                 game.impassable.add(sp)
+            if options.get("originalFactory") == "true":
+                game.original_factories.add(sp)
             if "capital" in options:
                 game.capitals[sp] = power(options["capital"])
     for cname, (zones, land) in sorted(canals.items()):
@@ -338,6 +450,10 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
         for r in init.iter("resourceGiven"):
             if r.get("resource") == "PUs":
                 game.resources[power(_attr(r, "player"))] = int(_attr(r, "quantity"))
+    props = root.find("propertyList")
+    for prop in props.iter("property") if props is not None else ():
+        if prop.get("value") is not None:
+            game.properties[_attr(prop, "name")] = _attr(prop, "value")
     return game
 
 
@@ -368,11 +484,19 @@ def read_centres(xml_path: Path) -> tuple[dict[str, int], int | None, list[str]]
 class Names:
     """Resolves the digest's printed names ('Eastern U.S.', 'Norway/Finland') to ours."""
 
-    def __init__(self, spaces: Iterable[str], digest: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        spaces: Iterable[str],
+        digest: Mapping[str, Any],
+        known: Mapping[str, Iterable[str]] | None = None,
+    ) -> None:
         self.ours = set(spaces)
         self.lookup: dict[str, str] = {}
         for s in self.ours:
             self.lookup[self._norm(s)] = s
+        for s, forms in (known or {}).items():  # our aliases and the digest's phrases
+            for f in forms:
+                self.lookup.setdefault(self._norm(f), s)
         self.digest_aliases: dict[str, set[str]] = {}
         for i, entry in enumerate(_list(digest.get("territories", []), "territories")):
             t = _obj(entry, f"territories[{i}]")
@@ -401,8 +525,9 @@ class Names:
         return self.lookup[key]
 
 
-def digest_unit(name: str) -> str:
+def digest_unit(name: str, renames: Mapping[str, str] | None = None) -> str:
     unit = name.replace("_", " ").strip().casefold()
+    unit = (renames or {}).get(name, unit)
     if unit not in UNIT_NAMES:
         raise ConversionError(f"digest unit {name!r} is not a rulebook unit")
     return unit
@@ -444,7 +569,7 @@ class Conversion:
         self.game = read_triplea(xml_path, cfg)
         self.digest = _obj(json.loads(digest_path.read_text("utf-8")), "digest")
         self.dmap = _obj(self.digest.get("map", {}), "map")
-        self.names = Names(self.game.sea, self.digest)
+        self.names = Names(self.game.sea, self.digest, self.known_names())
         self.rep = Report()
         self.adjacency: set[tuple[str, str]] = set(self.game.connections)
         self.neighbours: dict[str, set[str]] = {s: set() for s in self.game.sea}
@@ -458,6 +583,10 @@ class Conversion:
             if units.get(FACTORY)
         }
         self.files_used: list[str] = [cfg.xml_path]
+
+    def known_names(self) -> dict[str, list[str]] | None:
+        """Names the digest may use besides our space names (none for a1941)."""
+        return None
 
     # adjacency -----------------------------------------------------------------------------
     def ensure_adjacent(self, a: str, b: str, why: str) -> None:
@@ -563,6 +692,11 @@ class Conversion:
                 self.rep.notes.append(f"{s}: XML production {game.production[s]} ignored")
             if not is_sea and s not in game.production:
                 self.rep.notes.append(f"{s}: no production option in the XML, value 0")
+        self.space_notes(spaces)
+        return spaces
+
+    def space_notes(self, spaces: list[Space]) -> None:
+        game = self.game
         islands = [sp.name for sp in spaces if sp.island]
         self.rep.notes.append(
             "MAP-14 (best reading): island = passable land territory whose only neighbours are "
@@ -574,7 +708,6 @@ class Conversion:
             f"value 0): {', '.join(impassable)}; the rulebook names Turkey, Mongolia and Sahara "
             "as examples"
         )
-        return spaces
 
     # canals and straits (MAP-9..MAP-13) -------------------------------------------------------
     def canals(self) -> tuple[list[Canal], list[str]]:
@@ -858,9 +991,476 @@ class Conversion:
         return board, rep
 
 
+SEAM = 2  # pixels: a polygon edge this close to the map's left or right border runs along it
+SEAM_MIN = 5  # pixels of shared border that make two spaces meet across the wrap
+POINT = re.compile(r"\((-?\d+),\s*(-?\d+)\)")
+SEA_UNITS = frozenset({"battleship", "aircraft carrier", "transport", "submarine", "destroyer"})
+
+
+class ClassicConversion(Conversion):
+    """Classic: the XML gives board and setup (the text has no charts); the digest is checked.
+
+    Rule IDs are classic.md's (``R-MAP-02``...). Where the digest states a fact, it wins over
+    the XML and the difference is written to ``setup_differences``.
+    """
+
+    def known_names(self) -> dict[str, list[str]]:
+        known = {s: list(forms) for s, forms in self.cfg.extra_aliases.items()}
+        for phrase, s in self.cfg.digest_spaces.items():
+            known.setdefault(s, []).append(phrase)
+        return known
+
+    def place(self, text: str) -> str:
+        """A digest location, e.g. 'Atlantic sea zone west of Spain (listed under ...)'."""
+        return self.names(re.sub(r"\s*\(.*\)\s*$", "", text))
+
+    def unit_name(self, name: str) -> str:
+        return digest_unit(name, self.cfg.digest_units)
+
+    def remove_adjacent(self, a: str, b: str, why: str) -> None:
+        self.adjacency.discard(pair(a, b))
+        self.neighbours[a].discard(b)
+        self.neighbours[b].discard(a)
+        self.rep.differences.append(
+            f"{a} / {b}: connected in the XML but not adjacent by {why}; connection removed ({RB})"
+        )
+
+    # R-MAP-02: the wrap ------------------------------------------------------------------------
+    def seam(self) -> tuple[dict[str, list[tuple[int, int]]], dict[str, list[tuple[int, int]]]]:
+        """Stretches (y ranges) of the map's left and right borders that each space runs along."""
+        map_dir = self.xml_path.parent.parent
+        props = (map_dir / "map.properties").read_text("utf-8")
+        m = re.search(r"^map\.width=(\d+)", props, re.M)
+        if m is None:
+            raise ConversionError("map.properties: no map.width")
+        width = int(m.group(1))
+        left: dict[str, list[tuple[int, int]]] = {}
+        right: dict[str, list[tuple[int, int]]] = {}
+        for line in (map_dir / "polygons.txt").read_text("utf-8").splitlines():
+            name, _, rest = line.partition("<")
+            if not rest:
+                continue
+            sp = our_space_name(name.strip(), self.cfg.renames)
+            if sp not in self.game.sea:
+                raise ConversionError(f"polygons.txt: unknown territory {name.strip()!r}")
+            for ring in re.findall(r"<([^>]*)>", "<" + rest):
+                pts = [(int(x), int(y)) for x, y in POINT.findall(ring)]
+                for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1], strict=True):
+                    if y1 == y2:
+                        continue
+                    span = (min(y1, y2), max(y1, y2))
+                    if x1 <= SEAM and x2 <= SEAM:
+                        left.setdefault(sp, []).append(span)
+                    elif x1 >= width - 1 - SEAM and x2 >= width - 1 - SEAM:
+                        right.setdefault(sp, []).append(span)
+        self.files_used += ["map/map.properties", "map/polygons.txt"]
+        return left, right
+
+    def wrap_pairs(self) -> list[tuple[str, str]]:
+        """R-MAP-02: spaces that share a stretch of the left/right border, checked both ways."""
+        left, right = self.seam()
+        found: set[tuple[str, str]] = set()
+        for a, spans_a in left.items():
+            for b, spans_b in right.items():
+                shared = sum(
+                    max(0, min(h1, h2) - max(l1, l2)) for l1, h1 in spans_a for l2, h2 in spans_b
+                )
+                if shared > SEAM_MIN:
+                    found.add(pair(a, b))
+        for a, b in sorted(found - self.adjacency):
+            self.ensure_adjacent(a, b, "the wrap-around (R-MAP-02): they meet across the edge")
+        across = {
+            p
+            for p in self.adjacency
+            if (p[0] in left and p[1] in right) or (p[0] in right and p[1] in left)
+        }
+        for a, b in sorted(across - found):
+            self.rep.notes.append(
+                f"R-MAP-02: {a} / {b} are connected across the map edge without sharing it"
+            )
+        pairs = sorted(found, key=lambda p: (natural_key(p[0]), natural_key(p[1])))
+        named = 0
+        unnamed: list[str] = []
+        for raw in _list(self.dmap.get("wrap_examples", []), "map.wrap_examples"):
+            ends = [_str(x, "wrap example") for x in _list(raw, "wrap example")]
+            if len(ends) != 2:
+                raise ConversionError(f"wrap example {raw!r} is not a pair")
+            if all(e.casefold().startswith("sea zone ") for e in ends):
+                unnamed.append(" - ".join(ends))  # the text's letters for its illustration
+                continue
+            a, b = self.names(ends[0]), self.names(ends[1])
+            named += 1
+            if pair(a, b) not in found:
+                self.ensure_adjacent(a, b, "the wrap-around example (R-MAP-02)")
+                pairs.append(pair(a, b))
+        land = [p for p in pairs if not (self.game.sea[p[0]] or self.game.sea[p[1]])]
+        sea = [p for p in pairs if self.game.sea[p[0]] and self.game.sea[p[1]]]
+        mixed = [p for p in pairs if p not in land and p not in sea]
+        self.rep.notes.append(
+            f"R-MAP-02: {len(pairs)} wrap pairs, the spaces whose outlines share a stretch of the "
+            "left/right border of TripleA's map (map/polygons.txt), all of them <connection>s in "
+            f"the XML: {len(land)} land ({self._pairs(land)}), {len(sea)} sea "
+            f"({self._pairs(sea)}) and {len(mixed)} coast ({self._pairs(mixed)}); the rulebook's "
+            f"{named} named examples are among them; its sea examples ({', '.join(unnamed)}) "
+            "are letters on an illustration, not names"
+        )
+        return pairs
+
+    @staticmethod
+    def _pairs(pairs: Iterable[tuple[str, str]]) -> str:
+        return "; ".join(f"{a} / {b}" for a, b in pairs)
+
+    # canals (R-MAP-07, R-MAP-08) ----------------------------------------------------------------
+    def canals(self) -> tuple[list[Canal], list[str]]:
+        stated: dict[str, tuple[str, ...]] = {}
+        for i, raw in enumerate(_list(self.digest.get("canals", []), "canals")):
+            c = _obj(raw, f"canals[{i}]")
+            via = (self.names(_str(t, "canal land")) for t in _list(c["control"], "control"))
+            stated[_str(c["name"], "canal name")] = tuple(sorted(via, key=natural_key))
+        canals: list[Canal] = []
+        for x in self.game.canals:
+            if len(x.sea_zones) != 2:
+                raise ConversionError(f"{x.name}: expected two sea zones, got {x.sea_zones}")
+            a, b = x.sea_zones
+            self.ensure_adjacent(a, b, f"the {x.name}")
+            land = stated.pop(x.name, None)
+            if land is None:
+                self.rep.differences.append(f"{x.name}: XML canal unknown to the rulebook; dropped")
+                continue
+            if land != x.land:
+                self.rep.differences.append(
+                    f"{x.name}: XML controlled via {' + '.join(x.land)}, rulebook "
+                    f"{' + '.join(land)}; {RB}"
+                )
+            else:
+                self.rep.notes.append(
+                    f"R-MAP-07/08: {x.name} joins {a} and {b} (XML), controlled via "
+                    f"{' + '.join(land)}; the rulebook agrees"
+                )
+            canals.append(Canal(name=x.name, sea_zones=(a, b), controlled_by=land))
+        for name in stated:
+            self.rep.differences.append(f"{name}: in the rulebook, not a canal in the XML")
+        self.rep.notes.append(
+            "A-26: the Panama Canal's zones are the XML's Caribbean and West Panama sea zones; "
+            "there are no strait rules in this rulebook (§3.2), so no sea zone is closed"
+        )
+        return sorted(canals, key=lambda c: c.name), []
+
+    # adjacency facts (R-MAP-01, R-MAP-09..14, §3.4) -----------------------------------------
+    def adjacency_facts(self) -> None:
+        held: list[str] = []
+        for i, raw in enumerate(_list(self.digest.get("adjacency_facts", []), "adjacency_facts")):
+            f = _obj(raw, f"adjacency_facts[{i}]")
+            a = self.place(_str(f["a"], "adjacency a"))
+            b = self.place(_str(f["b"], "adjacency b"))
+            touching = b in self.neighbours[a]
+            if f["adjacent"] is True and not touching:
+                self.ensure_adjacent(a, b, f"the rulebook ({f.get('source')})")
+            elif f["adjacent"] is False and touching:
+                self.remove_adjacent(a, b, f"the rulebook ({f.get('source')})")
+            else:
+                held.append(f"{a} {'/' if touching else '-x-'} {b}")
+        self.rep.notes.append(
+            f"R-MAP-01/02/09..14 and §3.4: {len(held)} adjacency facts of the digest hold in the "
+            f"XML ('-x-': not adjacent): {'; '.join(held)}"
+        )
+
+    def distance_facts(self) -> None:
+        """§3.4 distances (spaces counted as aircraft fly) against the graph."""
+        held: list[str] = []
+        for i, raw in enumerate(_list(self.digest.get("distance_facts", []), "distance_facts")):
+            f = _obj(raw, f"distance_facts[{i}]")
+            dest = _str(f["to"], "distance to")
+            back = dest.endswith(" and back")
+            a = self.place(_str(f["from"], "distance from"))
+            b = self.place(dest.removesuffix(" and back"))
+            got = self.distance(a, b) * (2 if back else 1)
+            stated = _int(f["spaces"], "spaces")
+            line = f"{a} -> {b}{' and back' if back else ''} {stated}"
+            if got == stated:
+                held.append(line)
+            else:
+                self.rep.differences.append(
+                    f"distance {line} in the rulebook ({f.get('source')}), {got} on the XML's graph"
+                )
+        self.rep.notes.append(
+            f"§3.4: {len(held)} distances of the rulebook's examples are the shortest paths on "
+            f"the graph: {'; '.join(held)}"
+        )
+
+    def distance(self, a: str, b: str) -> int:
+        seen, frontier, steps = {a}, {a}, 0
+        while frontier and b not in seen:
+            frontier = {n for s in frontier for n in self.neighbours[s]} - seen
+            seen |= frontier
+            steps += 1
+        if b not in seen:
+            raise ConversionError(f"{b} cannot be reached from {a}")
+        return steps
+
+    # setup (§8) ---------------------------------------------------------------------------------
+    def placement(self) -> SetupTable:
+        """TripleA's unit placement, checked against (and overridden by) the text's fragments."""
+        game = self.game
+        setup: SetupTable = {
+            sp: {pw: dict(units) for pw, units in by_power.items()}
+            for sp, by_power in game.placement.items()
+        }
+        dset = _obj(self.digest.get("setup", {}), "setup")
+        held = 0
+        for kind in ("stated", "from_examples"):
+            for i, raw in enumerate(_list(dset.get(kind, []), f"setup.{kind}")):
+                f = _obj(raw, f"setup.{kind}[{i}]")
+                pw, src = _str(f["power"], "setup power"), _str(f["source"], "setup source")
+                sp = self.place(_str(f["location"], "setup location"))
+                at_least = "at least" in src
+                have = setup.get(sp, {}).get(pw, {})
+                for u, n in _obj(f["units"], "setup units").items():
+                    if n is None:  # "naval units (unspecified)"
+                        if any(have.get(s) for s in SEA_UNITS):
+                            held += 1
+                        else:
+                            self.rep.differences.append(
+                                f"setup {sp}, {pw}: the rulebook ({src}) has naval units there, "
+                                "the XML none"
+                            )
+                        continue
+                    name, want = self.unit_name(u), _int(n, "setup count")
+                    got = have.get(name, 0)
+                    if got == want or (at_least and got > want):
+                        held += 1
+                    elif src.startswith("T") and not at_least:
+                        _add(setup, sp, pw, name, want - got)
+                        self.rep.differences.append(
+                            f"setup {sp}, {pw}: rulebook {_plural(name, want)}, XML "
+                            f"{_plural(name, got)}; {RB}"
+                        )
+                    else:
+                        self.rep.differences.append(
+                            f"setup {sp}, {pw}: a worked example ({src}) shows "
+                            f"{_plural(name, want)}, the XML {_plural(name, got)}; XML kept "
+                            "(an example is not a setup chart)"
+                        )
+        units = sum(n for bp in setup.values() for us in bp.values() for n in us.values())
+        self.rep.notes.append(
+            f"§8: the rulebook text has no setup charts; the setup is TripleA's unit placement "
+            f"({units} pieces, industrial complexes and antiaircraft guns included), and all "
+            f"{held} unit counts the text states or shows (§8, §3.3) agree with it"
+        )
+        printed = sorted(self.factories.items(), key=lambda kv: natural_key(kv[0]))
+        self.rep.notes.append(
+            "industrial complexes at start (the rulebook's 'original' complexes, factory=true): "
+            + ", ".join(f"{s} ({p})" for s, p in printed)
+            + (
+                "; the XML's originalFactory options name the same territories"
+                if game.original_factories == set(self.factories)
+                else "; the XML's originalFactory options differ: "
+                + ", ".join(sorted(game.original_factories, key=natural_key))
+            )
+        )
+        self.rep.notes.append(
+            "fighters listed in a sea zone are aboard their own power's carriers there"
+        )
+        return setup
+
+    # territories (R-MAP-03..05, §3.3) ---------------------------------------------------------
+    def owners_and_values(self) -> dict[str, str]:
+        game = self.game
+        owners = dict(game.owners)
+        for i, raw in enumerate(_list(self.digest.get("territories", []), "territories")):
+            t = _obj(raw, f"territories[{i}]")
+            sp = self.names(_str(t["name"], "territory name"))
+            owner = t.get("original_owner")
+            if owner is not None and owners.get(sp) != owner:
+                self.rep.differences.append(
+                    f"owner of {sp}: XML {owners.get(sp)}, rulebook {owner}; {RB}"
+                )
+                owners[sp] = _str(owner, "original owner")
+            if t.get("neutral") and sp in owners:
+                self.rep.differences.append(
+                    f"{sp}: neutral in the rulebook, XML {owners[sp]}; {RB}"
+                )
+                del owners[sp]
+            value = t.get("ipc_value")
+            if value is not None and game.production.get(sp, 0) != value:
+                self.rep.differences.append(
+                    f"value of {sp}: rulebook {value}, XML {game.production.get(sp, 0)}; {RB}"
+                )
+                game.production[sp] = _int(value, "ipc_value")
+            if t.get("capital") is True and sp not in game.capitals:
+                self.rep.differences.append(f"{sp}: a capital in the rulebook, not in the XML")
+            if t.get("original_industrial_complex") is True and sp not in self.factories:
+                self.rep.differences.append(f"{sp}: original complex in the rulebook, not in XML")
+        return owners
+
+    def island_facts(self, spaces: Iterable[Space]) -> None:
+        island = {s.name: s.island for s in spaces}
+        for i, raw in enumerate(_list(self.digest.get("territories", []), "territories")):
+            t = _obj(raw, f"territories[{i}]")
+            sp = self.names(_str(t["name"], "territory name"))
+            if t.get("kind") == "island" and not island[sp]:
+                self.rep.differences.append(
+                    f"{sp}: an island in the rulebook, but it has land neighbours in the XML"
+                )
+
+    def space_notes(self, spaces: list[Space]) -> None:
+        game = self.game
+        islands = [sp.name for sp in spaces if sp.island]
+        wide = [s for s in islands if len(self.neighbours[s]) > 1]
+        self.rep.notes.append(
+            "R-MAP-05 (best reading): island = land territory whose only neighbours are sea "
+            f"zones; {len(islands)} found: {', '.join(islands)}"
+            + (f"; of them {', '.join(wide)} touch more than one sea zone" if wide else "")
+        )
+        neutral = [sp.name for sp in spaces if sp.kind == "land" and sp.original_owner is None]
+        self.rep.notes.append(
+            f"R-MAP-04/R-NEU-01: the XML leaves {len(neutral)} land territories unowned: "
+            f"{', '.join(neutral)}; they are the neutrals (original_owner null, value 0). They "
+            "are not impassable: the first power to enter or overfly one pays 3 IPCs and takes "
+            "it (R-NEU-02; XML neutralCharge="
+            f"{game.properties.get('neutralCharge')}, 'Neutrals Are Impassable'="
+            f"{game.properties.get('Neutrals Are Impassable')})"
+        )
+
+    # powers, economy, units --------------------------------------------------------------------
+    def powers(self, owners: Mapping[str, str]) -> dict[str, int]:
+        game = self.game
+        income = dict.fromkeys(self.cfg.players.values(), 0)
+        for sp, pw in owners.items():
+            income[pw] += game.production.get(sp, 0)
+        for i, raw in enumerate(_list(self.digest.get("powers", []), "powers")):
+            p = _obj(raw, f"powers[{i}]")
+            pw = _str(p["name"], "power name")
+            treasury = _int(p["starting_ipcs"], "starting_ipcs")
+            if game.resources.get(pw) != treasury:
+                self.rep.differences.append(
+                    f"starting treasury of {pw}: rulebook {treasury} IPCs, XML resourceGiven "
+                    f"{game.resources.get(pw)} PUs; {RB} (R-ECO-01)"
+                )
+            if income[pw] != treasury:
+                self.rep.differences.append(
+                    f"income of {pw}: rulebook {treasury} IPCs (R-ECO-01), its starting "
+                    f"territories in the XML add up to {income[pw]}"
+                )
+            if game.turn_order and game.turn_order.index(pw) + 1 != _int(p["turn_order"], "turn"):
+                self.rep.differences.append(f"turn order of {pw}: XML differs; {RB}")
+            if game.sides.get(pw) != p["side"]:
+                self.rep.differences.append(
+                    f"side of {pw}: XML {game.sides.get(pw)}, rulebook {p['side']}; {RB}"
+                )
+            cap = self.names(_str(p["capital"], "capital"))
+            if game.capitals.get(cap) != pw:
+                self.rep.differences.append(f"capital of {pw}: rulebook {cap}, the XML differs")
+        self.rep.notes.append(
+            "R-ECO-01: each power's starting territories in the XML add up to its starting "
+            "income in the rulebook, and the XML's resourceGiven matches it too: "
+            + ", ".join(f"{p} {n}" for p, n in income.items())
+        )
+        return income
+
+    def units(self) -> None:
+        unstated: list[str] = []
+        for i, raw in enumerate(_list(self.digest.get("units", []), "units")):
+            u = _obj(raw, f"units[{i}]")
+            name = self.unit_name(_str(u["name"], "unit name"))
+            theirs = self.game.unit_stats.get(name)
+            if theirs is None:
+                self.rep.differences.append(f"unit {name}: not defined in the XML")
+                continue
+            for stat in ("cost", "attack", "defense", "move", "hits"):
+                ours, xml = u.get(stat), getattr(theirs, stat)
+                if ours is None:
+                    if stat == "cost":
+                        unstated.append(f"{name} {xml}")
+                elif ours != xml:
+                    self.rep.differences.append(
+                        f"unit {name} {stat}: rulebook {ours}, XML {xml}; {RB}"
+                    )
+        self.rep.notes.append(
+            "units: the XML's profiles agree with every figure the rulebook states; costs the "
+            f"text does not state (OCR), XML: {', '.join(unstated)} (A-27; edition.json decides)"
+        )
+
+    # all together ----------------------------------------------------------------------------
+    def run(self) -> tuple[MapData, Report]:
+        cfg, game, rep = self.cfg, self.game, self.rep
+        dupes = sorted(p for p, n in Counter(game.connections).items() if n > 1)
+        if dupes:
+            rep.notes.append(f"duplicate <connection> elements in the XML were merged: {dupes}")
+        wrap_pairs = self.wrap_pairs()
+        canals, closed = self.canals()
+        self.adjacency_facts()
+        setup = self.placement()
+        owners = self.owners_and_values()
+        spaces = self.spaces(owners)
+        self.island_facts(spaces)
+        income = self.powers(owners)
+        self.units()
+        self.distance_facts()
+        rep.notes.append(
+            "victory: the XML has no victory cities; its 'Allies Economic Victory' (140) is "
+            "TripleA's, not the rulebook's (§2: capitals, and the Axis at 84; edition.json)"
+        )
+        rep.notes.append(
+            "not imported from the XML: technology, bids, the Russians' round-1 movement "
+            "restriction (TripleA trigger; the rulebook's optional rule O-4), the units "
+            "artillery and destroyer, TripleA properties (informative only)"
+        )
+        digest_file = f"shared/rules/{self.digest_path.name}"
+        renamed = ", ".join(f"{a}={b}" for a, b in cfg.renames.items())
+        source = Source(
+            repo=cfg.repo,
+            commit=cfg.commit,
+            files=(*self.files_used, digest_file),
+            converter=CONVERTER,
+            notes=(
+                f"TripleA game '{game.title}' version {game.version}; files are paths in "
+                f"{cfg.repo} at the commit above, except {digest_file}, the project's digest of "
+                "the rulebook (it has no setup charts: setup, owners, values and adjacency come "
+                "from the XML, checked against every fact the digest states)",
+                "names (tools/classic_names.py): TripleA names are kept except these, renamed to "
+                f"the rulebook's names or spelling (TripleA=ours): {renamed}; every TripleA name "
+                "stays an alias. Powers: Russians=Russia, Germans=Germany, British=United "
+                "Kingdom, Japanese=Japan, Americans=United States; units armour=tank, "
+                "carrier=aircraft carrier, factory=industrial complex, aaGun=antiaircraft gun",
+                "where the rulebook and the map data disagree the rulebook wins; every difference "
+                "is listed in setup_differences",
+                *rep.notes,
+            ),
+        )
+        board = MapData(
+            source=source,
+            spaces=tuple(spaces),
+            adjacency=tuple(
+                sorted(self.adjacency, key=lambda p: (natural_key(p[0]), natural_key(p[1])))
+            ),
+            canals=tuple(canals),
+            closed_sea_zones=tuple(closed),
+            wrap_pairs=tuple(wrap_pairs),
+            setup=setup,
+            setup_differences=tuple(rep.differences),
+        )
+        land = [s for s in spaces if s.kind == "land"]
+        islands = [s.name for s in land if s.island]
+        neutral = [s.name for s in land if s.original_owner is None]
+        rep.facts += [
+            f"spaces {len(spaces)} = {len(land)} land ({len(neutral)} neutral) + "
+            f"{len(spaces) - len(land)} sea; adjacency {len(board.adjacency)} pairs "
+            f"({len(wrap_pairs)} wrap pairs)",
+            f"islands ({len(islands)}): {', '.join(islands)}",
+            "starting income from territories (R-ECO-01): "
+            + ", ".join(f"{p} {n}" for p, n in income.items())
+            + f"; board total {sum(s.value for s in land)}",
+        ]
+        return board, rep
+
+
+CONVERSIONS: dict[str, type[Conversion]] = {A1941.id: Conversion, CLASSIC.id: ClassicConversion}
+
+
 def convert(cfg: EditionConfig, xml_path: Path, digest_path: Path) -> tuple[MapData, Report]:
     """Build MapData from a TripleA game XML and a rulebook digest."""
-    return Conversion(cfg, xml_path, digest_path).run()
+    return CONVERSIONS[cfg.id](cfg, xml_path, digest_path).run()
 
 
 # --- output ---------------------------------------------------------------------------------
