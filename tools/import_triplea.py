@@ -644,10 +644,7 @@ class Conversion:
         for s, printed in self.names.digest_aliases.items():
             forms[s].update(printed)
         for s in game.sea:
-            m = SEA_ZONE_OURS.fullmatch(s)
-            if m:
-                n = m.group(1)
-                forms[s].update({f"sz{n}", f"SZ {n}", f"{n} Sea Zone"})
+            forms[s].update(self.short_forms(s))
         seen: dict[str, str] = {s.casefold(): s for s in game.sea}
         out: dict[str, tuple[str, ...]] = {}
         for s in sorted(game.sea, key=natural_key):
@@ -658,6 +655,11 @@ class Conversion:
                     raise ConversionError(f"alias {a!r} of {s!r} clashes with {holder!r}")
             out[s] = tuple(mine)
         return out
+
+    def short_forms(self, s: str) -> set[str]:
+        """Forms players type for a space besides the tables: 'sz5', 'SZ 5', '5 Sea Zone'."""
+        m = SEA_ZONE_OURS.fullmatch(s)
+        return {f"sz{m.group(1)}", f"SZ {m.group(1)}", f"{m.group(1)} Sea Zone"} if m else set()
 
     def is_island(self, s: str) -> bool:
         """MAP-14, best reading: passable land whose only neighbours are sea zones."""
@@ -1016,6 +1018,13 @@ class ClassicConversion(Conversion):
 
     def unit_name(self, name: str) -> str:
         return digest_unit(name, self.cfg.digest_units)
+
+    def short_forms(self, s: str) -> set[str]:
+        """'Baltic Sea' for 'Baltic Sea Zone', as the rulebook writes (§3.3)."""
+        head = s.removesuffix(" Sea Zone")
+        if head == s or not self.game.sea[s] or head.endswith(("Ocean", "Sea")):
+            return set()
+        return {f"{head} Sea"}
 
     def remove_adjacent(self, a: str, b: str, why: str) -> None:
         self.adjacency.discard(pair(a, b))
