@@ -223,11 +223,17 @@ def read_index(path: Path = INDEX) -> list[Rule]:
 
 
 def _name_ids(name: str, known: dict[str, str]) -> list[str]:
-    """Rule IDs written as tokens in a function name: ``test_CC_6A_x_and_CC_7b_y``."""
+    """Rule IDs written as tokens in a function name: ``test_CC_6A_x_and_CC_7b_y``.
+
+    A token pair inside a longer ID (``test_R_MAP_12``: Classic's R-MAP-12) is not one, as in
+    docstrings (DOC_ID_RE).
+    """
     tokens = name.split("_")
     out: list[str] = []
-    for a, b in itertools.pairwise(tokens):
+    for i, (a, b) in enumerate(itertools.pairwise(tokens)):
         if not (a.isalpha() and a.isupper() and re.fullmatch(r"\d+[A-Za-z]?", b)):
+            continue
+        if i and tokens[i - 1].isalpha() and tokens[i - 1].isupper():
             continue
         rid = _known(f"{a}-{b}", known)
         if rid and rid not in out:
