@@ -527,6 +527,15 @@ def _ev_seaborne(s: GameState, e: ev.SeaborneLanded) -> GameState:
     return replace(s, units=units, battles=battles)
 
 
+def _ev_damage(s: GameState, e: ev.DamagePaid) -> GameState:
+    treasury = dict(s.treasury)
+    treasury[e.power] = treasury.get(e.power, 0) - e.paid
+    debts = dict(s.debts)
+    if e.debt:
+        debts[e.power] = debts.get(e.power, 0) + e.debt
+    return replace(s, treasury=treasury, debts=debts)
+
+
 def _ev_placed(s: GameState, e: ev.UnitsPlaced) -> GameState:
     units = dict(s.units)
     purchase = dict(s.purchase)
@@ -593,6 +602,7 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.BattlePressed: _ev_pressed,
     ev.BattleRetreated: _ev_retreated,
     ev.BattleEnded: _ev_battle_ended,
+    ev.DamagePaid: _ev_damage,
     ev.UnitsPlaced: _ev_placed,
     ev.PurchaseRefunded: _ev_refunded,
     ev.IncomeCollected: _ev_income,

@@ -213,6 +213,19 @@ class BattleEnded(_Event):
     stranded: tuple[int, ...] = ()  # defending fighters whose carrier sank (UC-5, NC-3)
 
 
+class DamagePaid(_Event):
+    """A power pays damage to the bank (strategic bombing R-SBR-04, rockets A-10); what its
+    treasury cannot cover becomes a debt, settled out of its next income (R-SBR-05, R-INC-03)."""
+
+    type: Literal["DamagePaid"] = "DamagePaid"
+    power: str
+    amount: int  # damage charged
+    paid: int  # taken from the treasury now
+    debt: int  # added to the power's debt
+    reason: str
+    rule: str = ""
+
+
 class UnitsPlaced(_Event):
     type: Literal["UnitsPlaced"] = "UnitsPlaced"
     power: str
@@ -306,6 +319,7 @@ Event = Annotated[
     | BattlePressed
     | BattleRetreated
     | BattleEnded
+    | DamagePaid
     | UnitsPlaced
     | PurchaseRefunded
     | IncomeCollected

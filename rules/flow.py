@@ -401,6 +401,15 @@ def collect_income(tx: Tx) -> None:
     tx.emit(ev.IncomeCollected(power=s.power, amount=amount))
 
 
+def charge_damage(tx: Tx, power: str, amount: int, reason: str, rule: str) -> None:
+    """``power`` pays ``amount`` to the bank; a shortfall becomes a debt (R-SBR-04/05)."""
+    if amount <= 0:
+        return
+    paid = min(amount, max(tx.state.treasury.get(power, 0), 0))
+    tx.emit(ev.DamagePaid(power=power, amount=amount, paid=paid, debt=amount - paid,
+                          reason=reason, rule=rule))
+
+
 def capture(tx: Tx, space: str, by: str, how: str, rule: str) -> None:
     """Take control of a territory (CC-7b/c, CM-25), with liberation and capital rules."""
     s = tx.state

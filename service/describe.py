@@ -270,6 +270,13 @@ def _battle_ended(s: GameState, e: ev.BattleEnded) -> str:
     return line + "."
 
 
+def _damage(s: GameState, e: ev.DamagePaid) -> str:
+    line = f"{e.power} paid {ipcs(e.paid)} to the bank for {e.reason}"
+    if e.debt:
+        line += f"; {ipcs(e.debt)} more is owed from its next income"
+    return f"{line}{_rule(e.rule)}."
+
+
 def _placed(s: GameState, e: ev.UnitsPlaced) -> str:
     counts: dict[str, int] = {}
     for _, utype, _carried in e.units:
@@ -354,6 +361,7 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.BattlePressed: _pressed,
     ev.BattleRetreated: _retreated,
     ev.BattleEnded: _battle_ended,
+    ev.DamagePaid: _damage,
     ev.UnitsPlaced: _placed,
     ev.PurchaseRefunded: _refunded,
     ev.IncomeCollected: _income,

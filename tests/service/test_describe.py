@@ -88,6 +88,10 @@ def samples(s: GameState) -> dict[type, ev.Event]:
             units=((9001, "infantry", None), (9002, "infantry", None)),
             factory="Germany",
         ),
+        ev.DamagePaid: ev.DamagePaid(
+            power="Germany", amount=6, paid=4, debt=2, reason="a bombing raid on Germany",
+            rule="R-SBR-05",
+        ),
         ev.PurchaseRefunded: ev.PurchaseRefunded(power="Germany", units={"tank": 1}, amount=6),
         ev.IncomeCollected: ev.IncomeCollected(power="Germany", amount=12),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
