@@ -16,16 +16,16 @@ from discord import app_commands
 from cogs._common import MAX_CHOICES, channel_key, person, umpire
 from rules import orders as od
 from rules import parse as ps
-from rules.engine import pending, resolve_edition
+from rules.edition import default_edition, edition_catalog
+from rules.engine import pending
 from rules.errors import RulesError
 from rules.legal import legal_orders
 from rules.state import GameState
-from service.commands import ODDS_EDITION
 from service.games import GameInfo, ServiceError
 
 log = logging.getLogger(__name__)
 
-MAX_LEGAL = 3000  # legal orders looked at per keystroke (a 1941 turn has a few hundred)
+MAX_LEGAL = 3000  # legal orders looked at per keystroke (a turn has a few hundred)
 
 Choices = list[app_commands.Choice[str]]
 
@@ -52,7 +52,7 @@ class Context:
 async def context(interaction: discord.Interaction[Any]) -> Context:
     bot = umpire(interaction)
     game = await bot.service.game_in(channel_key(interaction))
-    names = ps.names_for(game.edition if game else resolve_edition(ODDS_EDITION).id)
+    names = ps.names_for(game.edition if game else default_edition())
     if game is None or game.status != "active":
         return Context(game, names, None, None)
     try:
@@ -150,8 +150,16 @@ async def any_units(interaction: discord.Interaction[Any], current: str) -> Choi
 
 
 async def edition(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The installed editions by title (the value is what 'game new' takes), from their data."""
     del interaction
-    return merged((), ps.Names().complete("edition", current), current)
+    typed = " ".join(current.casefold().split())
+    out: Choices = []
+    for r in edition_catalog():
+        words = (r.word, r.id, r.title, *r.aliases)
+        if typed and not any(typed in w.casefold() for w in words):
+            continue
+        out.append(app_commands.Choice(name=f"{r.title} ({r.word})"[:100], value=r.word[:100]))
+    return out[:MAX_CHOICES]
 
 
 async def move_from(interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -232,3 +240,26 @@ async def retreat_to(interaction: discord.Interaction[Any], current: str) -> Cho
         o.to for o in ctx.legal() if isinstance(o, od.Retreat) and (not where or o.space == where)
     ]
     return merged(dsts, ctx.names.complete("space", current), current)
+
+
+async def edition_options(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The options of the edition chosen in ``edition`` (the default edition without one)."""
+    chosen = option(interaction, "edition").strip().casefold()
+    catalog = edition_catalog()
+    rules = next(
+        (r for r in catalog
+         if chosen and chosen in (r.word.casefold(), r.id, *(a.casefold() for a in r.aliases))),
+        catalog[0] if catalog else None,
+    )
+    if rules is None:
+        return []
+    head, _, last = current.rpartition(" ")
+    prefix = f"{head} " if head else ""
+    taken = set(head.split())
+    out: Choices = []
+    for name, about in rules.options.items():
+        if name in taken or not name.startswith(last.casefold()):
+            continue
+        label = f"{prefix}{name}: {about}"
+        out.append(app_commands.Choice(name=label[:100], value=f"{prefix}{name}"[:100]))
+    return out[:MAX_CHOICES]

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from cogs._common import channel_key, person, send_private, send_public, umpire
 from cogs.reminders import timestamp
-from service.commands import NO_GAME
+from service.commands import no_game
 from service.games import GameInfo
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,7 @@ class AdminCog(
         """The channel's game if the person may administer it; else tell them why not."""
         game = await umpire(interaction).service.game_in(channel_key(interaction))
         if game is None:
-            await send_private(interaction, NO_GAME)
+            await send_private(interaction, no_game())
             return None
         perms = interaction.permissions
         if person(interaction.user) != game.owner and not perms.manage_guild:

@@ -25,7 +25,8 @@ from cogs._common import (
     with_mentions,
 )
 from cogs._views import play
-from service.commands import NO_GAME
+from rules.edition import default_edition
+from service.commands import no_game
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Games in this channel"):
@@ -37,19 +38,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
 
     @app_commands.command(name="new", description="Create a game bound to this channel or thread")
     @app_commands.describe(
-        edition="The edition to play (e.g. 1941)",
-        short="Play the short game (edition option)",
-        options="Other edition options, space-separated (e.g. errata)",
+        edition="The edition to play (the list shows those installed; default: the first)",
+        short="Play the short game (an option of some editions: 'help editions')",
+        options="Other edition options, space-separated (the list shows the edition's options)",
     )
-    @app_commands.autocomplete(edition=ac.edition)
+    @app_commands.autocomplete(edition=ac.edition, options=ac.edition_options)
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        edition: str = "1941",
+        edition: str = "",
         short: bool = False,
         options: str = "",
     ) -> None:
-        words = ["game new", edition, "short" if short else "", options]
+        words = ["game new", edition or default_edition(), "short" if short else "", options]
         await play(interaction, " ".join(w for w in words if w))
 
     @app_commands.command(name="join", description="Take a seat before the game starts")
@@ -144,7 +145,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         bot = umpire(interaction)
         game = await bot.service.game_in(channel_key(interaction))
         if game is None:
-            await send_private(interaction, NO_GAME)
+            await send_private(interaction, no_game())
             return
         result = await bot.service.handle(
             channel_key(interaction), person(interaction.user), "game export"

@@ -25,6 +25,7 @@ from db.engine import sqlite_url
 from db.repo import SqlStore
 from rules import events as ev
 from rules import parse as ps
+from rules.edition import default_edition, edition_rules
 from rules.errors import RulesError
 from service.games import GameService, Result, ServiceError
 from service.images import RenderedImage
@@ -34,10 +35,13 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 
-NO_NAME = (
-    "Who is speaking? Start the line with your name, e.g. 'alice: game new 1941'; "
-    "later lines without a name are spoken by the last name used."
-)
+def no_name() -> str:
+    """The answer to a line without a speaker, with an example for the default edition."""
+    word = edition_rules(default_edition()).word
+    return (
+        f"Who is speaking? Start the line with your name, e.g. 'alice: game new {word}'; "
+        "later lines without a name are spoken by the last name used."
+    )
 
 # Commands anyone may give without having said who they are.
 _READ_ONLY = frozenset(
@@ -110,7 +114,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="in a script, go on after a refused line (exit 1 at the end if any was refused)",
     )
     parser.add_argument(
-        "--edition", default="1941", help="edition for --position files that name none"
+        "--edition",
+        help="edition for --position files that name none (default: the default edition; "
+        "'help editions' lists them)",
     )
     parser.add_argument(
         "--out",
@@ -189,12 +195,16 @@ class Table:
         """Names are case-insensitive at the table: the first spelling seen is kept."""
         return self._spelling.setdefault(name.casefold(), name)
 
-    async def seat_position(self, position: dict[str, Any], edition: str) -> Result:
-        """Create and start a game from a position, every power seated by its own name."""
+    async def seat_position(self, position: dict[str, Any], edition: str | None) -> Result:
+        """Create and start a game from a position, every power seated by its own name.
+
+        The position's ``"edition"`` wins over ``edition`` (``--edition``), which wins over the
+        default edition.
+        """
         from rules.engine import resolve_edition
 
         try:
-            ed = resolve_edition(str(position.get("edition") or edition))
+            ed = resolve_edition(str(position.get("edition") or edition or default_edition()))
             powers = list(ed.turn_order)
             owner = self._person(powers[0])
             opts = position.get("options") or ()
@@ -221,7 +231,7 @@ class Table:
         if not sep or not _NAME.fullmatch(name):
             return None, line.strip()
         if name.split()[0].casefold() in _VERB_WORDS:
-            return None, line.strip()  # e.g. "standing casualties Germany: infantry, tank"
+            return None, line.strip()  # e.g. "standing casualties <power>: infantry, tank"
         return name, rest.strip()
 
     async def answer(self, raw: str) -> Answer | None:
@@ -236,7 +246,7 @@ class Table:
                 return Answer(line, Result(ok=True, answer=f"Now speaking: {self.speaker}."))
         person = self.speaker
         if person is None and self._kind(text) not in _READ_ONLY:
-            return Answer(line, Result.refused(NO_NAME, kind="name"))
+            return Answer(line, Result.refused(no_name(), kind="name"))
         result = await self.service.handle(self.channel, person or "", text)
         files: list[str] = []
         if result.ok and result.kind == "export" and result.data is not None:

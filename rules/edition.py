@@ -213,6 +213,8 @@ class EditionRules(_Frozen):
     id: str
     title: str
     aliases: tuple[str, ...] = ()
+    keyword: str = ""  # what help and examples tell players to type: 'game new <keyword>'
+    default: bool = False  # the edition of 'odds' asked where no game is, and of a bare new game
     rulebook: str
     digest: str
     sides: tuple[str, ...]
@@ -223,6 +225,11 @@ class EditionRules(_Frozen):
     rules: RuleSet = RuleSet()
     options: dict[str, str] = Field(default_factory=dict)  # option name -> description
     notes: tuple[str, ...] = ()
+
+    @property
+    def word(self) -> str:
+        """What a player types after 'game new' for this edition ("1941", "classic")."""
+        return self.keyword or self.id
 
 
 class Edition:
@@ -375,8 +382,34 @@ def load_edition(edition_id: str) -> Edition:
 
 
 def available_editions() -> list[str]:
+    """Ids of the installed editions (a folder with both data files), sorted."""
     return sorted(
         p.name
         for p in EDITIONS_DIR.iterdir()
         if p.is_dir() and (p / "edition.json").exists() and (p / "map.json").exists()
     )
+
+
+@cache
+def edition_rules(edition_id: str) -> EditionRules:
+    """An edition's rule facts alone (``edition.json``, without the map): titles, options."""
+    text = (edition_dir(edition_id) / "edition.json").read_text("utf-8")
+    return EditionRules.model_validate_json(text)
+
+
+def edition_catalog() -> tuple[EditionRules, ...]:
+    """The installed editions' rule facts, default edition first, then by id.
+
+    What front ends list (titles, the word to type, options) comes from here, never from a list
+    of edition ids in their code.
+    """
+    found = [edition_rules(e) for e in available_editions()]
+    return tuple(sorted(found, key=lambda r: (not r.default, r.id)))
+
+
+def default_edition() -> str:
+    """The id of the edition marked ``"default": true`` (else the first installed one)."""
+    catalog = edition_catalog()
+    if not catalog:
+        raise FileNotFoundError(f"No editions are installed under {EDITIONS_DIR}.")
+    return catalog[0].id

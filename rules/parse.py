@@ -26,7 +26,8 @@ from typing import Annotated, Literal, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from rules.edition import Edition, EditionRules, available_editions, edition_dir, load_edition
+from rules.edition import Edition, load_edition
+from rules.edition import edition_catalog as edition_rules_catalog
 from rules.errors import AmbiguousOrder, InvalidOrder
 from rules.orders import (
     Battle,
@@ -299,7 +300,7 @@ VERBS: tuple[str, ...] = tuple(USAGE)
 """The orders, as listed to players (first words, plus the two-word ones)."""
 
 _GAME_USAGE: dict[str, str] = {
-    "new": "game new <edition> [short] [errata]",
+    "new": "game new <edition> [options]",
     "join": "game join <power> [entropy phrase]",
     "start": "game start",
     "status": "game status [--json]",
@@ -676,12 +677,7 @@ def _words_prefix(query: Sequence[str], words: Sequence[str]) -> bool:
 
 
 def _edition_catalog_items() -> tuple[tuple[str, tuple[str, ...]], ...]:
-    out: list[tuple[str, tuple[str, ...]]] = []
-    for folder in available_editions():
-        text = (edition_dir(folder) / "edition.json").read_text("utf-8")
-        rules = EditionRules.model_validate_json(text)
-        out.append((rules.id, rules.aliases))
-    return tuple(out)
+    return tuple((r.id, (r.word, *r.aliases)) for r in edition_rules_catalog())
 
 
 _cached_catalog = lru_cache(maxsize=1)(_edition_catalog_items)
@@ -730,7 +726,9 @@ class Names:
         for eid, ids in source.items():
             catalog.setdefault(eid, []).extend(ids)
         if edition is not None:
-            catalog.setdefault(edition.id, []).extend(edition.rules.aliases)
+            catalog.setdefault(edition.id, []).extend((edition.rules.word, *edition.rules.aliases))
+        # what to type for each edition: its first alias (the keyword), else its id
+        self._edition_words = {eid: next(iter(ids), eid) for eid, ids in catalog.items()}
         self._spaces = _Table("space", "spaces", spaces, _place_canon)
         self._units = _Table("unit", "units", units, _plain_canon, unit_extra, listed=True)
         self._powers = _Table("power", "powers", powers, _place_canon, power_extra, listed=True)
@@ -756,6 +754,12 @@ class Names:
     def power(self, text: str) -> str:
         """The data name of a power ("ussr" -> "Soviet Union")."""
         return self._powers.resolve(text)
+
+    def edition_word(self, edition_id: str | None = None) -> str:
+        """What a player types after 'game new' for an edition (the first known by default)."""
+        if edition_id is None:
+            edition_id = next(iter(self._edition_words), "")
+        return self._edition_words.get(edition_id, edition_id)
 
     def edition_id(self, text: str) -> str:
         """An edition id from its id or an alias ("1941" -> "a1941")."""
@@ -1234,9 +1238,10 @@ def _game(rest: str, names: Names, verb: str) -> Command:
     sub, args = sub.casefold(), args.strip()
     if sub == "new":
         if not args:
-            known = ", ".join(names.all("edition"))
+            known = ", ".join(names.edition_word(e) for e in names.all("edition"))
+            example = f", e.g. 'game new {names.edition_word()}'" if known else ""
             raise InvalidOrder(
-                "Expected 'game new <edition> [short] [errata]', e.g. 'game new 1941'."
+                f"Expected 'game new <edition> [options]'{example}."
                 + (f" Editions: {known}." if known else "")
             )
         lead = _lead_name(args, names._editions)

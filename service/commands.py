@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules import orders as od
 from rules import parse as ps
+from rules.edition import default_edition, edition_catalog
 from rules.errors import RulesError
 from service.games import GameInfo, Result, ServiceError
 from service.store import GameRecord
@@ -22,11 +23,23 @@ if TYPE_CHECKING:
     from rules.edition import Edition
     from service.games import GameService
 
-NO_GAME = "No game in this channel yet: start one with 'game new 1941'."
-ODDS_EDITION = "1941"  # the edition of 'odds' asked where no game is
+def no_game() -> str:
+    """The answer where a channel has no game: how to start one, for each installed edition."""
+    starts = " or ".join(f"'game new {r.word}'" for r in edition_catalog())
+    return f"No game in this channel yet: start one with {starts}."
+
+
+def editions_text() -> str:
+    """One line per installed edition: what to type, its title and its options."""
+    lines = []
+    for r in edition_catalog():
+        opts = f" (options: {', '.join(r.options)})" if r.options else ""
+        lines.append(f"game new {r.word}: {r.title}{opts}")
+    return "\n".join(lines)
+
 
 _GAME_HELP = (
-    "game new <edition> [short] [errata]   create a game here (e.g. 'game new 1941')",
+    "game new <edition> [options]          create a game here ('help editions' lists them)",
     "game join <power> [entropy phrase]    take a seat before the start (powers of one side)",
     "game start                            the owner starts once every power is seated",
     "game status [--json]                  round, turn, phase, money, battles, who is waited for",
@@ -48,6 +61,8 @@ def help_text(topic: str | None = None) -> str:
         key = topic.strip().casefold()
         if key in ("game", "games"):
             return "\n".join(_GAME_HELP)
+        if key in ("edition", "editions", "new", "game new"):
+            return f"{_GAME_HELP[0]}\n{editions_text()}"
         usage = ps.USAGE.get(key)
         if usage is None:
             matches = [u for v, u in ps.USAGE.items() if v.startswith(key)]
@@ -55,7 +70,8 @@ def help_text(topic: str | None = None) -> str:
                 return f"No help on {topic!r}. Orders: {', '.join(ps.VERBS)}."
             return "\n".join(matches)
         return usage
-    lines = ["Game:", *(f"  {line}" for line in _GAME_HELP), "Orders:"]
+    lines = ["Game:", *(f"  {line}" for line in _GAME_HELP)]
+    lines += ["Editions:", *(f"  {line}" for line in editions_text().splitlines()), "Orders:"]
     lines += [f"  {usage}" for verb, usage in ps.USAGE.items() if verb not in ("game",)]
     lines.append("Names are forgiving: 'e europe', 'sz5', '3 inf, 1 arm'. 'help <order>' for one.")
     return "\n".join(lines)
@@ -85,7 +101,7 @@ async def handle(service: GameService, channel: str, person: str, text: str) -> 
             return await _odds(_odds_edition(), cmd, None)
         if cmd.kind in _LATER:
             return Result.refused(_LATER[cmd.kind], kind=cmd.kind)
-        return Result.refused(NO_GAME, kind=cmd.kind)
+        return Result.refused(no_game(), kind=cmd.kind)
     return await execute(service, game.id, person, cmd, text)
 
 
@@ -210,9 +226,10 @@ async def _state(service: GameService, game_id: str) -> Result:
 
 
 def _odds_edition() -> Edition:
+    """The edition of 'odds' asked where no game is: the default edition (data)."""
     from rules.engine import resolve_edition
 
-    return resolve_edition(ODDS_EDITION)
+    return resolve_edition(default_edition())
 
 
 async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None) -> Result:

@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import parse
 from rules.engine import Pending, evolve, phase_name
 from rules.state import GameState
+from rules.tech import technologies
 
 
 def format_units(units: Mapping[str, int]) -> str:
@@ -38,7 +39,7 @@ def _count_ids(state: GameState, ids: Iterable[int]) -> dict[str, int]:
 
 
 def _by_owner(state: GameState, ids: Iterable[int]) -> str:
-    """``"Germany: 2 infantry; Italy: 1 fighter"`` for units given by id."""
+    """``"<power>: 2 infantry; <power>: 1 fighter"`` for units given by id, by owner."""
     groups: dict[str, dict[str, int]] = {}
     for uid in ids:
         u = state.units.get(uid)
@@ -404,7 +405,7 @@ def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[s
 
 
 def waiting_line(state: GameState, pend: Sequence[Pending], seats: Mapping[str, str]) -> str:
-    """``"Waiting for: Germany (Combat Move)"``, or who won."""
+    """``"Waiting for: <power> (<phase>)"``, or who won."""
     if state.winner:
         return f"Game over: the {state.winner} won."
     if not pend:
@@ -431,7 +432,7 @@ def _units_table(state: GameState) -> dict[str, dict[str, dict[str, int]]]:
 
 
 def space_line(state: GameState, space: str, table: Mapping[str, Any] | None = None) -> str:
-    """``"Ukraine [Soviet Union, 2]: Soviet Union 2 infantry"``: owner, value and units."""
+    """``"<space> [<owner>, <value>]: <power> 2 infantry"``: owner, value and units."""
     ed = state.edition
     sp = ed.spaces[space]
     units = (table if table is not None else _units_table(state)).get(space, {})
@@ -480,6 +481,16 @@ def status_lines(state: GameState) -> list[str]:
     ]
     if state.purchase:
         lines.append(f"Bought this turn: {format_units(state.purchase)}.")
+    table = technologies(ed)
+    owned = [(p, [table[t].name for t in state.techs.get(p, ()) if t in table])
+             for p in ed.turn_order]
+    if any(names for _, names in owned):
+        lines.append("Weapons developments: "
+                     + "; ".join(f"{p} {', '.join(n)}" for p, n in owned if n) + ".")
+    owed = [(p, state.debts[p]) for p in ed.turn_order if state.debts.get(p)]
+    if owed:
+        lines.append("Owed to the bank (from its next income): "
+                     + ", ".join(f"{p} {n}" for p, n in owed) + ".")
     open_battles = [s for s, b in state.battles.items() if b.step != "done"]
     if open_battles:
         lines.append("Battles pending: " + ", ".join(open_battles) + ".")

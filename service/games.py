@@ -21,6 +21,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.defaults import default_orders
 from rules.dice import CHAIN_LENGTH, FAIR_SCHEME, Dice, OutOfDice, ScriptedDice
+from rules.edition import default_edition
 from rules.engine import (
     Pending,
     decide,
@@ -307,13 +308,16 @@ class GameService:
         self,
         channel: str,
         owner: str,
-        edition: str = "1941",
+        edition: str | None = None,
         options: Sequence[str] = (),
         *,
         dice: Sequence[int] | None = None,
         position: dict[str, Any] | None = None,
     ) -> GameInfo:
-        """Create a game in the lobby, bound to ``channel``. Raises ``ServiceError``."""
+        """Create a game in the lobby, bound to ``channel``. Raises ``ServiceError``.
+
+        ``edition`` is an edition id or alias; ``None`` is the default edition (its data says so).
+        """
         for g in await self.store.games_in_channel(channel):
             if g.status != "finished":
                 raise ServiceError(
@@ -325,7 +329,7 @@ class GameService:
             raise ServiceError(fair.SCRIPTED_REFUSED)
         master = self.draw_secret() if script is None else None
         try:
-            ed = resolve_edition(edition)
+            ed = resolve_edition(edition if edition is not None else default_edition())
             opts = tuple(sorted(set(options)))
             new_game(ed.id, opts, position)  # checks options and position; events made at start
             spec = new_dice_spec(script, master, self.chain_length)

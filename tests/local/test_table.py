@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import bot
-from local.table import NO_NAME, parse_dice, run_table
+from local.table import no_name, parse_dice, run_table
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT = str(ROOT / "bot.py")
@@ -177,7 +177,7 @@ def test_stops_at_the_first_refusal_unless_keep_going(tmp_path: Path) -> None:
 def test_first_line_needs_a_name(tmp_path: Path) -> None:
     code, out, _ = in_process("--script", "-", "--json", stdin="game new 1941\n")
     (got,) = answers(out)
-    assert code == 1 and got["error"] == NO_NAME
+    assert code == 1 and got["error"] == no_name()
     # anyone may look without a name
     code, out, _ = in_process("--script", "-", stdin="help\n")
     assert code == 0 and "Orders:" in out

@@ -719,7 +719,8 @@ def test_game_commands(names: Names) -> None:
 def test_game_errors(names: Names) -> None:
     assert "Did you mean: game start?" in error("game strat", names)
     assert "game new <edition>" in error("game", names)
-    assert "Editions: a1941, a1942" in error("game new", names)
+    assert "Editions: 1941, 1942" in error("game new", names)
+    assert "e.g. 'game new 1941'" in error("game new", names)
     assert "Unknown edition '1492'" in error("game new 1492", names)
     assert "Did you mean: Germany" in error("game join Germny", names)
     assert "whole number" in error("game history 0", names)
