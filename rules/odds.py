@@ -22,6 +22,27 @@ survive on average. It models what ``battle <space> all`` does in ``rules/combat
   destroyed); a battle in which nobody can hit anybody ends (A-11), as does a sea battle with
   only transports on both sides (CC-6A).
 
+Everything above hangs off unit data and the edition's rule switches (``RuleSet``), never an
+edition id, so the same model plays Classic (digest §6): battleships take one hit (``hits``);
+transports defend at 1 and are ordinary casualties (no ``chosen_last``, no
+``no_combat_value``); aircraft hit submarines without help (no ``cannot_be_hit_by_air``); with
+``sub_first_strike="attacker_only"`` only attacking submarines strike first, every round, and
+their victims leave without firing back (R-SUB-02, R-NC-02/03), while defending submarines fire
+with everybody (R-SUB-06). Two steps come before round 1 of a land battle:
+
+- AA fire (R-LC-02, R-AAG-03): a defending unit with the ``anti_air`` ability rolls one die per
+  attacking aircraft, each 1 destroying an aircraft, once per battle; the attacker loses its
+  aircraft in its casualty order, cheapest first (A-04: the attacker chooses). AA guns are never
+  casualties and never count as defenders (R-AAG-04); one gun fires however many are listed.
+- Bombardment (R-AMP-05/06, with ``bombardment`` not "none"): attacking sea units with the
+  ``bombard`` ability in a land battle fire once, in round 1, with the attacker's other units
+  (their casualties still fire back, so it is one volley); they are never targets and do not
+  count as attackers afterwards. The order names them among the attackers.
+
+Weapons developments (R-TEC-05/06) change values only through ``rules.tech``: each side's
+developments (``attacker_techs``/``defender_techs``, e.g. a power's own in a game) set its
+attack, defence and dice per unit (Heavy Bombers: three attack dice per bomber).
+
 Exact method. The state between rounds is the multiset of surviving units of both sides: a
 count per (unit type, hits left) for each side, so a damaged battleship is its own kind. One
 round maps a state to a distribution of states. Each side's hits are the convolution of one
@@ -51,14 +72,17 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
-from rules.edition import Edition
+from rules import tech
+from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
+from rules.state import GameState
 
 __all__ = [
     "DEFAULT_MAX_STATES",
     "DEFAULT_SAMPLES",
     "OddsResult",
     "SplitMix64",
+    "game_developments",
     "odds",
     "summary",
 ]
@@ -70,6 +94,7 @@ DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method
 DEFAULT_SEED = 1941
 MAX_ROUNDS = 200  # as rules/combat.py: a simulated battle still going after this is a stalemate
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+AA_HITS_ON = 1  # R-AAG-03 / R-LC-02: each AA die showing 1 destroys an aircraft
 
 Method = Literal["exact", "monte carlo"]
 
@@ -77,8 +102,9 @@ Method = Literal["exact", "monte carlo"]
 AIR, SUB, OTHER, TRANSPORT = 0, 1, 2, 3
 ANY, NO_AIR, NO_SUB = 0, 1, 2
 ATT, DEF = 0, 1
-# What fires: every unit with a value; every unit but submarines that struck; only strikers.
-FIRE, FIRE_NOT_STRIKERS, STRIKE = 0, 1, 2
+# What fires: every unit with a value; every unit but submarines that struck; only strikers;
+# every unit plus the bombarding ships (round 1 of a land battle, R-AMP-05).
+FIRE, FIRE_NOT_STRIKERS, STRIKE, FIRE_FIRST = 0, 1, 2, 3
 # How a battle ends.
 ATTACKER, DEFENDER, BOTH_DESTROYED, STALEMATE = 0, 1, 2, 3
 
@@ -108,6 +134,11 @@ class OddsResult(BaseModel):
     trials: int | None = None  # Monte Carlo: battles simulated
     std_error: float | None = None  # Monte Carlo: the largest standard error of the three
     half_width_95: float | None = None  # Monte Carlo: 95% half-width of that one
+    aa_fire: bool = False  # AA fire at the attacking aircraft before round 1 (R-LC-02)
+    bombarding: int = 0  # attacking ships bombarding in round 1 (R-AMP-05)
+    # Developments that changed a value of a unit in this battle, per side (R-TEC-05/06).
+    attacker_developments: tuple[str, ...] = ()
+    defender_developments: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return self.model_dump()
@@ -181,7 +212,8 @@ def _vectors(caps: Sequence[int], total: int) -> list[tuple[int, int, int, int]]
 class _Kind(NamedTuple):
     type: str
     hp: int  # hits left
-    value: int  # attack for the attacker, defence for the defender
+    value: int  # attack for the attacker, defence for the defender (after developments)
+    dice: int  # dice each unit rolls (Heavy Bombers: 3 per attacking bomber)
     cls: int  # AIR, SUB, OTHER, TRANSPORT
     air: bool
     cannot_hit_air: bool  # H-2 (submarines)
@@ -193,10 +225,30 @@ class _Kind(NamedTuple):
 
 class _Side:
     def __init__(self, ed: Edition, role: int, units: Mapping[str, int], sea: bool,
-                 order: Sequence[str]) -> None:
+                 order: Sequence[str], techs: Sequence[Technology] = ()) -> None:
         self.role = role
-        types = sorted(units)
         standing = list(order)
+        # Units outside the state: AA guns (never casualties, R-AAG-04) and bombarding ships
+        # (never targets, R-AMP-06). They are in every outcome's survivors.
+        self.fixed: dict[str, int] = {}
+        self.aa = False  # fires at the attacking aircraft before round 1 (R-LC-02)
+        bombard: dict[int, int] = {}  # attack value -> dice of the bombarding ships
+        fighting: dict[str, int] = {}
+        for t, n in units.items():
+            ut = ed.units[t]
+            if not sea and role == DEF and ut.abilities.anti_air:
+                self.fixed[t] = n
+                self.aa = True
+            elif not sea and role == ATT and ut.domain == "sea" and _bombards(ed, t):
+                self.fixed[t] = n
+                v = tech.attack_with(ed, techs, t)
+                bombard[v] = bombard.get(v, 0) + n * tech.attack_dice_with(techs, t)
+            else:
+                fighting[t] = n
+        self.bombard = tuple(sorted(bombard.items()))
+        self.bombarding = sum(n for t, n in self.fixed.items() if ed.units[t].domain == "sea")
+        units = fighting
+        types = sorted(units)
 
         def key(t: str) -> tuple[int, int, int, int, str]:
             ut = ed.units[t]
@@ -210,9 +262,12 @@ class _Side:
             ab = ut.abilities
             cls = (AIR if ut.domain == "air" else SUB if ab.cannot_be_hit_by_air
                    else TRANSPORT if ab.chosen_last else OTHER)
+            value = (tech.attack_with(ed, techs, t) if role == ATT
+                     else tech.defense_with(ed, techs, t))
+            dice = tech.attack_dice_with(techs, t) if role == ATT else 1
             for hp in range(1, ut.hits + 1):
                 kinds.append(_Kind(
-                    type=t, hp=hp, value=ut.attack if role == ATT else ut.defense, cls=cls,
+                    type=t, hp=hp, value=value, dice=dice, cls=cls,
                     air=ut.domain == "air", cannot_hit_air=ab.cannot_hit_air,
                     anti_sub=ab.anti_sub, strikes=sea and ab.surprise_strike,
                     captures=ab.can_capture, no_combat=ab.no_combat_value))
@@ -228,9 +283,14 @@ class _Side:
 
 
 class _Model:
-    def __init__(self, att: _Side, dfd: _Side, sea: bool) -> None:
+    def __init__(self, att: _Side, dfd: _Side, sea: bool, defender_strikes: bool = True) -> None:
         self.sides = (att, dfd)
         self.sea = sea
+        # RuleSet.sub_first_strike: "declared" (1941 SS-4/SS-5) lets both sides strike;
+        # "attacker_only" (Classic R-SUB-02, R-SUB-06) only the attacker.
+        self.defender_strikes = defender_strikes
+        self.aa = not sea and dfd.aa and any(k.air for k in att.kinds)
+        self.opening = self.aa or (not sea and bool(att.bombard))
         self._hits_cache: dict[tuple[int, State, int, bool, bool, int],
                                tuple[tuple[Cats, ...], tuple[float, ...], tuple[float, ...]]] = {}
         self._assign_cache: dict[tuple[int, State, Cats], State] = {}
@@ -330,7 +390,10 @@ class _Model:
             cat = NO_AIR if k.cannot_hit_air else NO_SUB if k.air and not destroyer else ANY
             if (cat == NO_AIR and not t_air) or (cat == NO_SUB and not t_sub):
                 cat = ANY  # the category makes no difference to these targets
-            groups[(k.value, cat)] = groups.get((k.value, cat), 0) + n
+            groups[(k.value, cat)] = groups.get((k.value, cat), 0) + n * k.dice
+        if mode == FIRE_FIRST:  # the bombardment joins round 1's volley (R-AMP-05/06)
+            for value, n in self.sides[role].bombard:
+                groups[(value, ANY)] = groups.get((value, ANY), 0) + n
         dist: dict[Cats, float] = {(0, 0, 0): 1.0}
         for (value, cat), n in sorted(groups.items()):
             pmf = self._binom(n, value, cap)
@@ -462,15 +525,33 @@ class _Model:
         return self.assign(1 - role, target, cats[k])
 
     # --- a round -------------------------------------------------------------------------
-    def round(self, a: State, d: State,
-              fire: Callable[[int, State, int, State], Dist]) -> dict[tuple[State, State], float]:
+    def aa_fire(self, a: State) -> Dist:
+        """The attacker's state after AA fire (R-LC-02): one die per aircraft, each hit on a 1
+        destroys an aircraft, lost in the attacker's casualty order (A-04)."""
+        kinds = self.sides[ATT].kinds
+        air = [i for i in self._pref_units(ATT, a) if kinds[i].air]
+        out: Dist = {}
+        for k, p in enumerate(self._binom(len(air), AA_HITS_ON, len(air))):
+            nxt = list(a)
+            for i in air[:k]:
+                nxt[i] -= 1
+            key = tuple(nxt)
+            out[key] = out.get(key, 0.0) + p
+        return out
+
+    def round(self, a: State, d: State, fire: Callable[[int, State, int, State], Dist],
+              first: bool = False) -> dict[tuple[State, State], float]:
         """Steps 2-5 of one round: the joint distribution of (attackers, defenders) after it.
 
         ``fire(role, shooters, mode, targets)`` gives the targets' next states: exact
-        (``outcome``) or one sampled state (Monte Carlo).
+        (``outcome``) or one sampled state (Monte Carlo). ``first``: round 1, in which the
+        bombarding ships fire with the attackers (R-AMP-05).
         """
         a_strike = self.sea and self._has(ATT, a, "strikes") and not self._has(DEF, d, "anti_sub")
-        d_strike = self.sea and self._has(DEF, d, "strikes") and not self._has(ATT, a, "anti_sub")
+        d_strike = (self.defender_strikes and self.sea and self._has(DEF, d, "strikes")
+                    and not self._has(ATT, a, "anti_sub"))
+        a_mode = (FIRE_FIRST if first and self.sides[ATT].bombard else
+                  FIRE_NOT_STRIKERS if a_strike else FIRE)
         # Step 2 (SS-4, SS-5): both sides' strikes depend only on the state at the start of the
         # round, since the defender's Step-2 casualties still strike.
         d1s = fire(ATT, a, STRIKE, d) if a_strike else {d: 1.0}
@@ -479,7 +560,7 @@ class _Model:
         for a1, pa in a1s.items():
             for d1, pd in d1s.items():
                 # Step 3 / Step 4: the defender's Step-3 casualties still fire (CC-4a).
-                d2s = fire(ATT, a1, FIRE_NOT_STRIKERS if a_strike else FIRE, d1)
+                d2s = fire(ATT, a1, a_mode, d1)
                 a2s = fire(DEF, d1, FIRE_NOT_STRIKERS if d_strike else FIRE, a1)
                 w = pa * pd
                 for a2, q in a2s.items():
@@ -522,12 +603,35 @@ class _Tally:
         return out
 
 
+Joint = tuple[State, State]
+
+
+def _opening(model: _Model, tally: _Tally, p: float,
+             fire: Callable[[int, State, int, State], Dist],
+             aa: Callable[[State], Dist]) -> dict[Joint, float]:
+    """AA fire and round 1 with the bombardment (land battles): the joint states after them,
+    each with its probability (battles that end before round 1 go to the tally)."""
+    a0, d0 = model.sides[ATT].start, model.sides[DEF].start
+    out: dict[Joint, float] = {}
+    for a1, q in (aa(a0) if model.aa else {a0: 1.0}).items():
+        end = model.terminal(a1, d0)
+        if end is not None:
+            tally.end(end[0], end[1], end[2], p * q)
+            continue
+        tally.rounds += p * q
+        for nxt, r in model.round(a1, d0, fire, first=True).items():
+            out[nxt] = out.get(nxt, 0.0) + p * q * r
+    return out
+
+
 def _exact(model: _Model, max_states: int) -> tuple[_Tally, int]:
     start = (model.sides[ATT].start, model.sides[DEF].start)
     tally = _Tally(model)
-    mass: dict[tuple[State, State], float] = {start: 1.0}
-    heap = [(-(model.hp(ATT, start[0]) + model.hp(DEF, start[1])), 0, start)]
-    seen = 1
+    mass: dict[Joint, float] = (_opening(model, tally, 1.0, model.outcome, model.aa_fire)
+                                if model.opening else {start: 1.0})
+    heap = [(-(model.hp(ATT, j[0]) + model.hp(DEF, j[1])), n, j) for n, j in enumerate(mass)]
+    heapq.heapify(heap)
+    seen = len(mass)
     while heap:
         _, _, joint = heapq.heappop(heap)
         p = mass.pop(joint)
@@ -560,9 +664,17 @@ def _monte_carlo(model: _Model, trials: int, uniform: Callable[[], float]) -> _T
     def fire(role: int, st: State, mode: int, target: State) -> Dist:
         return {model.sample(role, st, mode, target, uniform()): 1.0}
 
+    def aa(a: State) -> Dist:
+        return {_draw(model.aa_fire(a), uniform()): 1.0}
+
     start = (model.sides[ATT].start, model.sides[DEF].start)
     for _ in range(trials):
         a, d = start
+        if model.opening:
+            after = _opening(model, tally, 1.0, fire, aa)
+            if not after:
+                continue  # ended before round 1
+            ((a, d),) = after
         for _r in range(MAX_ROUNDS):
             end = model.terminal(a, d)
             if end is not None:
@@ -575,8 +687,26 @@ def _monte_carlo(model: _Model, trials: int, uniform: Callable[[], float]) -> _T
     return tally
 
 
+def _draw(dist: Dist, u: float) -> State:
+    acc = 0.0
+    total = math.fsum(dist.values())
+    last = next(iter(dist))
+    for st, p in dist.items():
+        acc += p
+        last = st
+        if u * total < acc:
+            break
+    return last
+
+
 # --------------------------------------------------------------------------------------------
 # The entry point
+
+
+def _bombards(ed: Edition, t: str) -> bool:
+    """A unit that bombards in a land battle (Classic R-AMP-05; editions without the rule
+    have bombardment "none")."""
+    return ed.rules.rules.bombardment != "none" and ed.units[t].abilities.bombard
 
 
 def _check_units(ed: Edition, units: Mapping[str, int], who: str) -> dict[str, int]:
@@ -586,41 +716,94 @@ def _check_units(ed: Edition, units: Mapping[str, int], who: str) -> dict[str, i
             raise InvalidOrder(f"Unknown unit {t!r}. Units: {', '.join(ed.units)}.")
         if n < 0:
             raise InvalidOrder(f"Bad count {n!r} of {t} for the {who}.")
-        if ed.units[t].abilities.factory:
-            raise InvalidOrder(f"An {t} takes no part in battles (CC-1); leave it out.")
+        ut = ed.units[t]
+        if ut.abilities.factory:
+            raise InvalidOrder(f"An {t} takes no part in battles ({ut.rule}); leave it out.")
+        if n and who == "attacker" and ut.abilities.anti_air:
+            raise InvalidOrder(
+                f"An {t} never attacks ({ut.rule}): it only fires at attacking aircraft. Leave "
+                "it out of the attackers; list it among the defenders of a territory."
+            )
         if n:
             out[t] = out.get(t, 0) + n
     return out
 
 
+def _is_sea_battle(ed: Edition, att: Mapping[str, int], dfd: Mapping[str, int]) -> bool:
+    """Without a space: a sea battle when sea units take part, unless the only ones are
+    attacking ships that can bombard and land units are there too (R-AMP-05)."""
+    ships = [t for t in [*att, *dfd] if ed.units[t].domain == "sea"]
+    land = any(ed.units[t].domain == "land" for t in [*att, *dfd])
+    support = all(t in att and t not in dfd and _bombards(ed, t) for t in ships)
+    return bool(ships) and not (land and support)
+
+
 def _check_domains(ed: Edition, att: Mapping[str, int], dfd: Mapping[str, int],
                    sea: bool) -> None:
     for t in [*att, *dfd]:
-        dom = ed.units[t].domain
+        ut = ed.units[t]
+        dom = ut.domain
         if sea and dom == "land":
             raise InvalidOrder(
-                f"{t} cannot fight at sea (H-8): land units at sea are cargo and never fight "
-                "(CC-2)."
+                f"{t} cannot fight at sea ({ut.rule}): land units at sea are cargo and never "
+                "fight."
             )
-        if not sea and dom == "sea":
+        if not sea and dom == "sea" and not (t in att and _bombards(ed, t)):
+            support = [u for u in ed.units if _bombards(ed, u)]
+            also = (f" Only an attacking {' or '.join(support)} takes part, by bombardment "
+                    "(R-AMP-05)." if support else "")
             raise InvalidOrder(
-                f"{t} cannot fight in a territory (H-8): sea units stay in sea zones (US-1)."
+                f"{t} cannot fight in a territory ({ut.rule}): sea units stay in sea zones.{also}"
             )
-    if sea:
-        for t in dfd:
-            ut = ed.units[t]
-            if ut.domain == "air" and not ut.abilities.carrier_landable:
-                raise InvalidOrder(
-                    f"{t} cannot defend at sea: only fighters on a defending aircraft carrier "
-                    "do (AIR-1, UF-5)."
-                )
-        room = sum(n * ed.units[t].abilities.carrier_capacity for t, n in dfd.items())
-        flying = sum(n for t, n in dfd.items() if ed.units[t].domain == "air")
-        if flying > room:
+    if not sea:
+        if att and all(ed.units[t].domain == "sea" for t in att):
             raise InvalidOrder(
-                f"{flying} defending fighter(s) at sea need carriers with room for them "
-                f"(UC-2); these carriers hold {room}."
+                "Ships alone cannot attack a territory: bombardment only supports land units "
+                "attacking from the sea (R-AMP-05). Add the land units that land."
             )
+        return
+    for t in dfd:
+        ut = ed.units[t]
+        if ut.domain == "air" and not ut.abilities.carrier_landable:
+            raise InvalidOrder(
+                f"{t} cannot defend at sea ({ut.rule}): only fighters on a defending aircraft "
+                "carrier do."
+            )
+    room = sum(n * ed.units[t].abilities.carrier_capacity for t, n in dfd.items())
+    flying = sum(n for t, n in dfd.items() if ed.units[t].domain == "air")
+    if flying > room:
+        carriers = [u for u in ed.units.values() if u.abilities.carrier_capacity]
+        rule = f" ({carriers[0].rule})" if carriers else ""
+        raise InvalidOrder(
+            f"{flying} defending fighter(s) at sea need carriers with room for them{rule}; "
+            f"these carriers hold {room}."
+        )
+
+
+def _developments(ed: Edition, ids: Sequence[str], who: str) -> list[Technology]:
+    table = tech.technologies(ed)
+    for t in ids:
+        if t not in table:
+            known = ", ".join(x.name for x in table.values()) or "none in this edition"
+            raise InvalidOrder(f"Unknown weapons development {t!r} for the {who}. "
+                               f"Developments: {known}.")
+    return tech.chosen(ed, ids)
+
+
+def _changed(ed: Edition, techs: Sequence[Technology], units: Mapping[str, int],
+             role: int) -> tuple[str, ...]:
+    """Names of the developments that change a value of these units on this side."""
+    out = []
+    for t in techs:
+        for u in units:
+            if role == ATT and (tech.attack_with(ed, [t], u) != ed.units[u].attack
+                                or tech.attack_dice_with([t], u) != 1):
+                out.append(t.name)
+                break
+            if role == DEF and tech.defense_with(ed, [t], u) != ed.units[u].defense:
+                out.append(t.name)
+                break
+    return tuple(out)
 
 
 def odds(
@@ -632,6 +815,8 @@ def odds(
     space: str | None = None,
     attacker_order: Sequence[str] = (),
     defender_order: Sequence[str] = (),
+    attacker_techs: Sequence[str] = (),
+    defender_techs: Sequence[str] = (),
     method: Literal["auto", "exact", "monte carlo"] = "auto",
     max_states: int = DEFAULT_MAX_STATES,
     samples: int = DEFAULT_SAMPLES,
@@ -641,11 +826,13 @@ def odds(
     """The odds of a battle fought to the end (see the module docstring for the model).
 
     ``space`` (a space of the edition) or ``sea`` says whether it is a sea battle; with neither,
-    it is one when any sea unit takes part. ``attacker_order``/``defender_order`` are standing
-    casualty orders (unit types, first lost first). ``method="auto"`` is exact unless more than
-    ``max_states`` joint states are needed, then Monte Carlo with ``samples`` battles drawn from
-    ``uniform`` (a function returning floats in [0, 1)) or else a SplitMix64 seeded with
-    ``seed``. Raises ``InvalidOrder`` for units that cannot fight there.
+    it is one when any sea unit takes part (except ships that bombard beside land units).
+    ``attacker_order``/``defender_order`` are standing casualty orders (unit types, first lost
+    first). ``attacker_techs``/``defender_techs`` are each side's weapons developments (ids of
+    the edition's technologies, see ``game_developments``). ``method="auto"`` is exact unless
+    more than ``max_states`` joint states are needed, then Monte Carlo with ``samples`` battles
+    drawn from ``uniform`` (a function returning floats in [0, 1)) or else a SplitMix64 seeded
+    with ``seed``. Raises ``InvalidOrder`` for units that cannot fight there.
     """
     att = _check_units(edition, attackers, "attacker")
     dfd = _check_units(edition, defenders, "defender")
@@ -657,21 +844,26 @@ def odds(
             raise InvalidOrder(f"{space} is {'a sea zone' if here else 'a territory'}.")
         sea = here
     if sea is None:
-        sea = any(edition.units[t].domain == "sea" for t in [*att, *dfd])
+        sea = _is_sea_battle(edition, att, dfd)
     _check_domains(edition, att, dfd, sea)
     for t in [*attacker_order, *defender_order]:
         if t not in edition.units:
             raise InvalidOrder(f"Unknown unit {t!r} in a casualty order.")
     if not att:
         raise InvalidOrder("No attacking units: name at least one.")
-    if not any((edition.units[t].attack > 0) for t in att):
+    a_techs = _developments(edition, attacker_techs, "attacker")
+    d_techs = _developments(edition, defender_techs, "defender")
+    if not any(tech.attack_with(edition, a_techs, t) > 0 for t in att):
+        idle = ", ".join(f"{t} ({edition.units[t].rule})" for t in att)
         raise InvalidOrder(
-            "These attackers cannot fire: transports never attack alone (UT-3)."
+            f"These attackers cannot fire (no attack value): {idle}. Add a unit that attacks."
         )
     if samples < 1 or max_states < 1:
         raise InvalidOrder("samples and max_states must be at least 1.")
-    model = _Model(_Side(edition, ATT, att, sea, attacker_order),
-                   _Side(edition, DEF, dfd, sea, defender_order), sea)
+    a_side = _Side(edition, ATT, att, sea, attacker_order, a_techs)
+    d_side = _Side(edition, DEF, dfd, sea, defender_order, d_techs)
+    model = _Model(a_side, d_side, sea,
+                   defender_strikes=edition.rules.rules.sub_first_strike == "declared")
     tally: _Tally | None = None
     states = 0
     used: Method = "exact"
@@ -699,8 +891,8 @@ def odds(
         both_destroyed=p[BOTH_DESTROYED],
         stalemate=p[STALEMATE],
         attacker_captures=None if sea else tally.captures * scale,
-        attacker_survivors=tally.survivors(ATT, scale),
-        defender_survivors=tally.survivors(DEF, scale),
+        attacker_survivors={**tally.survivors(ATT, scale), **a_side.fixed},
+        defender_survivors={**tally.survivors(DEF, scale), **d_side.fixed},
         expected_rounds=tally.rounds * scale,
         method=used,
         sea=sea,
@@ -708,7 +900,49 @@ def odds(
         trials=trials,
         std_error=se,
         half_width_95=None if se is None else Z95 * se,
+        aa_fire=model.aa,
+        bombarding=a_side.bombarding,
+        attacker_developments=_changed(edition, a_techs, att, ATT),
+        defender_developments=_changed(edition, d_techs, dfd, DEF),
     )
+
+
+def game_developments(s: GameState, space: str | None = None
+                      ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each side's weapons developments (ids) for odds asked in a running game (R-TEC-06:
+    a development helps only the power that owns it).
+
+    The attacker is the attacker of the battle open in ``space``, else the power to move. The
+    defender is the defending power with the most units in the battle, or else in ``space``
+    (enemies of the attacker), or else the owner of ``space``; without a space, nobody (a
+    battle's defenders of several powers share one side here: the largest one's developments
+    stand for all).
+    """
+    ed = s.edition
+    b = s.battles.get(space) if space is not None else None
+    attacker = b.attacker if b is not None else s.power
+    counts: dict[str, int] = {}
+    if b is not None:
+        for i in b.defending:
+            if i in s.units:
+                o = s.units[i].owner
+                counts[o] = counts.get(o, 0) + 1
+    elif space is not None:
+        mine = ed.side_of(attacker)
+        for u in s.units_in(space):
+            if ed.side_of(u.owner) != mine and not ed.units[u.type].abilities.factory:
+                counts[u.owner] = counts.get(u.owner, 0) + 1
+    defender: str | None = None
+    if counts:
+        order = ed.turn_order
+        defender = min(counts, key=lambda o: (-counts[o], order.index(o)))
+    elif space is not None and not ed.is_sea(space):
+        owner = s.owners.get(space)
+        if owner is not None and ed.side_of(owner) != ed.side_of(attacker):
+            defender = owner
+    a = tuple(s.techs.get(attacker, ()))
+    d = tuple(s.techs.get(defender, ())) if defender is not None else ()
+    return a, d
 
 
 # --------------------------------------------------------------------------------------------
@@ -744,6 +978,18 @@ def summary(r: OddsResult) -> str:
         draw = f"both destroyed {_pct(r.both_destroyed)}"
     lines = [f"Attacker wins {_pct(r.attacker_win)}, defender {_pct(r.defender_win)}, {draw} "
              f"({how})."]
+    before = []
+    if r.aa_fire:
+        before.append("AA fire at the attacking aircraft before round 1 (hits on 1)")
+    if r.bombarding:
+        before.append(f"bombardment by {r.bombarding} ship{'s' if r.bombarding > 1 else ''} "
+                      "in round 1")
+    dev = [f"{who} {', '.join(names)}" for who, names in (
+        ("attacker", r.attacker_developments), ("defender", r.defender_developments)) if names]
+    if dev:
+        before.append("developments: " + "; ".join(dev))
+    if before:
+        lines.append("With " + "; ".join(before) + ".")
     if r.attacker_captures is not None and r.attacker_captures < r.attacker_win - 5e-4:
         lines.append(f"Attacker wins with a land unit left to capture: "
                      f"{_pct(r.attacker_captures)}.")

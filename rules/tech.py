@@ -7,6 +7,8 @@ moment its event is applied and only for the power that owns it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rules.edition import Edition, Technology
 from rules.state import GameState
 
@@ -21,18 +23,40 @@ def owned(s: GameState, power: str) -> list[Technology]:
     return [table[t] for t in s.techs.get(power, ()) if t in table]
 
 
-def attack(s: GameState, power: str, unit_type: str) -> int:
-    value = s.edition.units[unit_type].attack
-    for t in owned(s, power):
+def chosen(ed: Edition, ids: Iterable[str]) -> list[Technology]:
+    """The developments with these ids (unknown ids are left out), for battles off the board
+    (rules/odds.py: a power's developments, or the ones named in an ``odds`` order)."""
+    table = technologies(ed)
+    return [table[t] for t in dict.fromkeys(ids) if t in table]
+
+
+def attack_with(ed: Edition, techs: Iterable[Technology], unit_type: str) -> int:
+    value = ed.units[unit_type].attack
+    for t in techs:
         value = t.attack.get(unit_type, value)
     return value
 
 
-def defense(s: GameState, power: str, unit_type: str) -> int:
-    value = s.edition.units[unit_type].defense
-    for t in owned(s, power):
+def defense_with(ed: Edition, techs: Iterable[Technology], unit_type: str) -> int:
+    value = ed.units[unit_type].defense
+    for t in techs:
         value = t.defense.get(unit_type, value)
     return value
+
+
+def attack_dice_with(techs: Iterable[Technology], unit_type: str) -> int:
+    n = 1
+    for t in techs:
+        n = t.dice.get(unit_type, n)
+    return n
+
+
+def attack(s: GameState, power: str, unit_type: str) -> int:
+    return attack_with(s.edition, owned(s, power), unit_type)
+
+
+def defense(s: GameState, power: str, unit_type: str) -> int:
+    return defense_with(s.edition, owned(s, power), unit_type)
 
 
 def move(s: GameState, power: str, unit_type: str) -> int:
@@ -44,10 +68,7 @@ def move(s: GameState, power: str, unit_type: str) -> int:
 
 def attack_dice(s: GameState, power: str, unit_type: str) -> int:
     """Dice one attacking unit rolls (Heavy Bombers: 3 per bomber, R-TEC table)."""
-    n = 1
-    for t in owned(s, power):
-        n = t.dice.get(unit_type, n)
-    return n
+    return attack_dice_with(owned(s, power), unit_type)
 
 
 def cost(s: GameState, power: str, unit_type: str) -> int | None:
