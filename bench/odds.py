@@ -1,4 +1,6 @@
-"""Odds benchmark (not a test): exact odds against simulation, for two battles of issue 3.
+"""Odds benchmark (not a test): exact odds against simulation, for battles of both editions.
+
+1941 (issue 3):
 
 - land: 8 infantry, 4 tanks, 2 fighters, 1 bomber attack 8 infantry, 2 tanks, 2 fighters
   (15 against 12 units);
@@ -6,14 +8,27 @@
   1 submarine (10 ships, two of them battleships with two hits each, and a submarine that
   meets destroyers).
 
-For each it prints the median time of ``rules.odds.odds`` (exact; every repeat builds its model
-afresh, so no cache is shared between repeats), of its own Monte Carlo over 10,000 battles, and
-of 10,000 battles fought by the real combat code (``battle <space> all`` through
-``rules.engine.decide`` with HMAC dice), with the precision such a simulation reaches (the 95%
-half-width of the attacker's winning chance) and the number of battles it would need to be as
-precise as the exact figures are printed (0.05 points).
+Classic (digest §6):
 
-Run: ``.venv/bin/python bench/odds.py [--reps N] [--battles N] [--engine-battles N]``.
+- land + AA: the 1941 land battle with an AA gun among the defenders (R-LC-02);
+- amphibious: 4 infantry, 2 tanks, 1 fighter and 2 bombarding battleships against 6 infantry,
+  1 tank and an AA gun (R-AMP-05);
+- sea: 3 submarines striking first, 2 battleships, 1 carrier, 2 fighters against 2
+  battleships, 1 carrier, 2 fighters, 3 transports, 2 submarines (R-SUB-02, R-TRP-05);
+- heavy bombers: 4 bombers with Heavy Bombers and 3 infantry against 6 infantry and an AA gun;
+- big land + AA: 20 infantry, 10 tanks, 6 fighters, 4 bombers against 20 infantry, 5 tanks,
+  4 fighters and an AA gun: beyond the exact method's work budget, so Monte Carlo.
+
+For each it prints the states and the median time of ``rules.odds.odds`` (auto: exact where
+feasible; every repeat builds its model afresh, so no cache is shared between repeats), the
+median time of its own Monte Carlo over 10,000 battles, and (``--engine-battles``) the time of
+battles fought by the real combat code (``battle <space> all`` through ``rules.engine.decide``
+with HMAC dice) where the bench can set the battle up, with the precision such a simulation
+reaches (the 95% half-width of the attacker's winning chance) and the number of battles it
+would need to be as precise as the exact figures are printed (0.05 points).
+
+Run: ``.venv/bin/python bench/odds.py [--reps N] [--mc-reps N] [--battles N]
+[--engine-battles N] [--only TEXT]``.
 """
 
 from __future__ import annotations
@@ -25,21 +40,57 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from rules import engine
 from rules import events as ev
 from rules import orders as od
 from rules.dice import HmacDice
-from rules.edition import load_edition
+from rules.edition import Edition, load_edition
 from rules.odds import Z95, OddsResult, odds
 from rules.state import GameState
 
-ED = load_edition("a1941")
-BATTLES: dict[str, tuple[dict[str, int], dict[str, int], bool]] = {
-    "land 15 vs 12": ({"infantry": 8, "tank": 4, "fighter": 2, "bomber": 1},
-                      {"infantry": 8, "tank": 2, "fighter": 2}, False),
-    "sea 10 ships": ({"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2},
-                     {"battleship": 2, "destroyer": 2, "submarine": 1}, True),
+
+class Bench(NamedTuple):
+    edition: str
+    att: dict[str, int]
+    dfd: dict[str, int]
+    sea: bool
+    techs: tuple[str, ...] = ()  # the attacker's developments
+    engine: bool = True  # the bench can set the battle up for the combat code
+
+
+LAND = {"infantry": 8, "tank": 4, "fighter": 2, "bomber": 1}
+BATTLES: dict[str, Bench] = {
+    "1941 land 15 vs 12": Bench("a1941", LAND, {"infantry": 8, "tank": 2, "fighter": 2}, False),
+    "1941 sea 10 ships": Bench(
+        "a1941", {"battleship": 2, "aircraft carrier": 1, "fighter": 2, "destroyer": 2},
+        {"battleship": 2, "destroyer": 2, "submarine": 1}, True),
+    "classic land + AA": Bench(
+        "classic", LAND, {"infantry": 8, "tank": 2, "fighter": 2, "antiaircraft gun": 1}, False),
+    "classic amphibious": Bench(
+        "classic", {"infantry": 4, "tank": 2, "fighter": 1, "battleship": 2},
+        {"infantry": 6, "tank": 1, "antiaircraft gun": 1}, False, engine=False),
+    "classic sea subs": Bench(
+        "classic", {"submarine": 3, "battleship": 2, "aircraft carrier": 1, "fighter": 2},
+        {"battleship": 2, "aircraft carrier": 1, "fighter": 2, "transport": 3, "submarine": 2},
+        True),
+    "classic heavy bombers": Bench(
+        "classic", {"bomber": 4, "infantry": 3}, {"infantry": 6, "antiaircraft gun": 1}, False,
+        ("heavy_bombers",), engine=False),
+    "classic big land + AA": Bench(
+        "classic", {"infantry": 20, "tank": 10, "fighter": 6, "bomber": 4},
+        {"infantry": 20, "tank": 5, "fighter": 4, "antiaircraft gun": 1}, False),
+}
+# Where the combat code fights them: (attacker, from, to, defender, owner of to), and for sea
+# battles the territory the aircraft fly from.
+PLACES: dict[str, dict[str, Any]] = {
+    "a1941": {"land": ("Germany", "Eastern Europe", "Ukraine", "Soviet Union"),
+              "sea": ("United Kingdom", "Sea Zone 7", "Sea Zone 6", "Germany"),
+              "air base": "United Kingdom"},
+    "classic": {"land": ("Germany", "Eastern Europe", "Karelia S.S.R.", "Russia"),
+                "sea": ("United Kingdom", "Baltic Sea Zone", "North Sea Zone", "Germany"),
+                "air base": "United Kingdom"},
 }
 PRINTED = 0.0005  # exact odds are printed to 0.1%: half a unit of the last digit
 
@@ -53,10 +104,11 @@ def median_time(fn: Callable[[], object], reps: int) -> float:
     return statistics.median(times)
 
 
-def attack_state(att: dict[str, int], dfd: dict[str, int], sea: bool) -> tuple[GameState, str]:
+def attack_state(ed: Edition, att: dict[str, int], dfd: dict[str, int],
+                 sea: bool) -> tuple[GameState, str]:
     """After Combat Move: the attacker moved in from next door, the battle is open."""
     def go(pos: dict[str, object], moves: list[tuple[dict[str, int], str, str]]) -> GameState:
-        events = list(engine.new_game("1941", (), pos))
+        events = list(engine.new_game(ed.id, (), pos))
         s = engine.replay(events)
         for units, frm, to in moves:
             if units:
@@ -67,20 +119,20 @@ def attack_state(att: dict[str, int], dfd: dict[str, int], sea: bool) -> tuple[G
             s = engine.evolve(s, e)
         return s
 
+    places = PLACES[ed.id]
     if not sea:
-        pos = {"edition": "1941", "power": "Germany", "phase": "combat_move",
-               "clear_all_units": True, "owners": {"Ukraine": "Soviet Union"},
-               "units": {"Eastern Europe": {"Germany": att}, "Ukraine": {"Soviet Union": dfd}}}
-        return go(pos, [(att, "Eastern Europe", "Ukraine")]), "Ukraine"
-    ships = {t: n for t, n in att.items() if ED.units[t].domain == "sea"}
-    air = {t: n for t, n in att.items() if ED.units[t].domain == "air"}
-    pos = {"edition": "1941", "power": "United Kingdom", "phase": "combat_move",
-           "clear_all_units": True,
-           "units": {"Sea Zone 7": {"United Kingdom": ships},
-                     "United Kingdom": {"United Kingdom": air},
-                     "Sea Zone 6": {"Germany": dfd}}}
-    return go(pos, [(ships, "Sea Zone 7", "Sea Zone 6"),
-                    (air, "United Kingdom", "Sea Zone 6")]), "Sea Zone 6"
+        power, frm, to, foe = places["land"]
+        pos = {"edition": ed.id, "power": power, "phase": "combat_move",
+               "clear_all_units": True, "owners": {to: foe},
+               "units": {frm: {power: att}, to: {foe: dfd}}}
+        return go(pos, [(att, frm, to)]), to
+    power, frm, to, foe = places["sea"]
+    base = places["air base"]
+    ships = {t: n for t, n in att.items() if ed.units[t].domain == "sea"}
+    air = {t: n for t, n in att.items() if ed.units[t].domain == "air"}
+    pos = {"edition": ed.id, "power": power, "phase": "combat_move", "clear_all_units": True,
+           "units": {frm: {power: ships}, base: {power: air}, to: {foe: dfd}}}
+    return go(pos, [(ships, frm, to), (air, base, to)]), to
 
 
 def engine_battles(state: GameState, space: str, n: int) -> tuple[float, float]:
@@ -102,20 +154,35 @@ def show(r: OddsResult) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--reps", type=int, default=15, help="repeats of the exact odds")
+    ap.add_argument("--reps", type=int, default=15, help="repeats of the odds (auto method)")
+    ap.add_argument("--mc-reps", type=int, default=3, help="repeats of the Monte Carlo")
     ap.add_argument("--battles", type=int, default=10_000, help="Monte Carlo battles")
-    ap.add_argument("--engine-battles", type=int, default=10_000,
+    ap.add_argument("--engine-battles", type=int, default=0,
                     help="battles fought by the real combat code (0: skip)")
+    ap.add_argument("--only", default="", help="only the battles whose name holds this text")
     args = ap.parse_args()
-    print(f"Python {sys.version.split()[0]}; median of {args.reps} repeats for exact odds\n")
-    for name, (att, dfd, sea) in BATTLES.items():
-        exact = odds(ED, att, dfd, sea=sea)
-        t_exact = median_time(functools.partial(odds, ED, att, dfd, sea=sea), args.reps)
-        print(f"{name}: {exact.states} states, exact: {show(exact)}")
-        print(f"  exact odds            {1000 * t_exact:9.1f} ms")
-        t = time.perf_counter()
-        mc = odds(ED, att, dfd, sea=sea, method="monte carlo", samples=args.battles, seed=1)
-        t_mc = time.perf_counter() - t
+    print(f"Python {sys.version.split()[0]}; medians of {args.reps} repeats (auto) and "
+          f"{args.mc_reps} (Monte Carlo)\n")
+    for name, b in BATTLES.items():
+        if args.only not in name:
+            continue
+        ed = load_edition(b.edition)
+        att, dfd, sea = b.att, b.dfd, b.sea
+        run = functools.partial(odds, ed, att, dfd, sea=sea, attacker_techs=b.techs)
+        exact = run()
+        reps = args.reps if exact.method == "exact" else max(1, args.reps // 5)
+        t_exact = median_time(run, reps)
+        print(f"{name}: {exact.method}, {exact.states} states: {show(exact)}")
+        print(f"  odds (auto)           {1000 * t_exact:9.1f} ms")
+        mc_run = functools.partial(run, method="monte carlo", samples=args.battles, seed=1)
+        mc = mc_run()
+        t_mc = median_time(mc_run, args.mc_reps)
+        if exact.method != "exact":  # the reference: the exact method without its limits
+            t = time.perf_counter()
+            exact = run(method="exact")
+            t_full = time.perf_counter() - t
+            print(f"  exact, no limit       {1000 * t_full:9.1f} ms ({exact.states} states: "
+                  f"{show(exact)})")
         p = exact.attacker_win
         hw = Z95 * math.sqrt(p * (1 - p) / args.battles)
         need = math.ceil(p * (1 - p) * (Z95 / PRINTED) ** 2)
@@ -123,8 +190,8 @@ def main() -> None:
               f"({show(mc)}; ±{100 * hw:.2f} points at 95%)")
         print(f"    ratio exact / Monte Carlo: {t_exact / t_mc:.4f}; Monte Carlo needs "
               f"{need:,} battles (~{t_mc / args.battles * need:.0f} s) for ±0.05 points")
-        if args.engine_battles:
-            state, space = attack_state(att, dfd, sea)
+        if args.engine_battles and b.engine and not b.techs:
+            state, space = attack_state(ed, att, dfd, sea)
             t_eng, share = engine_battles(state, space, args.engine_battles)
             hw_e = Z95 * math.sqrt(p * (1 - p) / args.engine_battles)
             print(f"  combat code {args.engine_battles:>7,}   {1000 * t_eng:9.1f} ms  "

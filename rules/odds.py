@@ -54,9 +54,11 @@ state (Step 2 first adds a stage in between). Every change removes hit points, s
 processed in decreasing total hit points, each once: probability flows forward from the
 starting state and collects in end states. Rounds in which nothing changes are a self-loop of
 probability ``s``, removed by dividing the other transitions by ``1 - s`` (a geometric series);
-the expected number of rounds spent in a state is ``1 / (1 - s)``.
+the expected number of rounds spent in a state is ``1 / (1 - s)``. The steps before round 1
+(AA fire, round 1 with the bombardment) happen once, so they are applied to the starting state
+first and the states they lead to start the flow.
 
-Monte Carlo. Beyond ``max_states`` states the same round function is sampled, with a small
+Monte Carlo. Beyond ``max_states`` states (or ``max_work`` transitions) the same round function is sampled, with a small
 deterministic generator (SplitMix64) seeded by the caller, and the result carries its standard
 error. ``rules`` never uses the global ``random`` (DESIGN §1).
 """
@@ -79,6 +81,7 @@ from rules.state import GameState
 
 __all__ = [
     "DEFAULT_MAX_STATES",
+    "DEFAULT_MAX_WORK",
     "DEFAULT_SAMPLES",
     "OddsResult",
     "SplitMix64",
@@ -90,6 +93,11 @@ __all__ = [
 # Joint states before the exact method gives way to Monte Carlo: ~0.1 ms each, so an exact
 # answer takes at most about a second, like 10,000 simulated battles.
 DEFAULT_MAX_STATES = 10_000
+# Transitions (joint states one round leads to, summed over the states processed) before the
+# exact method gives way: 5-13 us each, so about 1.5-3 s, like 10,000 simulated battles. Big
+# battles with AA fire need it: the aircraft the guns may shoot down multiply the states, each
+# of which has wide hit distributions (bench/odds.py).
+DEFAULT_MAX_WORK = 250_000
 DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method
 DEFAULT_SEED = 1941
 MAX_ROUNDS = 200  # as rules/combat.py: a simulated battle still going after this is a stalemate
@@ -141,7 +149,7 @@ class OddsResult(BaseModel):
     defender_developments: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
-        return self.model_dump()
+        return self.model_dump(mode="json")
 
 
 class SplitMix64:
@@ -624,7 +632,7 @@ def _opening(model: _Model, tally: _Tally, p: float,
     return out
 
 
-def _exact(model: _Model, max_states: int) -> tuple[_Tally, int]:
+def _exact(model: _Model, max_states: int, max_work: int) -> tuple[_Tally, int]:
     start = (model.sides[ATT].start, model.sides[DEF].start)
     tally = _Tally(model)
     mass: dict[Joint, float] = (_opening(model, tally, 1.0, model.outcome, model.aa_fire)
@@ -632,6 +640,7 @@ def _exact(model: _Model, max_states: int) -> tuple[_Tally, int]:
     heap = [(-(model.hp(ATT, j[0]) + model.hp(DEF, j[1])), n, j) for n, j in enumerate(mass)]
     heapq.heapify(heap)
     seen = len(mass)
+    work = 0
     while heap:
         _, _, joint = heapq.heappop(heap)
         p = mass.pop(joint)
@@ -642,6 +651,9 @@ def _exact(model: _Model, max_states: int) -> tuple[_Tally, int]:
             continue
         trans = model.round(a, d, model.outcome)
         trans.pop(joint, None)  # the self-loop: rounds in which nothing changes
+        work += len(trans)
+        if work > max_work:
+            raise _TooBig
         go = math.fsum(trans.values())  # 1 - P(self-loop), without cancellation
         scale = p / go
         tally.rounds += scale
@@ -819,6 +831,7 @@ def odds(
     defender_techs: Sequence[str] = (),
     method: Literal["auto", "exact", "monte carlo"] = "auto",
     max_states: int = DEFAULT_MAX_STATES,
+    max_work: int = DEFAULT_MAX_WORK,
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     uniform: Callable[[], float] | None = None,
@@ -830,7 +843,8 @@ def odds(
     ``attacker_order``/``defender_order`` are standing casualty orders (unit types, first lost
     first). ``attacker_techs``/``defender_techs`` are each side's weapons developments (ids of
     the edition's technologies, see ``game_developments``). ``method="auto"`` is exact unless
-    more than ``max_states`` joint states are needed, then Monte Carlo with ``samples`` battles
+    more than ``max_states`` joint states or ``max_work`` transitions between them are needed,
+    then Monte Carlo with ``samples`` battles
     drawn from ``uniform`` (a function returning floats in [0, 1)) or else a SplitMix64 seeded
     with ``seed``. Raises ``InvalidOrder`` for units that cannot fight there.
     """
@@ -858,8 +872,8 @@ def odds(
         raise InvalidOrder(
             f"These attackers cannot fire (no attack value): {idle}. Add a unit that attacks."
         )
-    if samples < 1 or max_states < 1:
-        raise InvalidOrder("samples and max_states must be at least 1.")
+    if samples < 1 or max_states < 1 or max_work < 1:
+        raise InvalidOrder("samples, max_states and max_work must be at least 1.")
     a_side = _Side(edition, ATT, att, sea, attacker_order, a_techs)
     d_side = _Side(edition, DEF, dfd, sea, defender_order, d_techs)
     model = _Model(a_side, d_side, sea,
@@ -869,7 +883,9 @@ def odds(
     used: Method = "exact"
     if method != "monte carlo":
         try:
-            tally, states = _exact(model, max_states if method == "auto" else 10**12)
+            auto = method == "auto"
+            tally, states = _exact(model, max_states if auto else 10**12,
+                                   max_work if auto else 10**15)
         except _TooBig:
             tally = None
     trials: int | None = None

@@ -157,12 +157,13 @@ class Undo(_Meta):
 
 
 class Odds(_Meta):
-    """`odds <units> vs <units> [in <space>]`."""
+    """`odds <units> vs <units> [in <space>] [with <developments>]`."""
 
     kind: Literal["odds"] = "odds"
     attackers: Units
     defenders: Units
     space: str | None = None
+    developments: tuple[str, ...] = ()  # technology ids, for both sides (rules.odds)
 
 
 class Luck(_Meta):
@@ -282,7 +283,7 @@ USAGE: dict[str, str] = {
     "place": "place <units> in <space>",
     "end": "end | end confirm | end!",
     "undo": "undo",
-    "odds": "odds <units> vs <units> [in <space>]",
+    "odds": "odds <units> vs <units> [in <space>] [with <developments>]",
     "luck": "luck [space]  (hits rolled against hits expected: the game, or one space's battles)",
     "dice verify": "dice verify [round]",
     "standing casualties": "standing casualties <power> <unit>, <unit>, ...",
@@ -1133,8 +1134,51 @@ def _undo(rest: str, names: Names, verb: str) -> Command:
     return Undo()
 
 
+_WITH = re.compile(r"\bwith\b(?P<what>.*?)(?=\bvs\b|\bversus\b|\bagainst\b|\bin\b|\bat\b|$)",
+                   re.I)
+
+
+def _developments(text: str, names: Names) -> tuple[str, ...]:
+    """'jets and heavy bombers' -> ('jet_power', 'heavy_bombers'): the edition's weapons
+    developments by id, name or alias (R-TEC-05)."""
+    ed = names.edition
+    research = ed.rules.rules.research if ed is not None else None
+    if research is None:
+        raise InvalidOrder("This edition has no weapons developments: leave out 'with ...'.")
+
+    def key(x: str) -> str:
+        return " ".join(re.sub(r"[-_]", " ", x).casefold().split())
+
+    table: dict[str, str] = {}
+    for t in research.technologies:
+        for form in (t.id, t.name, *t.aliases):
+            table[key(form)] = t.id
+            table[key(form).removesuffix("s")] = t.id
+    out: list[str] = []
+    for chunk in _UNIT_SEP.split(text.strip()):
+        if not chunk.strip():
+            continue
+        k = key(chunk)
+        found = table.get(k, table.get(k.removesuffix("s")))
+        if found is None:
+            known = ", ".join(t.name for t in research.technologies)
+            raise InvalidOrder(f"Unknown weapons development {chunk.strip()!r}. "
+                               f"Developments (R-TEC-05): {known}.")
+        if found not in out:
+            out.append(found)
+    if not out:
+        raise InvalidOrder("Name the developments after 'with', e.g. 'with heavy bombers'.")
+    return tuple(out)
+
+
 def _odds(rest: str, names: Names, verb: str) -> Command:
     example = "odds 3 infantry, 1 tank vs 2 infantry in Ukraine"
+    developments: list[str] = []
+    for w in _WITH.finditer(rest):
+        developments += [t for t in _developments(w["what"], names) if t not in developments]
+    if developments:
+        rest = " ".join(_WITH.sub(" ", rest).split())
+        return _odds(rest, names, verb).model_copy(update={"developments": tuple(developments)})
     m = _VS.search(rest)
     if m is None:
         raise _usage("odds", example)

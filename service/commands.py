@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 from rules import orders as od
@@ -21,6 +22,7 @@ from service.store import GameRecord
 
 if TYPE_CHECKING:
     from rules.edition import Edition
+    from rules.state import GameState
     from service.games import GameService
 
 def no_game() -> str:
@@ -209,7 +211,11 @@ async def execute(
             info = await service.info(game_id)
             from rules.engine import resolve_edition
 
-            return await _odds(resolve_edition(info.edition), cmd, info)
+            try:  # the powers' weapons developments count (R-TEC-06)
+                state: GameState | None = await service.state(game_id)
+            except ServiceError:
+                state = None  # not started yet
+            return await _odds(resolve_edition(info.edition), cmd, info, state)
         case ps.Luck():
             return await _luck(service, game_id, cmd)
 
@@ -232,13 +238,21 @@ def _odds_edition() -> Edition:
     return resolve_edition(default_edition())
 
 
-async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None) -> Result:
-    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (rules.odds)."""
-    from rules.odds import odds, summary
+async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None,
+                state: GameState | None = None) -> Result:
+    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (rules.odds).
 
+    Developments named in the order count for both sides; in a game, so do those the attacker
+    and the defender own (``rules.odds.game_developments``)."""
+    from rules.odds import game_developments, odds, summary
+
+    att, dfd = game_developments(state, cmd.space) if state is not None else ((), ())
     try:
         # A large battle takes a second or two of Monte Carlo: keep the event loop free.
-        r = await asyncio.to_thread(odds, ed, cmd.attackers, cmd.defenders, space=cmd.space)
+        r = await asyncio.to_thread(
+            partial(odds, ed, cmd.attackers, cmd.defenders, space=cmd.space,
+                    attacker_techs=(*att, *cmd.developments),
+                    defender_techs=(*dfd, *cmd.developments)))
     except RulesError as e:
         return Result.refused(str(e), kind="odds", game=game)
     where = f" in {cmd.space}" if cmd.space else (" at sea" if r.sea else "")

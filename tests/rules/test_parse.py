@@ -660,7 +660,7 @@ def test_odds(names: Names) -> None:
     assert p("odds 2 bb versus 3 sub in sz 5", names) == Odds(
         attackers={"battleship": 2}, defenders={"submarine": 3}, space="Sea Zone 5"
     )
-    assert "Expected 'odds <units> vs <units> [in <space>]'." in error("odds 3 inf", names)
+    assert "Expected 'odds <units> vs <units> [in <space>] [with <developments>]'." in error("odds 3 inf", names)
     assert "Did you mean: Ukraine?" in error("odds 3 inf vs 2 inf in Ukrane", names)
 
 
