@@ -58,9 +58,9 @@ the expected number of rounds spent in a state is ``1 / (1 - s)``. The steps bef
 (AA fire, round 1 with the bombardment) happen once, so they are applied to the starting state
 first and the states they lead to start the flow.
 
-Monte Carlo. Beyond ``max_states`` states (or ``max_work`` transitions) the same round function is sampled, with a small
-deterministic generator (SplitMix64) seeded by the caller, and the result carries its standard
-error. ``rules`` never uses the global ``random`` (DESIGN §1).
+Monte Carlo. Beyond ``max_states`` states (or ``max_work`` transitions) the same round
+function is sampled, with a small deterministic generator (SplitMix64) seeded by the caller,
+and the result carries its standard error. ``rules`` never uses the global ``random`` (DESIGN §1).
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ def test_R_NAV_battleship_takes_one_hit() -> None:
 
 
 def test_R_TRP_05_transport_defends_at_1_and_is_not_destroyed_at_once() -> None:
-    """A lone transport fires back at 1 (1941 CC-6C would sink it at once): fighter 1/2 against
+    """A lone transport fires back at 1 (in 1941 it would be sunk at once): fighter 1/2 against
     1/6 per round: (5/12, 1/12, 1/12) out of 7/12."""
     r = odds(ED, {"fighter": 1}, {"transport": 1}, space=SEA)
     check(r, F(5, 7), F(1, 7), F(1, 7))
@@ -102,7 +102,8 @@ def test_R_SUB_03_subs_never_hit_aircraft() -> None:
 
 
 def test_R_SUB_04_aircraft_hit_submarines() -> None:
-    """A-11: aircraft can hit subs (1941 needs a destroyer: a stalemate there)."""
+    """Aircraft can hit subs (the digest's best reading of the sentence on aircraft; 1941 needs
+    a destroyer: a stalemate there)."""
     r = odds(ED, {"fighter": 1}, {"submarine": 1})
     check(r, F(1), F(0), F(0))
     assert close(r.expected_rounds, 2)
