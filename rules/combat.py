@@ -77,12 +77,15 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
     for t in [n for n in ed.spaces if not ed.is_sea(n)]:
         if not is_hostile_territory(s, t, power):
             continue
-        present = [u for u in s.units_in(t) if u.owner == power]
+        # Bombers on a strategic bombing raid are not in the land battle (R-SBR-01, A-16).
+        present = [u for u in s.units_in(t) if u.owner == power and not u.raid]
         pending_cargo = [c for c in s.units.values()
                          if c.owner == power and c.assault == t and c.carried_by is not None]
         if not present and not pending_cargo:
             continue
-        foes = [u for u in enemy_units(s, t, power) if not ed.units[u.type].abilities.factory]
+        # Complexes and antiaircraft guns never defend: taken with the territory (R-AAG-04, A-05).
+        foes = [u for u in enemy_units(s, t, power)
+                if not (ed.units[u.type].abilities.factory or ed.units[u.type].abilities.anti_air)]
         blocked = sorted({c.space for c in pending_cargo if c.space in sea_battles})
         seaborne = tuple(u.id for u in present if u.assault == t)
         amphibious = bool(pending_cargo) or bool(seaborne)

@@ -46,7 +46,7 @@ class Abilities(_Frozen):
     transport_cost: int = 0  # slot points a land unit takes on a transport
     chosen_last: bool = False  # UT-4: transports
     no_combat_value: bool = False  # UT-2
-    cannot_attack_alone: bool = False  # UT-3
+    cannot_attack_alone: bool = False  # UT-3 (1941); Classic R-TRP-06 lets a transport go alone
     can_capture: bool = False  # UL-1
     factory: bool = False  # UL-4: immobile, fixed, captured with its territory
     anti_air: bool = False  # Classic R-AAG-01..04: fires at aircraft, never a casualty, captured
@@ -190,6 +190,9 @@ class RuleSet(_Frozen):
     neutral_fee: int | None = None  # None: neutrals impassable (1941 MAP-8); Classic R-NEU-02: 3
     aa_overflight_fire: bool = False  # Classic R-AIR-05 / A-06 (combat movement only)
     hostile_sea: Literal["surface_warships", "any_unit"] = "surface_warships"  # Classic R-NAV-01
+    # Territories one transport may offload into in a turn: 1941 UT-12/UT-13 one; Classic
+    # R-TRP-04 bridging lands cargo in two (the UK zone example: Finland-Norway and W. Europe).
+    offload_territories: int = 1
     # Combat
     sub_first_strike: Literal["declared", "attacker_only"] = "declared"  # 1941 SS / R-SUB-02
     sub_retreat: Literal["submerge", "withdraw"] = "submerge"  # 1941 SS-3 / Classic R-SUB-05

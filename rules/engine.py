@@ -344,6 +344,7 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
             loaded=s.phase if m.loaded else (None if m.offloaded else u.loaded),
             assault=m.assault if m.assault is not None else (None if m.offloaded else u.assault),
             came_from=m.path[-2] if len(m.path) > 1 else u.came_from,
+            raid=m.raid if combat else u.raid,
         )
         if m.offloaded and u.carried_by is not None and u.carried_by in units:
             t = units[u.carried_by]
@@ -360,7 +361,9 @@ def _ev_captured(s: GameState, e: ev.TerritoryCaptured) -> GameState:
         treasury[e.by] += e.seized
     units = dict(s.units)
     for uid, u in s.units.items():
-        if u.space == e.space and s.edition.units[u.type].abilities.factory:
+        ab = s.edition.units[u.type].abilities
+        # Complexes and antiaircraft guns change hands with their territory (UL-4, R-AAG-04).
+        if u.space == e.space and (ab.factory or ab.anti_air) and u.carried_by is None:
             units[uid] = replace(u, owner=e.owner)
     return replace(
         s,
@@ -369,6 +372,12 @@ def _ev_captured(s: GameState, e: ev.TerritoryCaptured) -> GameState:
         units=units,
         captured_this_turn=s.captured_this_turn | {e.space},
     )
+
+
+def _ev_neutral(s: GameState, e: ev.NeutralViolated) -> GameState:
+    treasury = dict(s.treasury)
+    treasury[e.power] -= e.fee
+    return replace(s, treasury=treasury)
 
 
 def _ev_battle_opened(s: GameState, e: ev.BattleOpened) -> GameState:
@@ -394,6 +403,8 @@ def _ev_battle_opened(s: GameState, e: ev.BattleOpened) -> GameState:
 
 
 def _ev_dice(s: GameState, e: ev.DiceRolled) -> GameState:
+    if e.stage == "overflight":
+        return s  # outside any battle; the UnitsRemoved that follows takes the aircraft
     b = s.battles[e.space]
     owed = dict(b.owed)
     target = "defender" if e.side == "attacker" else "attacker"
@@ -591,6 +602,7 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.PurchaseCleared: _ev_cleared,
     ev.UnitsMoved: _ev_moved,
     ev.TerritoryCaptured: _ev_captured,
+    ev.NeutralViolated: _ev_neutral,
     ev.BattleOpened: _ev_battle_opened,
     ev.SeaborneLanded: _ev_seaborne,
     ev.DiceRolled: _ev_dice,
@@ -680,7 +692,7 @@ def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
                             f"Moves are made in Combat Move or Noncombat Move; it is "
                             f"{phase_name(state)} now (CM-1). Use 'end' to finish this phase."
                         )
-                    movement.decide_move(tx, order)
+                    movement.decide_move(tx, order, dice)
                 case od.Battle() | od.Press() | od.Retreat():
                     _need_phase(state, "conduct_combat", order)
                     combat.decide_attacker(tx, order, dice)

@@ -67,6 +67,7 @@ class UnitMove(BaseModel):
     loaded: bool = False  # boarded a transport/carrier with this move
     offloaded: bool = False  # left a transport with this move
     assault: str | None = None  # amphibious assault target declared (CM-17)
+    raid: bool = False  # bomber declared on a strategic bombing raid (Classic R-SBR-01)
 
 
 class UnitsMoved(_Event):
@@ -91,6 +92,17 @@ class TerritoryCaptured(_Event):
     seized: int = 0  # CAP-1: treasury taken
     seized_from: str | None = None
     rule: str = ""
+
+
+class NeutralViolated(_Event):
+    """A power entered or flew over a neutral territory in Combat Move and paid the fee to the
+    bank (Classic R-NEU-02); a ``TerritoryCaptured`` (how "neutral violation") follows."""
+
+    type: Literal["NeutralViolated"] = "NeutralViolated"
+    power: str
+    space: str
+    fee: int
+    rule: str = "R-NEU-02"
 
 
 class BattleOpened(_Event):
@@ -131,13 +143,15 @@ class DiceRolled(_Event):
     hits: int
     categories: tuple[int, int, int] = (0, 0, 0)  # hits by kind: any, no_air (H-2), no_sub (H-3)
     dice: str = ""  # which dice source rolled them
-    stage: Literal["fire", "strike"] = "fire"  # "strike": submarine surprise strike (SS-4/SS-5)
+    stage: Literal["fire", "strike", "overflight"] = "fire"  # "strike": submarine surprise strike
+    # (SS-4/SS-5); "overflight": an antiaircraft gun firing at aircraft flying over its territory
+    # in Combat Move (Classic R-AIR-05/R-AAG-03), outside any battle (``round`` 0)
 
     def roll_purposes(self) -> list[str]:
         """The purpose of each group's roll, as given to the dice (for verification)."""
         from rules.dice import roll_purpose
 
-        side = self.side if self.stage == "fire" else f"{self.side}:strike"
+        side = self.side if self.stage == "fire" else f"{self.side}:{self.stage}"
         return [roll_purpose(self.space, self.round, side, g[0]) for g in self.groups]
 
 
@@ -308,6 +322,7 @@ Event = Annotated[
     | PurchaseCleared
     | UnitsMoved
     | TerritoryCaptured
+    | NeutralViolated
     | BattleOpened
     | SeaborneLanded
     | DiceRolled

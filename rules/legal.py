@@ -30,11 +30,11 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
 
     Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
     whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
-    offloads, battle/press/retreat, casualty choices and submarine declarations (strike,
-    submerge all or some) the power owes, placements and ``end``. ``end confirm`` is listed
-    only when a plain ``end`` is refused (it forfeits something, e.g. unlanded air units or
-    unplaced units). Standing casualty orders are settings rather than moves and are not
-    listed.
+    offloads, strategic bombing raids (R-SBR-01), battle/press/retreat, casualty choices and
+    submarine declarations (strike, submerge all or some) the power owes, placements and
+    ``end``. ``end confirm`` is listed only when a plain ``end`` is refused (it forfeits
+    something, e.g. unlanded air units or unplaced units). Standing casualty orders are
+    settings rather than moves and are not listed.
     """
     for order in candidate_orders(state, power):
         try:
@@ -160,8 +160,12 @@ def _move_candidates(s: GameState, power: str) -> Iterator[od.Order]:
             targets = _sea_targets(s, space, left)
         else:
             targets = _air_targets(s, power, space, left)
+        raids = (dom == "air" and s.phase == movement.COMBAT and ed.rules.rules.strategic_bombing
+                 and ed.units[name].abilities.strategic_bomber)
         for to in targets:
             yield od.Move(power=power, units={name: 1}, frm=space, to=to)
+            if raids and any(ed.units[u.type].abilities.factory for u in s.units_in(to)):
+                yield od.Move(power=power, units={name: 1}, frm=space, to=to, raid=True)
 
 
 def _land_targets(s: GameState, power: str, space: str, left: int,

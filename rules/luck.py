@@ -124,7 +124,7 @@ def battle_luck(events: Iterable[ev.Event], space: str | None = None) -> list[Ba
             current[e.space] = len(out)
             out.append(BattleLuck(space=e.space, round=game_round, attacker=e.attacker,
                                   defenders=e.defenders))
-        elif isinstance(e, ev.DiceRolled):
+        elif isinstance(e, ev.DiceRolled) and e.stage != "overflight":
             i = current.get(e.space)
             if i is None:  # dice without an opened battle: keep them, attacker unknown
                 current[e.space] = i = len(out)

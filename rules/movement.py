@@ -7,6 +7,7 @@ individual pieces (those with the most movement left) and a legal shortest path,
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -16,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules import orders as od
+from rules import tech
+from rules.dice import Dice, roll_purpose
 from rules.edition import Edition
 from rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
 from rules.state import GameState, Unit
@@ -41,9 +44,46 @@ def enemy_units(s: GameState, space: str, power: str) -> list[Unit]:
 
 
 def is_hostile_sea(s: GameState, space: str, power: str) -> bool:
-    """MAP-7: a sea zone is hostile iff it holds an enemy surface warship."""
+    """MAP-7: a sea zone is hostile iff it holds an enemy surface warship; with the rule switch
+    ``hostile_sea`` "any_unit" (Classic R-NAV-01, §4.2) any enemy unit makes it enemy-occupied,
+    submarines and transports included."""
     ed = s.edition
-    return any(ed.units[u.type].abilities.surface_warship for u in enemy_units(s, space, power))
+    foes = enemy_units(s, space, power)
+    if ed.rules.rules.hostile_sea == "any_unit":
+        return bool(foes)
+    return any(ed.units[u.type].abilities.surface_warship for u in foes)
+
+
+def hostile_sea_why(s: GameState) -> str:
+    """What makes a sea zone hostile in this edition, for messages (MAP-7 / R-NAV-01)."""
+    if s.edition.rules.rules.hostile_sea == "any_unit":
+        return "enemy units there (R-NAV-01)"
+    return "enemy surface warships there (MAP-7)"
+
+
+def is_neutral(s: GameState, space: str) -> bool:
+    """An unowned neutral that can be entered (Classic R-NEU-01): a passable territory nobody
+    controls. Impassable neutrals (1941 MAP-8) are ``Space.impassable`` instead."""
+    sp = s.edition.spaces[space]
+    return sp.kind == "land" and not sp.impassable and s.owners.get(space) is None
+
+
+def unowned_neutrals(s: GameState) -> frozenset[str]:
+    ed = s.edition
+    return frozenset(t for t, sp in ed.spaces.items()
+                     if sp.kind == "land" and not sp.impassable and s.owners.get(t) is None)
+
+
+def neutral_fee(s: GameState) -> int | None:
+    """The price of violating a neutral (Classic R-NEU-02); None: neutrals are impassable."""
+    return s.edition.rules.rules.neutral_fee
+
+
+def enemy_aa_guns(s: GameState, space: str, power: str) -> list[Unit]:
+    """Enemy antiaircraft guns standing in a territory (Classic R-AAG-03), not cargo."""
+    ed = s.edition
+    return [u for u in enemy_units(s, space, power)
+            if ed.units[u.type].abilities.anti_air and u.carried_by is None]
 
 
 def has_enemy_destroyer(s: GameState, space: str, power: str) -> bool:
@@ -102,6 +142,28 @@ def air_distance(ed: Edition, a: str, b: str) -> int:
     return dist_table(ed, "air").get(a, {}).get(b, 10**6)
 
 
+@lru_cache(maxsize=1024)
+def _air_dists(ed: Edition, frm: str, blocked: frozenset[str]) -> dict[str, int]:
+    """Air steps from ``frm`` never entering ``blocked`` spaces (nor impassable ones)."""
+    dist = {frm: 0}
+    q = deque([frm])
+    while q:
+        x = q.popleft()
+        for y in ed.neighbours[x]:
+            if y not in dist and y not in blocked and not ed.spaces[y].impassable:
+                dist[y] = dist[x] + 1
+                q.append(y)
+    return dist
+
+
+def air_distance_now(s: GameState, a: str, b: str, over_neutrals: bool = False) -> int:
+    """AIR-6 / R-AIR-02 with who holds what: unowned neutrals may be flown over only in Combat
+    Move, as a violation (Classic R-NEU-02); never in Noncombat Move, so never on the way to
+    land (R-NEU-05, R-NCM-04). 10**6 when unreachable."""
+    blocked = frozenset() if over_neutrals else unowned_neutrals(s)
+    return _air_dists(s.edition, a, blocked).get(b, 10**6)
+
+
 # --------------------------------------------------------------------------------------------
 # Units and remaining movement
 
@@ -110,8 +172,13 @@ def utype(s: GameState, u: Unit) -> str:
     return s.edition.units[u.type].domain
 
 
+def full_move(s: GameState, u: Unit) -> int:
+    """The unit's move this turn, after weapons developments (Long-Range Aircraft, R-TEC-05)."""
+    return tech.move(s, u.owner, u.type)
+
+
 def remaining(s: GameState, u: Unit) -> int:
-    return s.edition.units[u.type].move - u.moved
+    return full_move(s, u) - u.moved
 
 
 def cargo_of(s: GameState, host: Unit) -> list[Unit]:
@@ -205,7 +272,7 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     for path in cands:
         if len(path) - 1 > budget:
             reasons.append(
-                f"{u.type.capitalize()} moves {ed.units[u.type].move}; {frm} → {to} is "
+                f"{u.type.capitalize()} moves {full_move(s, u)}; {frm} → {to} is "
                 f"{len(path) - 1} (CM-2)."
             )
             continue
@@ -216,11 +283,23 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
             if ed.spaces[sp].kind != "land":
                 bad = f"{u.type} cannot enter sea zone {sp} except by loading onto a transport."
                 break
-            if ed.spaces[sp].impassable:
+            if ed.spaces[sp].impassable or (is_neutral(s, sp) and neutral_fee(s) is None):
                 # MAP-8: neutrals can be neither entered nor passed through (also with 'via').
                 bad = (f"{sp} is neutral and impassable: no unit may enter or pass through it "
                        "(MAP-8).")
                 break
+            if is_neutral(s, sp):
+                if phase == NONCOMBAT:
+                    bad = (f"{sp} is neutral: in Non-combat Movement land units may not enter "
+                           "a neutral territory (R-NEU-05, R-NCM-03). Violate it in Combat "
+                           "Movement, paying the fee (R-NEU-02).")
+                elif not last:
+                    bad = (f"{sp} is neutral: land units that enter a neutral territory must stop "
+                           "there (R-NEU-02), and tanks cannot blitz through one (R-ARM-03, "
+                           f"R-ARM-05); {u.type} cannot move on to {to}.")
+                if bad:
+                    break
+                continue  # a violation: taken at once, the fee paid (R-NEU-02)
             if phase == NONCOMBAT:
                 if not s.friendly(s.owners.get(sp), power):
                     bad = (f"In Noncombat Move land units may not enter or pass through hostile "
@@ -233,9 +312,14 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                     blitzed.append(sp)  # CM-25
                     continue
                 if blitz and occupied:
+                    still = sorted({x.type for x in occupied
+                                    if ed.units[x.type].abilities.factory
+                                    or ed.units[x.type].abilities.anti_air})
+                    alone = (f" (an {' and an '.join(still)} alone stops a blitz too)"
+                             if len(still) == len({x.type for x in occupied}) else "")
                     bad = (f"Tanks blitz only through unoccupied hostile territories; {sp} holds "
-                           "enemy units (an industrial complex alone stops a blitz too), so the "
-                           "tank must stop there (CM-26).")
+                           f"enemy units{alone}, so the tank must stop there (CM-26, R-ARM-03, "
+                           "A-05).")
                 else:
                     bad = (f"{u.type.capitalize()} must stop on entering hostile {sp} (CM-3); "
                            f"it cannot move on to {to}.")
@@ -272,7 +356,7 @@ def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     for path in cands:
         if len(path) - 1 > budget:
             reasons.append(
-                f"{u.type.capitalize()} moves {ed.units[u.type].move}"
+                f"{u.type.capitalize()} moves {full_move(s, u)}"
                 f"{f' and has {budget} left' if u.moved else ''}; {frm} → {to} is "
                 f"{len(path) - 1} (US-2)."
             )
@@ -309,12 +393,12 @@ def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                 continue
             if hostile:
                 if phase == NONCOMBAT:
-                    bad = (f"In Noncombat Move sea units may not enter hostile {b} (enemy "
-                           "surface warships there) (NC-8).")
+                    bad = (f"In Noncombat Move sea units may not enter hostile {b} "
+                           f"({hostile_sea_why(s)}) (NC-8, R-NCM-05).")
                     break
                 if not last:
-                    bad = (f"{u.type.capitalize()} must stop in {b}: it holds enemy surface "
-                           "warships (CM-27/US-2).")
+                    bad = (f"{u.type.capitalize()} must stop in {b}: it is hostile, "
+                           f"{hostile_sea_why(s)} (CM-27/US-2).")
                     break
                 stop = True
         if bad:
@@ -324,33 +408,89 @@ def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     raise IllegalOrder(reasons[0])
 
 
-def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...]) -> PathResult:
+def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
+              phase: str = COMBAT) -> PathResult:
+    """An air route within range (AIR-6, R-AIR-02/03). Unowned neutrals may be flown over only in
+    Combat Move, as a violation (Classic R-NEU-02); never to end there. Without ``via`` the
+    route is a shortest one, and among those the one over the fewest neutrals, then past the
+    fewest enemy antiaircraft guns (R-AIR-05); 'via' picks another."""
     ed = s.edition
     budget = remaining(s, u)
-    if ed.spaces[to].impassable:
+    fee = neutral_fee(s)
+    neutrals = unowned_neutrals(s)
+    over = phase == COMBAT and fee is not None  # neutrals may be flown over (and violated)
+    if ed.spaces[to].impassable or (to in neutrals and fee is None):
         raise IllegalOrder(f"{to} is neutral: air units may not fly over or into it (MAP-8).")
+    if to in neutrals:
+        raise IllegalOrder(
+            f"{to} is neutral: aircraft may not end a move in a neutral territory (R-NEU-02, "
+            "R-NCM-04). In Combat Movement they may fly over it, which violates it (A-30)."
+        )
     if via:
         path = (frm, *via, to)
         for a, b in itertools.pairwise(path):
             if b not in ed.neighbours[a]:
                 raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
-            if ed.spaces[b].impassable:
+            if ed.spaces[b].impassable or (b in neutrals and fee is None):
                 raise IllegalOrder(f"{b} is neutral: air units may not fly over it (MAP-8).")
+            if b in neutrals and not over:
+                raise IllegalOrder(
+                    f"{b} is neutral: in Non-combat Movement aircraft may not fly over a neutral "
+                    "territory (R-NEU-05, R-NCM-04). Choose a route around it."
+                )
     else:
-        d = air_distance(ed, frm, to)
+        blocked = frozenset() if over else neutrals
+        d = _air_dists(ed, frm, blocked).get(to, 10**6)
         if d > budget:
+            around = ""
+            if not over and fee is not None and air_distance_now(s, frm, to, True) < d:
+                around = (" going around neutral territories, which aircraft may not fly over "
+                          "in Non-combat Movement (R-NCM-04)")
             raise IllegalOrder(
-                f"{u.type.capitalize()} has {budget} of {ed.units[u.type].move} movement left "
-                f"this turn; {frm} → {to} is {d if d < 10**6 else 'unreachable'} (CM-14/AIR-6)."
+                f"{u.type.capitalize()} has {budget} of {full_move(s, u)} movement left "
+                f"this turn; {frm} → {to} is {d if d < 10**6 else 'unreachable'}{around} "
+                "(CM-14/AIR-6, R-AIR-02)."
             )
-        cands = _paths(ed, frm, to, d, (), "air")
-        path = cands[0]
+        path = _best_air_path(s, u.owner, frm, to, blocked, phase)
     if len(path) - 1 > budget:
         raise IllegalOrder(
             f"{u.type.capitalize()} has {budget} movement left; that route is {len(path) - 1} "
-            "(CM-14)."
+            "(CM-14, R-AIR-02)."
         )
     return PathResult(tuple(path))
+
+
+def _best_air_path(s: GameState, power: str, frm: str, to: str, blocked: frozenset[str],
+                   phase: str) -> tuple[str, ...]:
+    """Shortest route, then fewest neutrals flown over, then fewest enemy antiaircraft guns
+    overflown (each costs a die per aircraft in Combat Move, R-AIR-05); ties by name."""
+    ed = s.edition
+    neutrals = unowned_neutrals(s)
+    aa_fire = phase == COMBAT and ed.rules.rules.aa_overflight_fire
+
+    def weight(y: str) -> tuple[int, int, int]:
+        if y == to:
+            return (1, 0, 0)
+        return (1, int(y in neutrals), len(enemy_aa_guns(s, y, power)) if aa_fire else 0)
+
+    best: dict[str, tuple[int, int, int]] = {frm: (0, 0, 0)}
+    heap: list[tuple[tuple[int, int, int], tuple[str, ...]]] = [((0, 0, 0), (frm,))]
+    while heap:
+        cost, path = heapq.heappop(heap)
+        x = path[-1]
+        if x == to:
+            return path
+        if cost > best[x]:
+            continue
+        for y in sorted(ed.neighbours[x]):
+            if y in blocked or ed.spaces[y].impassable or y in path:
+                continue
+            w = weight(y)
+            c = (cost[0] + w[0], cost[1] + w[1], cost[2] + w[2])
+            if y not in best or c < best[y]:
+                best[y] = c
+                heapq.heappush(heap, (c, (*path, y)))
+    raise IllegalOrder(f"{to} cannot be reached from {frm} by air (MAP-1).")
 
 
 def _no_path(s: GameState, u: Unit, frm: str, to: str, budget: int, domain: str) -> PathResult:
@@ -365,9 +505,9 @@ def _no_path(s: GameState, u: Unit, frm: str, to: str, budget: int, domain: str)
     # CM-2/US-2: say how far the unit moves and how far the target is, so the player can act.
     dist = _domain_distance(ed, frm, to, domain)
     far = f"{frm} → {to} is {dist}" if dist is not None else f"{to} cannot be reached from {frm}"
-    left = f", {budget} left this turn" if budget != ed.units[u.type].move else ""
+    left = f", {budget} left this turn" if budget != full_move(s, u) else ""
     raise IllegalOrder(
-        f"{u.type.capitalize()} moves {ed.units[u.type].move}{left}; {far} ({rule}). "
+        f"{u.type.capitalize()} moves {full_move(s, u)}{left}; {far} ({rule}). "
         "Choose a closer space."
     )
 
@@ -407,7 +547,7 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
     return ok[:n]
 
 
-def decide_move(tx: Tx, order: od.Move) -> None:
+def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     s = tx.state
     ed = s.edition
     power = order.power
@@ -427,6 +567,14 @@ def decide_move(tx: Tx, order: od.Move) -> None:
             raise InvalidOrder(f"Counts must be positive: {n} {name}.")
         if ed.units[name].abilities.factory:
             raise IllegalOrder("Industrial complexes cannot move (UL-4).")
+        if ed.units[name].abilities.anti_air and phase == COMBAT:
+            raise IllegalOrder(
+                f"{name.capitalize()}s move only into friendly territories, never into enemy or "
+                "neutral ones, and are landed only on friendly coasts (R-AAG-02): move them in "
+                "Non-combat Movement."
+            )
+    if order.raid:
+        _check_raid(s, order)
     frm_sea = ed.is_sea(order.frm)
     to_sea = ed.is_sea(order.to)
     moves: list[ev.UnitMove] = []
@@ -500,12 +648,110 @@ def decide_move(tx: Tx, order: od.Move) -> None:
         for c in cargo_of(s, s.units[host_id]):
             if c.id not in taken:
                 moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
-    for t in blitzed:
-        from rules import flow
+    from rules import flow
 
+    violated = _violations(s, moves) if phase == COMBAT else []
+    fee = neutral_fee(s) or 0
+    if violated and s.treasury.get(power, 0) < fee * len(violated):
+        raise IllegalOrder(
+            f"Violating {', '.join(violated)} costs {fee} IPCs each, paid to the bank at once "
+            f"(R-NEU-02); {power} has {s.treasury.get(power, 0)}. Choose another route or target "
+            "(add 'via <space>' for aircraft)."
+        )
+    for t in violated:
+        tx.emit(ev.NeutralViolated(power=power, space=t, fee=fee))
+        flow.capture(tx, t, power, "neutral violation", "R-NEU-02")
+    for t in blitzed:
         flow.capture(tx, t, power, "blitz", "CM-25")
-    tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
-                          moves=tuple(moves), blitzed=tuple(blitzed)))
+    if phase == COMBAT and ed.rules.rules.aa_overflight_fire:
+        lost = _overflight_fire(tx, moves, power, dice)
+        moves = [m for m in moves if m.id not in lost]
+    if moves:
+        tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
+                              moves=tuple(moves), blitzed=tuple(blitzed)))
+
+
+def _check_raid(s: GameState, order: od.Move) -> None:
+    """R-SBR-01: only bombers, only in Combat Move, only on an enemy territory with an
+    industrial complex; the edition must have strategic bombing (RuleSet.strategic_bombing)."""
+    ed = s.edition
+    if not ed.rules.rules.strategic_bombing:
+        raise IllegalOrder(f"{ed.rules.title} has no strategic bombing raids: drop 'raid' and "
+                           "attack the territory's units.")
+    if s.phase != COMBAT:
+        raise IllegalOrder("A strategic bombing raid is declared in Combat Movement "
+                           "(R-SBR-01); in Non-combat Movement bombers only fly to land.")
+    others = [n for n in order.units if not ed.units[n].abilities.strategic_bomber]
+    if others:
+        raise IllegalOrder(
+            f"Only bombers make strategic bombing raids (R-SBR-01), not {', '.join(others)}: "
+            "move the other units with an order of their own."
+        )
+    to = order.to
+    if ed.is_sea(to) or not is_hostile_territory(s, to, order.power):
+        raise IllegalOrder(f"A raid targets an enemy territory with an industrial complex "
+                           f"(R-SBR-01); {to} is not enemy territory.")
+    if not any(ed.units[u.type].abilities.factory for u in s.units_in(to)):
+        raise IllegalOrder(f"{to} has no industrial complex to bomb (R-SBR-01): attack it "
+                           "without 'raid', or raid a territory with a complex.")
+
+
+def _violations(s: GameState, moves: list[ev.UnitMove]) -> list[str]:
+    """Neutrals this Combat Move enters (land units) or flies over (aircraft), in path order
+    (R-NEU-02, A-30); each is taken and paid for once."""
+    ed = s.edition
+    out: list[str] = []
+    for m in moves:
+        dom = ed.units[s.units[m.id].type].domain
+        steps = m.path[1:] if dom == "land" else m.path[1:-1] if dom == "air" else ()
+        out.extend(x for x in steps if is_neutral(s, x) and x not in out)
+    return out
+
+
+AA_HIT = 1  # R-AAG-03: each 1 destroys an aircraft
+
+
+def _overflight_fire(tx: Tx, moves: list[ev.UnitMove], power: str,
+                     dice: Dice | None) -> set[int]:
+    """R-AIR-05 / R-AAG-03 / A-06: each enemy antiaircraft gun in a territory the aircraft of
+    this move fly over (not their destination: that gun fires in the battle or raid) rolls one
+    die per aircraft still flying; each 1 destroys one. Which: the cheapest aircraft first (the
+    referee's choice for the owner, A-04); give a separate order per type to choose otherwise.
+    Returns the ids destroyed."""
+    s = tx.state
+    ed = s.edition
+    flights = [m for m in moves if ed.units[s.units[m.id].type].domain == "air"]
+    over: dict[str, list[int]] = {}
+    for m in flights:
+        for x in m.path[1:-1]:
+            if not ed.is_sea(x) and enemy_aa_guns(s, x, power):
+                over.setdefault(x, []).append(m.id)
+    lost: set[int] = set()
+    if not over:
+        return lost
+    if dice is None:
+        raise IllegalOrder("Antiaircraft guns fire at this flight, but no dice were given.")
+    for x, ids in over.items():
+        alive = [i for i in ids if i not in lost]
+        guns = enemy_aa_guns(s, x, power)
+        if not alive:
+            continue
+        n = len(alive) * len(guns)
+        gun_type = guns[0].type
+        label = "defender:overflight"
+        faces = tuple(dice.roll(n, roll_purpose(x, 0, label, gun_type)))
+        hits = min(sum(1 for f in faces if f <= AA_HIT), len(alive))
+        tx.emit(ev.DiceRolled(space=x, round=0, side="defender", purpose=f"{x} overflight",
+                              groups=((gun_type, AA_HIT, faces),), hits=hits, dice=dice.name,
+                              stage="overflight"))
+        if hits:
+            units = sorted((s.units[i] for i in alive),
+                           key=lambda u: (tech.cost(s, u.owner, u.type) or 0, u.id))
+            down = tuple(u.id for u in units[:hits])
+            lost.update(down)
+            tx.emit(ev.UnitsRemoved(ids=down, reason=f"shot down by antiaircraft fire over {x}",
+                                    rule="R-AIR-05"))
+    return lost
 
 
 def _cargo_fighter(s: GameState, u: Unit) -> bool:
@@ -526,8 +772,8 @@ def _check_land_destination(s: GameState, u: Unit, pr: PathResult, phase: str) -
     if phase != COMBAT:
         return
     dest = pr.path[-1]
-    if is_hostile_territory(s, dest, u.owner):
-        return
+    if is_hostile_territory(s, dest, u.owner) or is_neutral(s, dest):
+        return  # an attack, or a neutral violation (R-NEU-02)
     if pr.blitzed:
         return  # CM-4 exception 1 / CM-25
     raise IllegalOrder(
@@ -538,8 +784,10 @@ def _check_land_destination(s: GameState, u: Unit, pr: PathResult, phase: str) -
 
 def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
     ed = s.edition
-    pr = _air_path(s, u, order.frm, order.to, order.via)
+    pr = _air_path(s, u, order.frm, order.to, order.via, phase)
     dest = order.to
+    # Neutrals flown over now are taken at once (R-NEU-02): the way back may cross them.
+    taken = frozenset(x for x in pr.path[1:-1] if is_neutral(s, x))
     cost = len(pr.path) - 1
     if u.carried_by is not None and ed.units[u.type].abilities.carrier_landable:
         pass  # take-off from a carrier: its own zone costs nothing (AIR-6)
@@ -550,11 +798,11 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
                 f"Combat Move must end in combat: there is nothing hostile in {dest} (CM-4). "
                 "Move air units to land in Noncombat Move."
             )
-        if not landing_possible(s, u, dest, left):
+        if not landing_possible(s, u, dest, left, taken):
             raise IllegalOrder(
                 f"{u.type.capitalize()} could not land anywhere after attacking {dest}: it would "
-                f"have {left} movement left and no safe landing place within reach (CM-15/AIR-4). "
-                "Attack a closer space, or make sure a carrier can be there."
+                f"have {left} movement left and no safe landing place within reach (CM-15/AIR-4, "
+                "R-CM-06). Attack a closer space, or make sure a carrier can be there."
             )
     else:
         if not _safe_landing_now(s, u, dest):
@@ -566,7 +814,8 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
                    ("; bombers never land on carriers (UB-1)" if ed.is_sea(dest) else ""))
                 + " (NC-6/NC-7)."
             )
-    return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None)
+    return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None,
+                       raid=order.raid and phase == COMBAT)
 
 
 def _air_combat_target(s: GameState, dest: str, power: str) -> bool:
@@ -615,9 +864,12 @@ def landing_spots(s: GameState, u: Unit) -> set[str]:
     return spots
 
 
-def landing_possible(s: GameState, u: Unit, frm: str, left: int) -> bool:
-    ed = s.edition
-    return any(air_distance(ed, frm, t) <= left for t in landing_spots(s, u))
+def landing_possible(s: GameState, u: Unit, frm: str, left: int,
+                     taken: frozenset[str] = frozenset()) -> bool:
+    """A safe landing place within ``left`` (AIR-4, R-CM-06), reached in Noncombat Move: never
+    over an unowned neutral (R-NCM-04) except those in ``taken`` (violated by this move)."""
+    dist = _air_dists(s.edition, frm, unowned_neutrals(s) - taken)
+    return any(dist.get(t, 10**6) <= left for t in landing_spots(s, u))
 
 
 def _safe_landing_now(s: GameState, u: Unit, dest: str) -> bool:
@@ -705,14 +957,40 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
             )
         if host is None:
             raise IllegalOrder(
-                f"No friendly transport in {zone} has room for {u.type}: a transport carries one "
-                "land unit plus one more infantry, never two tanks (UT-7)"
+                f"No friendly transport in {zone} has room for {u.type}: {_capacity_text(s)}"
                 + (f"; {'; '.join(dict.fromkeys(barred))}" if barred else "") + "."
             )
         room[host] -= need
-        moves.append(ev.UnitMove(id=u.id, path=(order.frm, zone), cost=ed.units[u.type].move,
+        moves.append(ev.UnitMove(id=u.id, path=(order.frm, zone), cost=full_move(s, u),
                                  carried_by=host, stopped=True, loaded=True))
     return moves
+
+
+def _capacity_text(s: GameState) -> str:
+    """What a transport carries, from the data (UT-7 / R-TRP-01): its fullest loads."""
+    ed = s.edition
+    cap = max((ut.abilities.transport_capacity for ut in ed.units.values()), default=0)
+    costs = {n: ut.abilities.transport_cost for n, ut in ed.units.items()
+             if ut.abilities.transport_cost and ut.domain == "land"}
+    if not cap or not costs:
+        return "it has no room"
+    most = cap // min(costs.values())
+    loads: list[tuple[str, ...]] = []
+    for k in range(1, most + 1):
+        for combo in itertools.combinations_with_replacement(sorted(costs, key=lambda n: costs[n]), k):
+            used = sum(costs[n] for n in combo)
+            if used <= cap and all(used + c > cap for c in costs.values()):
+                loads.append(combo)
+
+    def text(load: tuple[str, ...]) -> str:
+        counts = {n: load.count(n) for n in dict.fromkeys(load)}
+        return " + ".join(f"{c} {n}" for n, c in sorted(counts.items(), key=lambda x: -costs[x[0]]))
+
+    never = [n for n, c in costs.items() if 2 * c > cap]
+    out = "a transport carries at most " + ", or ".join(text(x) for x in loads)
+    if never:
+        out += ", never two " + " or two ".join(f"{n}s" for n in never)
+    return out + " (UT-7, R-TRP-01)"
 
 
 def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> list[ev.UnitMove]:
@@ -725,10 +1003,17 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
     if target not in ed.neighbours[zone]:
         raise IllegalOrder(f"{target} does not border {zone}; transports offload only into an "
                            "adjacent territory (UT-12).")
-    if ed.spaces[target].impassable:
+    if ed.spaces[target].impassable or (is_neutral(s, target) and neutral_fee(s) is None):
         raise IllegalOrder(f"{target} is neutral and impassable (MAP-8).")
     hostile_target = is_hostile_territory(s, target, power)
-    if phase == COMBAT and not hostile_target:
+    neutral = is_neutral(s, target)
+    if neutral and phase == NONCOMBAT:
+        raise IllegalOrder(f"{target} is neutral: in Non-combat Movement land units may not "
+                           "enter a neutral territory (R-NEU-05, R-NCM-03).")
+    if neutral and is_hostile_sea(s, zone, power):
+        raise IllegalOrder(f"{zone} is hostile: land in neutral {target} only from a zone free "
+                           "of enemy units (R-NEU-02, R-AMP-03).")
+    if phase == COMBAT and not hostile_target and not neutral:
         raise IllegalOrder(
             f"{target} is friendly: in Combat Move transports offload only in an amphibious "
             "assault on a hostile territory (UT-14). Offload there in Noncombat Move."
@@ -754,21 +1039,28 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
         if phase == NONCOMBAT and (t.combat_moved or t.fought):
             raise IllegalOrder("That transport moved or fought in combat this turn; it cannot "
                                "offload in Noncombat Move (NC-9).")
+        limit = ed.rules.rules.offload_territories
         others = {c.assault for c in cargo_of(s, t) if c.assault}
-        if others and target not in others:
-            raise IllegalOrder("One transport offloads into only one territory per turn (AA-4/"
-                               "UT-12).")
-        if t.offloaded and (dests := _offloaded_to(s, t)) and target not in dests:
-            raise IllegalOrder("One transport offloads into only one territory per turn (UT-12).")
+        dests = _offloaded_to(s, t) if t.offloaded else set()
+        if len(others | dests | {target}) > limit:
+            rule = ("AA-4/UT-12" if others else "UT-12") if limit == 1 else "R-TRP-04"
+            raise IllegalOrder(
+                f"One transport offloads into only {_territories(limit)} per turn ({rule}); "
+                f"this one already offloads into {', '.join(sorted(others | dests))}."
+            )
         if zone_hostile:
             # Assault from a hostile zone: land after the sea battle clears it (AA-1..AA-3).
             moves.append(ev.UnitMove(id=u.id, path=(zone,), cost=0, carried_by=t.id,
                                      assault=target, stopped=True))
         else:
-            moves.append(ev.UnitMove(id=u.id, path=(zone, target), cost=ed.units[u.type].move,
+            moves.append(ev.UnitMove(id=u.id, path=(zone, target), cost=full_move(s, u),
                                      carried_by=None, stopped=True, offloaded=True,
                                      assault=target if phase == COMBAT else None))
     return moves
+
+
+def _territories(n: int) -> str:
+    return "one territory" if n == 1 else f"{n} territories"
 
 
 def _offloaded_to(s: GameState, t: Unit) -> set[str]:

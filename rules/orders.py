@@ -37,7 +37,8 @@ class Move(_Order):
 
     Land units moved into a sea zone load onto transports there; land units moved from a sea
     zone to a territory offload. ``via`` fixes intermediate spaces; otherwise the engine finds a
-    legal path when it is unambiguous.
+    legal path when it is unambiguous. ``raid``: bombers declare a strategic bombing raid on the
+    industrial complex in ``to`` (Classic R-SBR-01) instead of attacking its units.
     """
 
     kind: Literal["move"] = "move"
@@ -45,6 +46,7 @@ class Move(_Order):
     frm: str
     to: str
     via: tuple[str, ...] = ()
+    raid: bool = False
 
 
 class Battle(_Order):

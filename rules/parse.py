@@ -271,7 +271,7 @@ CommandAdapter: TypeAdapter[Command] = TypeAdapter(Command)
 
 USAGE: dict[str, str] = {
     "buy": "buy <units>  (e.g. 'buy 3 infantry, 1 tank'; 'buy clear' empties the list)",
-    "move": "move <units> from <space> to <space> [via <space>, <space>]",
+    "move": "move <units> from <space> to <space> [via <space>, <space>] [raid]",
     "load": "load <units> from <space> to <sea zone>  (same as move)",
     "unload": "unload <units> from <sea zone> to <space>  (same as move)",
     "battle": "battle <space> [all]",
@@ -966,6 +966,10 @@ def _no_args(verb: str, rest: str) -> None:
 _FROM = re.compile(r"\bfrom\b", re.I)
 _TO = re.compile(r"\bto\b|->|→|\binto\b", re.I)
 _VIA = re.compile(r"\bvia\b", re.I)
+# A trailing strategic bombing raid declaration (Classic R-SBR-01): "... to Germany raid".
+_RAID = re.compile(
+    r"\s+\(?(?:(?:as\s+)?(?:a\s+)?(?:strategic\s+)?(?:bombing\s+)?raid|bomb(?:ing)?)\)?\s*$",
+    re.I)
 _PATH_SEP = re.compile(r"\s*(?:,|;|->|→|\band\b|\bthen\b)\s*", re.I)
 _IN = re.compile(r"\bin\b|\bat\b", re.I)
 _VS = re.compile(r"\bvs\b\.?|\bversus\b|\bagainst\b|\bv\b\.?", re.I)
@@ -991,7 +995,8 @@ def _buy(rest: str, names: Names, verb: str) -> Command:
 def _move(rest: str, names: Names, verb: str) -> Command:
     usage = InvalidOrder(
         f"Expected '{verb} <units> from <space> to <space>'. Add 'via <space>, <space>' to "
-        f"fix the path. For example: '{verb} 2 infantry, 1 tank from Germany to Eastern Europe'."
+        f"fix the path, and 'raid' after the target for a strategic bombing raid. For example: "
+        f"'{verb} 2 infantry, 1 tank from Germany to Eastern Europe'."
     )
     m = _FROM.search(rest)
     if m is None:
@@ -1000,6 +1005,10 @@ def _move(rest: str, names: Names, verb: str) -> Command:
     if not units_text or not path:
         raise usage
     units = parse_units(units_text, names)
+    raid = False
+    rm = _RAID.search(path)
+    if rm is not None:
+        path, raid = path[: rm.start()].strip(), True
     via: tuple[str, ...] = ()
     vm = _VIA.search(path)
     if vm is not None:
@@ -1011,7 +1020,7 @@ def _move(rest: str, names: Names, verb: str) -> Command:
     ends = _try_splits(_split_all(path, _TO), names.space, names.space)
     if ends is None:
         raise usage
-    return Move(units=units, frm=ends[0], to=ends[1], via=via)
+    return Move(units=units, frm=ends[0], to=ends[1], via=via, raid=raid)
 
 
 def _battle(rest: str, names: Names, verb: str) -> Command:

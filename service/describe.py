@@ -122,6 +122,8 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> str:
         notes.append(f"amphibious assault on {', '.join(assaults)}")
     if e.blitzed:
         notes.append(f"blitzing through {', '.join(e.blitzed)}")
+    if any(m.raid for m in e.moves):
+        notes.append(f"strategic bombing raid on {e.to}")
     if notes:
         line += f" ({'; '.join(notes)})"
     return line + "."
@@ -134,7 +136,7 @@ def _captured(s: GameState, e: ev.TerritoryCaptured) -> str:
         line = f"{e.by} liberated {e.space}; it returns to {e.owner}"
         gain += f" for {e.owner}"
     else:
-        verb = "blitzed into" if e.how == "blitz" else "captured"
+        verb = {"blitz": "blitzed into", "neutral violation": "took neutral"}.get(e.how, "captured")
         line = f"{e.by} {verb} {e.space}"
     notes = [gain]
     if e.seized:
@@ -142,6 +144,11 @@ def _captured(s: GameState, e: ev.TerritoryCaptured) -> str:
     if e.rule:
         notes.append(e.rule)
     return f"{line} ({'; '.join(notes)})."
+
+
+def _neutral_violated(s: GameState, e: ev.NeutralViolated) -> str:
+    return (f"{e.power} violated the neutrality of {e.space} and paid {ipcs(e.fee)} to the bank"
+            f"{_rule(e.rule)}.")
 
 
 def _battle_opened(s: GameState, e: ev.BattleOpened) -> str:
@@ -163,6 +170,11 @@ def _dice(s: GameState, e: ev.DiceRolled) -> str:
     if not e.groups:
         return f"Battle in {e.space}, round {e.round}: the {e.side} has no unit left to fire."
     faces = ",".join(str(f) for g in e.groups for f in g[2])
+    if e.stage == "overflight":
+        guns = format_units({g[0]: 1 for g in e.groups})
+        line = (f"Aircraft flew over {e.space}: its {guns.removeprefix('1 ')} rolled "
+                f"{faces or 'nothing'} → {_hits(e.hits)} (1 hits, R-AIR-05)")
+        return line + (" [scripted dice]." if e.dice == "scripted" else ".")
     if e.stage == "strike":
         return _dice(s, e.model_copy(update={"stage": "fire"})).replace(
             f"{e.side} rolled", f"{e.side}'s submarines strike: rolled", 1)
@@ -354,6 +366,7 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.BattleOpened: _battle_opened,
     ev.SeaborneLanded: _seaborne,
     ev.DiceRolled: _dice,
+    ev.NeutralViolated: _neutral_violated,
     ev.CasualtiesChosen: _casualties,
     ev.UnitsRemoved: _removed,
     ev.BattleRoundEnded: _round_ended,

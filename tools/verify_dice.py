@@ -72,7 +72,7 @@ def entropy_of(phrase_hashes: dict[str, str]) -> bytes:
 def purpose_of(event: Json, unit_type: str) -> str:
     side = str(event["side"])
     if event.get("stage", "fire") != "fire":
-        side = f"{side}:strike"
+        side = f"{side}:{event.get('stage')}"
     return f"{event['space']}|round {event['round']}|{side}|{unit_type}"
 
 

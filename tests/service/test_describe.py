@@ -64,6 +64,7 @@ def samples(s: GameState) -> dict[type, ev.Event]:
             defending=sov,
         ),
         ev.SeaborneLanded: ev.SeaborneLanded(space="Ukraine", units=ger),
+        ev.NeutralViolated: ev.NeutralViolated(power="Germany", space="Turkey", fee=3),
         ev.DiceRolled: ev.DiceRolled(
             space="Ukraine",
             round=1,
