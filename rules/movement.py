@@ -616,7 +616,7 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             why += "; a transport that has offloaded may not move again this turn (UT-12/UT-13)"
         if dom == "air" and phase == COMBAT:
             why += ("; fighters left aboard a carrier that has moved are its cargo and cannot "
-                    "fight this turn: take off before the carrier moves (CM-21)")
+                    "fight this turn: take off before the carrier moves (CM-21, R-AIR-04)")
         units = _select(s, power, order.frm, name, n, movable, why)
         taken.update(u.id for u in units)
         if dom == "air":
