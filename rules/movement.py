@@ -975,9 +975,10 @@ def _capacity_text(s: GameState) -> str:
     if not cap or not costs:
         return "it has no room"
     most = cap // min(costs.values())
+    kinds = sorted(costs, key=lambda n: costs[n])
     loads: list[tuple[str, ...]] = []
     for k in range(1, most + 1):
-        for combo in itertools.combinations_with_replacement(sorted(costs, key=lambda n: costs[n]), k):
+        for combo in itertools.combinations_with_replacement(kinds, k):
             used = sum(costs[n] for n in combo)
             if used <= cap and all(used + c > cap for c in costs.values()):
                 loads.append(combo)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules import engine, legal
 from rules import events as ev
+from rules import legal
 from rules import orders as od
 from rules.parse import names_for, parse
 from service.describe import describe

@@ -223,7 +223,7 @@ def test_R_ARM_06_loading_and_unloading_use_the_whole_move() -> None:
     g.refuse(move({"tank": 1}, "Germany", "Baltic Sea Zone"), "able to make this move")
     g.move({"tank": 1}, "United Kingdom", "North Sea Zone")
     g.move({"tank": 1}, "North Sea Zone", "Western Europe")
-    tank = [u for u in pieces(g, "Western Europe", UK, "tank")][0]
+    (tank,) = pieces(g, "Western Europe", UK, "tank")
     assert tank.stopped
     g.refuse(move({"tank": 1}, "Western Europe", "Southern Europe"), "able to make this move")
 
@@ -404,7 +404,7 @@ def test_R_MAP_07_panama_canal_needs_panama_at_the_start_of_the_turn() -> None:
 
 
 def test_R_MAP_08_A_07_suez_needs_sudan_and_syria_iraq() -> None:
-    """R-MAP-08 / A-07: British ships use the Suez Canal (East Mediterranean – Red Sea) only while
+    """R-MAP-08 / A-07: British ships use the Suez Canal (East Mediterranean to Red Sea) only while
     the Allies held both Anglo-Egyptian Sudan and Syria-Iraq at the start of the turn."""
     g = game(UK, NCM, {"East Mediterranean Sea Zone": {UK: {"battleship": 1}}})
     g.move({"battleship": 1}, "East Mediterranean Sea Zone", "Red Sea Zone")
