@@ -4,43 +4,70 @@ Usage (from the repository root)::
 
     python -m tools.import_geometry a1941            # writes render/geometry/a1941.json
     python -m tools.import_geometry a1941 --check    # exit 1 if that file is out of date
+    python -m tools.import_geometry classic          # writes render/geometry/classic.json
 
 Reads, from ``../shared/maps/<map>/map/``: ``polygons.txt`` (territory outlines, pixel-traced),
 ``centers.txt``, ``place.txt`` (unit image slots), ``name_place.txt`` and ``pu_place.txt``
 (label positions), ``capitols.txt`` (capital markers) and ``map.properties`` (size, wrap).
-Writes one JSON document in our own format (below): polygons simplified with Douglas-Peucker
-at ``--tolerance`` pixels (integers), anchor points converted from TripleA's conventions to
-centres, names as the edition's data names them. The game never reads ``../shared`` at run
-time: only the file written here is shipped.
+``name_place.txt``, ``pu_place.txt`` and ``capitols.txt`` may be absent (Classic has neither
+of the first two: its names are painted on TripleA's map image); a name is then placed at the
+space's centre, as TripleA does. Writes one JSON document in our own format (below): polygons
+simplified with Douglas-Peucker at ``--tolerance`` pixels (integers), anchor points converted
+from TripleA's conventions to centres, names as the edition's data names them (each map has
+its renaming: '<n> Sea Zone' -> 'Sea Zone <n>' for 1941, ``tools/classic_names.py`` for
+Classic). The game never reads ``../shared`` at run time: only the file written here is shipped.
 
 Format (``"format": "umpire-geometry", "version": 1``), coordinates in the source map's pixels
 (origin top-left)::
 
-    {"size": [w, h], "wrap_x": bool, "source": {...},
+    {"size": [w, h], "wrap_x": bool, "edges_meet": bool, "source": {...},
      "spaces": {"<name>": {"polygons": [[x0, y0, x1, y1, ...], ...],   # rings, not closed
                            "centre": [x, y],
                            "label": [x, y],      # centre of the name label
                            "value": [x, y],      # centre of the value label (null: none)
                            "capital": [x, y],    # centre of a capital marker (land capitals only)
                            "units": [[x, y], ...]}}}  # centres of unit stack slots
+
+``wrap_x`` is TripleA's ``map.scrollWrapX`` (absent: false, TripleA's default). ``edges_meet``
+says the board's west and east edges are one line, so a view may continue across them: the
+edition's rules join spaces across the edges (``wrap_pairs`` in its map.json, MAP-3) and each
+such pair lies at opposite edges of the image. It is written only where it differs from
+``wrap_x`` (a map TripleA scrolls around has meeting edges); readers default it to ``wrap_x``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from tools.classic_names import canonical
 
 CONVERTER = "tools/import_geometry.py"
 FORMAT = "umpire-geometry"
 VERSION = 1
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED = REPO_ROOT.parent / "shared"
+
+
+
+def _shared() -> Path:
+    """``../shared`` beside the checkout (or beside the main checkout of a git worktree kept
+    one level deeper, e.g. ``/work/wt/<name>``); ``UMPIRE_SHARED`` overrides."""
+    if os.environ.get("UMPIRE_SHARED"):
+        return Path(os.environ["UMPIRE_SHARED"])
+    for parent in REPO_ROOT.parents:
+        if (parent / "shared" / "maps").is_dir():
+            return parent / "shared"
+    return REPO_ROOT.parent / "shared"
+
+
+SHARED = _shared()
 DEFAULT_TOLERANCE = 1.5
 
 SEA_ZONE_TRIPLEA = re.compile(r"(\d+) Sea Zone")
@@ -59,6 +86,12 @@ class GeometryError(Exception):
     """The coordinate files cannot be converted."""
 
 
+def our_name(triplea: str) -> str:
+    """TripleA '<n> Sea Zone' -> 'Sea Zone <n>'; land names are kept."""
+    m = SEA_ZONE_TRIPLEA.fullmatch(triplea)
+    return f"Sea Zone {m.group(1)}" if m else triplea
+
+
 @dataclass(frozen=True)
 class MapConfig:
     """What the converter needs to know about one map's sources."""
@@ -69,6 +102,8 @@ class MapConfig:
     folder: Path  # holds the TripleA ``map/`` files
     edition_map: Path  # our map.json, for the space names
     out: Path
+    rename: Callable[[str], str] = our_name  # TripleA's name -> ours
+    names_note: str = "names: '<n> Sea Zone' renamed 'Sea Zone <n>' as in rules/editions/*/map.json"
 
 
 A1941 = MapConfig(
@@ -79,7 +114,18 @@ A1941 = MapConfig(
     edition_map=REPO_ROOT / "rules" / "editions" / "a1941" / "map.json",
     out=REPO_ROOT / "render" / "geometry" / "a1941.json",
 )
-MAPS: dict[str, MapConfig] = {A1941.id: A1941}
+CLASSIC = MapConfig(
+    id="classic",
+    repo="https://github.com/triplea-maps/world_war_ii_classic",
+    commit="ea60168b53509e86b3d9a4cd45e91832a4e7c187",
+    folder=SHARED / "maps" / "classic" / "map",
+    edition_map=REPO_ROOT / "rules" / "editions" / "classic" / "map.json",
+    out=REPO_ROOT / "render" / "geometry" / "classic.json",
+    rename=canonical,
+    names_note="names: TripleA's names mapped to ours by tools/classic_names.py (canonical()), "
+    "as in rules/editions/classic/map.json",
+)
+MAPS: dict[str, MapConfig] = {m.id: m for m in (A1941, CLASSIC)}
 FILES = (
     "polygons.txt",
     "centers.txt",
@@ -90,13 +136,9 @@ FILES = (
     "map.properties",
 )
 
+OPTIONAL = frozenset({"name_place.txt", "pu_place.txt", "capitols.txt"})
+
 Point = tuple[int, int]
-
-
-def our_name(triplea: str) -> str:
-    """TripleA '<n> Sea Zone' -> 'Sea Zone <n>'; land names are kept."""
-    m = SEA_ZONE_TRIPLEA.fullmatch(triplea)
-    return f"Sea Zone {m.group(1)}" if m else triplea
 
 
 def natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
@@ -114,18 +156,23 @@ def _split_name(line: str, opener: str) -> tuple[str, str]:
     return line[:at].strip(), line[at:]
 
 
-def read_points(path: Path) -> dict[str, list[Point]]:
-    """``Name  (x,y) (x,y) ...`` per line -> name -> points."""
+def read_points(path: Path, rename: Callable[[str], str] = our_name) -> dict[str, list[Point]]:
+    """``Name  (x,y) (x,y) ...`` per line -> name -> points (empty if the file is optional and
+    absent)."""
+    if path.name in OPTIONAL and not path.exists():
+        return {}
     out: dict[str, list[Point]] = {}
     for line in path.read_text("utf-8").splitlines():
         if not line.strip():
             continue
         name, rest = _split_name(line, "(")
-        out[our_name(name)] = [(int(x), int(y)) for x, y in POINT.findall(rest)]
+        out[rename(name)] = [(int(x), int(y)) for x, y in POINT.findall(rest)]
     return out
 
 
-def read_polygons(path: Path) -> dict[str, list[list[Point]]]:
+def read_polygons(
+    path: Path, rename: Callable[[str], str] = our_name
+) -> dict[str, list[list[Point]]]:
     """``Name  <  (x,y) ... >  <  ... >`` per line -> name -> rings."""
     out: dict[str, list[list[Point]]] = {}
     for line in path.read_text("utf-8").splitlines():
@@ -136,7 +183,7 @@ def read_polygons(path: Path) -> dict[str, list[list[Point]]]:
             [(int(x), int(y)) for x, y in POINT.findall(chunk)]
             for chunk in re.findall(r"<([^>]*)>", rest)
         ]
-        out[our_name(name)] = [r for r in rings if r]
+        out[rename(name)] = [r for r in rings if r]
     return out
 
 
@@ -234,24 +281,59 @@ def _centre_of_label(p: Point | None, text: str, char_width: float, ascent: int)
     return [round(x + len(text) * char_width / 2), round(y - ascent / 2)]
 
 
+def _touches(rings: Iterable[Sequence[Point]], x: int) -> bool:
+    return any(abs(p[0] - x) <= 1 for ring in rings for p in ring)
+
+
+def edges_meet(
+    wrap_pairs: Sequence[Sequence[str]], polygons: dict[str, list[list[Point]]], width: int
+) -> bool:
+    """Whether the rules' wrap pairs (MAP-3) each join a space at the west edge of the image
+    to one at its east edge: then the two edges are one line of the board."""
+    if not wrap_pairs:
+        return False
+    for a, b in wrap_pairs:
+        ra, rb = polygons.get(a, []), polygons.get(b, [])
+        west_east = _touches(ra, 0) and _touches(rb, width - 1)
+        east_west = _touches(ra, width - 1) and _touches(rb, 0)
+        if not (west_east or east_west):
+            return False
+    return True
+
+
+def _edition_spaces(cfg: MapConfig, polygons: dict[str, Any]) -> tuple[dict[str, Any], Any]:
+    """The edition's spaces by name and its wrap pairs; while the edition's map.json is not
+    written yet, the names of polygons.txt (kind by name), unchecked, and no wrap pairs."""
+    if cfg.edition_map.exists():
+        edition_map = json.loads(cfg.edition_map.read_text("utf-8"))
+        return {s["name"]: s for s in edition_map["spaces"]}, edition_map.get("wrap_pairs", [])
+    print(f"warning: {cfg.edition_map} not found: names taken from polygons.txt, unchecked",
+          file=sys.stderr)
+    kinds = {n: "sea" if "Sea Zone" in n else "land" for n in polygons}
+    return {n: {"name": n, "kind": k} for n, k in kinds.items()}, []
+
+
 def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, Any], Stats]:
     """Build the geometry document from the coordinate files in ``folder``."""
-    edition_map = json.loads(cfg.edition_map.read_text("utf-8"))
-    spaces = {s["name"]: s for s in edition_map["spaces"]}
     props = read_properties(folder / "map.properties")
-    polygons = read_polygons(folder / "polygons.txt")
-    centres = read_points(folder / "centers.txt")
-    places = read_points(folder / "place.txt")
-    names = read_points(folder / "name_place.txt")
-    pus = read_points(folder / "pu_place.txt")
-    capitals = read_points(folder / "capitols.txt")
+    polygons = read_polygons(folder / "polygons.txt", cfg.rename)
+    spaces, wrap_pairs = _edition_spaces(cfg, polygons)
+    centres = read_points(folder / "centers.txt", cfg.rename)
+    places = read_points(folder / "place.txt", cfg.rename)
+    names = read_points(folder / "name_place.txt", cfg.rename)
+    pus = read_points(folder / "pu_place.txt", cfg.rename)
+    capitals = read_points(folder / "capitols.txt", cfg.rename)
+    present = [f for f in FILES if f not in OPTIONAL or (folder / f).exists()]
     problems: list[str] = []
     for label, table in (("polygons", polygons), ("centers", centres), ("place", places)):
         problems += [f"{label}.txt: unknown space {n!r}" for n in table if n not in spaces]
         problems += [f"{label}.txt: no entry for {n!r}" for n in spaces if n not in table]
+    problems += [f"capitols.txt: unknown space {n!r}" for n in capitals if n not in spaces]
     if problems:
         raise GeometryError("; ".join(problems))
     size = (int(props["map.width"]), int(props["map.height"]))
+    wrap_x = props.get("map.scrollWrapX", "false").lower() == "true"
+    meet = wrap_x or edges_meet(wrap_pairs, polygons, size[0])
     stats = Stats()
     out_spaces: dict[str, Any] = {}
     for name in sorted(spaces, key=natural_key):
@@ -286,33 +368,57 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
         if cap is not None:
             entry["capital"] = [cap[0] + CAPITAL_MARKER // 2, cap[1] + CAPITAL_MARKER // 2]
         out_spaces[name] = entry
-    doc = {
+    notes = [
+        "polygons: Douglas-Peucker at the tolerance above (source pixels), integers; "
+        "rings under one square pixel dropped",
+        "units: centres of TripleA's 48x48 unit slots (place.txt top-left + 24)",
+    ]
+    if names or pus:
+        notes.append(
+            "label/value: estimated centres of TripleA's name and value texts "
+            "(name_place.txt, pu_place.txt give the left end of the baseline), kept on the "
+            "map; for a sea zone the centre of its number (TripleA writes '<n> Sea Zone')"
+        )
+    else:
+        notes.append(
+            "label: the space's centre (centers.txt), where TripleA writes a name without "
+            "name_place.txt (this map's names are painted on its image); value: none (no "
+            "pu_place.txt)"
+        )
+    notes.append("capital: centre of TripleA's 32x32 capital marker (capitols.txt top-left + 16)")
+    notes.append(cfg.names_note)
+    doc: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "map": cfg.id,
         "size": list(size),
-        "wrap_x": props.get("map.scrollWrapX", "false").lower() == "true",
-        "source": {
-            "repo": cfg.repo,
-            "commit": cfg.commit,
-            "files": [f"map/{f}" for f in FILES],
-            "converter": CONVERTER,
-            "tolerance": tolerance,
-            "points_before": stats.points_before,
-            "points_after": stats.points_after,
-            "notes": [
-                "polygons: Douglas-Peucker at the tolerance above (source pixels), integers; "
-                "rings under one square pixel dropped",
-                "units: centres of TripleA's 48x48 unit slots (place.txt top-left + 24)",
-                "label/value: estimated centres of TripleA's name and value texts "
-                "(name_place.txt, pu_place.txt give the left end of the baseline), kept on the "
-                "map; for a sea zone the centre of its number (TripleA writes '<n> Sea Zone')",
-                "capital: centre of TripleA's 32x32 capital marker (capitols.txt top-left + 16)",
-                "names: '<n> Sea Zone' renamed 'Sea Zone <n>' as in rules/editions/*/map.json",
-            ],
-        },
-        "spaces": out_spaces,
+        "wrap_x": wrap_x,
     }
+    if meet != wrap_x:
+        doc["edges_meet"] = meet
+        wrap_source = (
+            f"map.properties sets map.scrollWrapX={props['map.scrollWrapX']}"
+            if "map.scrollWrapX" in props
+            else "map.properties has no map.scrollWrapX (TripleA's default: false)"
+        )
+        notes.append(
+            f"wrap_x: {wrap_source} (TripleA does not scroll across the edge); edges_meet: "
+            "the rules join "
+            f"{len(wrap_pairs)} pairs of spaces across the board's west and east edges "
+            "(wrap_pairs in the edition's map.json) and each pair lies at opposite edges of "
+            "the image, so a view may continue across them"
+        )
+    doc["source"] = {
+        "repo": cfg.repo,
+        "commit": cfg.commit,
+        "files": [f"map/{f}" for f in present],
+        "converter": CONVERTER,
+        "tolerance": tolerance,
+        "points_before": stats.points_before,
+        "points_after": stats.points_after,
+        "notes": notes,
+    }
+    doc["spaces"] = out_spaces
     return doc, stats
 
 
