@@ -2,6 +2,9 @@
 
 Written by ``tools/import_geometry.py`` from TripleA's coordinate files; read here only. All
 coordinates are in the source map's pixels, origin top-left; the map may wrap horizontally.
+Which geometry draws an edition is data: ``geometry_for(edition)`` takes the file named after the
+edition's id, else the one converted from the same TripleA map repository as the edition's
+``map.json`` (two rule sets on one board share one drawing).
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from rules.edition import Edition
 
 GEOMETRY_DIR = Path(__file__).parent / "geometry"
 
@@ -42,9 +47,12 @@ class Geometry:
 
     map_id: str
     size: tuple[int, int]
-    wrap_x: bool
+    wrap_x: bool  # TripleA scrolls around the east-west edge
     spaces: dict[str, SpaceShape]
     source: dict[str, Any]
+    # The west and east edges are one line of the board (the rules join spaces across them),
+    # whether or not TripleA scrolls across: views may continue over the edge.
+    edges_meet: bool = False
 
     @property
     def width(self) -> int:
@@ -90,6 +98,7 @@ def parse_geometry(doc: dict[str, Any]) -> Geometry:
             wrap_x=bool(doc["wrap_x"]),
             spaces=spaces,
             source=dict(doc["source"]),
+            edges_meet=bool(doc.get("edges_meet", doc["wrap_x"])),
         )
     except (KeyError, TypeError, ValueError, IndexError) as e:
         raise GeometryError(f"malformed geometry: {type(e).__name__}: {e}") from None
@@ -106,3 +115,18 @@ def load_geometry(map_id: str) -> Geometry:
 
 def available_maps() -> list[str]:
     return sorted(p.stem for p in GEOMETRY_DIR.glob("*.json"))
+
+
+def geometry_for(edition: Edition) -> Geometry:
+    """The geometry that draws ``edition``: ``<edition id>.json``, else the one map converted
+    from the TripleA repository the edition's map data came from."""
+    if (GEOMETRY_DIR / f"{edition.id}.json").is_file():
+        return load_geometry(edition.id)
+    repo = edition.map.source.repo
+    same = [m for m in available_maps() if load_geometry(m).source.get("repo") == repo]
+    if len(same) == 1:
+        return load_geometry(same[0])
+    raise GeometryError(
+        f"no map geometry for edition {edition.id!r} (no {edition.id}.json, "
+        f"{len(same)} converted from {repo})"
+    )

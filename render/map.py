@@ -1,8 +1,10 @@
 """The map image: who holds what, where the armies are, what moved this phase (DESIGN §8).
 
 ``render_map(state, geometry)`` draws the whole board (about 2000 px wide); ``focus=<space>``
-crops and enlarges around one space, wrapping around the board's east-west edge where the map
-wraps. What never changes for a view (the space index image, borders, names, values, capital
+crops and enlarges around one space, continuing across the board's east-west edge where the
+geometry says the edges meet (``Geometry.edges_meet``). Nothing here knows an edition: spaces,
+powers, colours, units and the geometry to use all come from the edition data and the geometry
+file (``render.geo.geometry_for``). What never changes for a view (the space index image, borders, names, values, capital
 stars, the legend's key) is drawn once per edition and view and cached (``BaseLayer``); each call
 only recolours the territories through the index image's palette, pastes the cached overlay and
 draws what changes: unit chips, industrial complexes, battle markers, move arrows, the title bar
@@ -16,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from render import theme
 from render.geo import Geometry, GeometryError, Point, SpaceShape
@@ -86,10 +88,10 @@ def focus_view(geometry: Geometry, space: str) -> View:
     cx = (shape.bbox[0] + shape.bbox[2]) // 2 if _narrow(shape, geometry) else shape.centre[0]
     cy = shape.centre[1]
     x0 = cx - w // 2
-    if not geometry.wrap_x:
+    if not geometry.edges_meet:
         x0 = max(0, min(x0, geometry.width - w))
     y0 = max(0, min(cy - h // 2, geometry.height - h))
-    return View(x0, y0, w, h, scale, geometry.width if geometry.wrap_x else 0)
+    return View(x0, y0, w, h, scale, geometry.width if geometry.edges_meet else 0)
 
 
 def _narrow(shape: SpaceShape, geometry: Geometry) -> bool:
@@ -130,6 +132,8 @@ class BaseLayer:
     labels: dict[str, tuple[tuple[float, float, float, float], ...]]
     # space number -> output boxes its pixels lie in (one per wrap copy), for partial repaints
     boxes: dict[int, tuple[tuple[int, int, int, int], ...]]
+    # spaces hatched while nobody holds them; index len(order) + 1 + their position here
+    hatched: tuple[str, ...] = ()
 
 
 def _polygon_points(
@@ -197,9 +201,13 @@ def _star(cx: float, cy: float, r: float, points: int = 5) -> list[tuple[float, 
 def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     """The cached static layer of ``view`` for ``edition`` (keyed by all three)."""
     order = tuple(s for s in edition.spaces if s in geometry.spaces)
-    if len(order) > 250:
-        raise GeometryError("more than 250 spaces do not fit the index image")
+    hatched = tuple(s for s in order if takeable_neutral(edition, s))
+    if len(order) + len(hatched) > 250:
+        raise GeometryError("more than 250 spaces and hatchings do not fit the index image")
     number = {s: i + 1 for i, s in enumerate(order)}
+    # A neutral that can be taken is hatched in the index image with an entry of its own: the
+    # palette shows the hatching while nobody holds it and the holder's fill once taken.
+    hatch_number = {s: len(order) + 1 + i for i, s in enumerate(hatched)}
     ow, oh = view.out_size
     bar, legend = _bar_height(view), _legend_height(view)
     size = (ow, bar + oh + legend)
@@ -230,6 +238,12 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
                min(ow, math.ceil(bx1) + 3), min(top + oh, math.ceil(by1) + 3))
         if box[0] < box[2] and box[1] < box[3]:
             boxes.setdefault(number[shape.name], []).append(box)
+            if shape.name in hatch_number:
+                boxes.setdefault(hatch_number[shape.name], []).append(box)
+        if shape.name in hatch_number:
+            for ring in shape.polygons:
+                _hatch_index(index, _polygon_points(view, ring, k, top), hatch_number[shape.name],
+                             u)
     # The map area is clipped by drawing the bar and legend last in the index image.
     idraw.rectangle((0, 0, ow, bar - 1), fill=_BAR_INDEX)
     idraw.rectangle((0, bar + oh, ow, size[1]), fill=_LEGEND_INDEX)
@@ -253,8 +267,14 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
         space = edition.spaces[shape.name]
         if space.kind == "sea":
             x, y = at(*shape.label, k)
-            _text_centered(odraw, (x, y), shape.name.split()[-1], max(10, round(13 * u)),
-                           theme.WATER_TEXT, halo=theme.WATER, stroke=1)
+            text = _wrap_label(sea_label(shape.name))
+            size = max(10, round(13 * u))
+            _text_centered(odraw, (x, y), text, size, theme.WATER_TEXT, halo=theme.WATER,
+                           stroke=1)
+            if k == 0:
+                labels.setdefault(shape.name, []).append(odraw.textbbox(
+                    (x, y), text, font=theme.font(size, condensed=True, bold=True),
+                    anchor="mm", stroke_width=1))
             continue
         x, y = at(*shape.label, k)
         label = _wrap_label(shape.name)
@@ -294,7 +314,44 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     _draw_key(cdraw, edition, (0, bar, ow, bar + legend))
     return BaseLayer(view, index, overlay, order, bar, bar + oh, chrome,
                      {name: tuple(r) for name, r in labels.items()},
-                     {n: tuple(b) for n, b in boxes.items()})
+                     {n: tuple(b) for n, b in boxes.items()}, hatched)
+
+
+def takeable_neutral(edition: Edition, name: str) -> bool:
+    """Land that starts with no holder and may be entered: hatched while nobody holds it."""
+    space = edition.spaces[name]
+    return space.kind != "sea" and not space.impassable and space.original_owner is None
+
+
+def sea_label(name: str) -> str:
+    """What a sea zone's label says: its name without the words 'Sea Zone' ('Sea Zone 5' ->
+    '5', 'Baltic Sea Zone' -> 'Baltic')."""
+    words = name.split()
+    for i in range(len(words) - 1):
+        if words[i].casefold() == "sea" and words[i + 1].casefold() == "zone":
+            rest = words[:i] + words[i + 2:]
+            if rest:
+                return " ".join(rest)
+    return name
+
+
+def _hatch_index(index: Image.Image, pts: Sequence[tuple[float, float]], value: int,
+                 u: float) -> None:
+    """Hatching (lines falling to the right) inside a polygon, in index ``value``."""
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    x0, y0 = math.floor(min(xs)), math.floor(min(ys))
+    w, h = math.ceil(max(xs)) - x0 + 2, math.ceil(max(ys)) - y0 + 2
+    mask = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(mask).polygon([(x - x0, y - y0) for x, y in pts], fill=255)
+    lines = Image.new("L", (w, h), 0)
+    ld = ImageDraw.Draw(lines)
+    step = max(6, round(9 * u))
+    width = max(2, round(2 * u))
+    # Anchored to the map's origin, so neighbouring neutrals' lines run on.
+    for c in range(-h - (x0 + y0) % step, w + step, step):
+        ld.line([(c, 0), (c + h, h)], fill=255, width=width)
+    index.paste(value, (x0, y0, x0 + w, y0 + h), ImageChops.multiply(mask, lines))
 
 
 def _hatch(overlay: Image.Image, pts: Sequence[tuple[float, float]], u: float) -> None:
@@ -329,6 +386,7 @@ _UNIT_KEY = (
     "destroyer",
     "aircraft carrier",
     "battleship",
+    "antiaircraft gun",
     "industrial complex",
 )
 
@@ -359,16 +417,29 @@ def _draw_key(draw: ImageDraw.ImageDraw, edition: Edition, box: tuple[int, int, 
     draw.polygon([(x + 34, y + 9), (x + 24, y + 3), (x + 24, y + 15)], fill=(60, 60, 60, 255))
     draw.text((x + 40, y + 9), "moved this phase", font=f, fill=(*theme.TEXT, 255), anchor="lm")
     x += 40 + round(f.getlength("moved this phase")) + 16
-    draw.rectangle((x, y + 1, x + 22, y + 17), fill=(*theme.IMPASSABLE, 255),
-                   outline=(*theme.BORDER, 255))
-    for c in range(x - 16, x + 22, 6):
-        draw.line([(max(x, c), y + 17 - max(0, x - c)), (min(x + 22, c + 16), y + 1 +
-                   max(0, c + 16 - x - 22))], fill=(*theme.IMPASSABLE_HATCH, 255))
-    draw.text((x + 28, y + 9), "neutral, impassable", font=f, fill=(*theme.TEXT, 255),
-              anchor="lm")
+    # Neutrals as the edition has them: closed to everyone, or hatched until someone takes one.
+    if any(takeable_neutral(edition, s) for s in edition.spaces):
+        draw.rectangle((x, y + 1, x + 22, y + 17), fill=(*theme.NEUTRAL, 255),
+                       outline=(*theme.BORDER, 255))
+        for c in range(x - 16, x + 22, 6):
+            draw.line([(max(x, c), y + 1 + max(0, x - c)), (min(x + 22, c + 16), y + 17 -
+                       max(0, c + 16 - x - 22))], fill=(*theme.NEUTRAL_HATCH, 255), width=2)
+        draw.rectangle((x, y + 1, x + 22, y + 17), outline=(*theme.BORDER, 255))
+        draw.text((x + 28, y + 9), "neutral (nobody holds it)", font=f,
+                  fill=(*theme.TEXT, 255), anchor="lm")
+        x += 28 + round(f.getlength("neutral (nobody holds it)")) + 16
+    if any(s.impassable for s in edition.spaces.values()):
+        draw.rectangle((x, y + 1, x + 22, y + 17), fill=(*theme.IMPASSABLE, 255),
+                       outline=(*theme.BORDER, 255))
+        for c in range(x - 16, x + 22, 6):
+            draw.line([(max(x, c), y + 17 - max(0, x - c)), (min(x + 22, c + 16), y + 1 +
+                       max(0, c + 16 - x - 22))], fill=(*theme.IMPASSABLE_HATCH, 255))
+        draw.text((x + 28, y + 9), "neutral, impassable", font=f, fill=(*theme.TEXT, 255),
+                  anchor="lm")
 
 
-_SHORT = {"aircraft carrier": "carrier", "industrial complex": "ind. complex"}
+_SHORT = {"aircraft carrier": "carrier", "industrial complex": "ind. complex",
+          "antiaircraft gun": "AA gun"}
 
 
 def _unit_label(t: str) -> str:
@@ -384,7 +455,8 @@ def _burst(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
 # Per call
 
 
-def _palette(edition: Edition, state: GameState, order: Sequence[str]) -> list[int]:
+def _palette(edition: Edition, state: GameState, order: Sequence[str],
+             hatched: Sequence[str] = ()) -> list[int]:
     colours = theme.power_colours(edition)
     pal = [*theme.WATER] * 256
     for i, name in enumerate(order, start=1):
@@ -396,6 +468,10 @@ def _palette(edition: Edition, state: GameState, order: Sequence[str]) -> list[i
         else:
             owner = state.owners.get(name)
             rgb = colours[owner].fill if owner in colours else theme.NEUTRAL
+        pal[3 * i : 3 * i + 3] = rgb
+    for i, name in enumerate(hatched, start=len(order) + 1):
+        owner = state.owners.get(name)
+        rgb = colours[owner].fill if owner in colours else theme.NEUTRAL_HATCH
         pal[3 * i : 3 * i + 3] = rgb
     pal[3 * _BAR_INDEX : 3 * _BAR_INDEX + 3] = theme.BAR
     pal[3 * _LEGEND_INDEX : 3 * _LEGEND_INDEX + 3] = theme.BACKGROUND
@@ -613,7 +689,7 @@ def _unwrapped_path(
         if shape is None:
             continue
         x, y = shape.centre
-        if pts and geometry.wrap_x:
+        if pts and geometry.edges_meet:
             while x - pts[-1][0] > geometry.width / 2:
                 x -= geometry.width
             while pts[-1][0] - x > geometry.width / 2:
@@ -663,7 +739,7 @@ def render_map(
     edition = state.edition
     view = full_view(geometry) if focus is None else focus_view(geometry, focus)
     base = base_layer(edition, geometry, view)
-    out = _holdings(base, _palette(edition, state, base.order))
+    out = _holdings(base, _palette(edition, state, base.order, base.hatched))
     draw = ImageDraw.Draw(out)
     u = view.ui
     colours = theme.power_colours(edition)

@@ -49,6 +49,7 @@ WATER: RGB = (168, 204, 230)
 WATER_LINE: RGB = (120, 160, 196)
 WATER_TEXT: RGB = (40, 80, 130)
 NEUTRAL: RGB = (238, 232, 214)  # land nobody holds that may be entered
+NEUTRAL_HATCH: RGB = (190, 172, 128)  # its hatching, while nobody holds it
 IMPASSABLE: RGB = (206, 198, 178)  # neutral territories closed to everyone (MAP-8)
 IMPASSABLE_HATCH: RGB = (170, 160, 138)
 BORDER: RGB = (40, 40, 40)
