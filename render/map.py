@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -23,7 +23,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from render import theme
 from render.geo import Geometry, GeometryError, Point, SpaceShape
 from render.icons import draw_icon
-from rules.edition import Edition
+from rules.edition import Edition, Space
 from rules.events import UnitsMoved
 from rules.state import GameState
 
@@ -32,6 +32,8 @@ ZOOM = 2.0  # a focused view enlarges this much over the whole board
 FOCUS_SIZE = (1600, 1000)  # output size of a focused view's map area
 
 FACTORY = "industrial complex"
+
+Rect = tuple[float, float, float, float]
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,6 +136,8 @@ class BaseLayer:
     boxes: dict[int, tuple[tuple[int, int, int, int], ...]]
     # spaces hatched while nobody holds them; index len(order) + 1 + their position here
     hatched: tuple[str, ...] = ()
+    # space -> the labels its chips keep off: its own, then its neighbours' that lie near it
+    near: dict[str, tuple[tuple[float, float, float, float], ...]] = field(default_factory=dict)
 
 
 def _polygon_points(
@@ -263,18 +267,10 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
                        joint="curve")
     name_size = max(10, round(12 * u))
     labels: dict[str, list[tuple[float, float, float, float]]] = {}
+    drawn: list[Rect] = []  # every land label, value and capital marker, wrap copies too
     for shape, k in items:
         space = edition.spaces[shape.name]
         if space.kind == "sea":
-            x, y = at(*shape.label, k)
-            text = _wrap_label(sea_label(shape.name))
-            size = max(10, round(13 * u))
-            _text_centered(odraw, (x, y), text, size, theme.WATER_TEXT, halo=theme.WATER,
-                           stroke=1)
-            if k == 0:
-                labels.setdefault(shape.name, []).append(odraw.textbbox(
-                    (x, y), text, font=theme.font(size, condensed=True, bold=True),
-                    anchor="mm", stroke_width=1))
             continue
         x, y = at(*shape.label, k)
         label = _wrap_label(shape.name)
@@ -306,6 +302,27 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
             odraw.polygon(_star(cx, cy, 11 * u), fill=(*colours.ink, 255),
                           outline=(255, 255, 255, 255), width=max(1, round(1.5 * u)))
             rects.append((cx - 11 * u, cy - 11 * u, cx + 11 * u, cy + 11 * u))
+        drawn.extend(rects if k == 0 else _land_rects(odraw, shape, space, x, y, u, name_size,
+                                                      at(*shape.capital, k) if shape.capital
+                                                      else None))
+    # Sea labels after the land's: one that would cover a land label moves off it, within its
+    # zone (the maps without TripleA's label places put names at the centres).
+    sea_size = max(10, round(13 * u))
+    sea_font = theme.font(sea_size, condensed=True, bold=True)
+    for shape, k in items:
+        if edition.spaces[shape.name].kind != "sea":
+            continue
+        text = _wrap_label(sea_label(shape.name))
+        x, y = at(*shape.label, k)
+        box = odraw.textbbox((x, y), text, font=sea_font, anchor="mm", stroke_width=1)
+        if any(not _apart(box, q, 0) for q in drawn):
+            x, y, box = _sea_label_spot(odraw, shape, view, k, top, text, sea_font, (x, y),
+                                        drawn, box)
+        _text_centered(odraw, (x, y), text, sea_size, theme.WATER_TEXT, halo=theme.WATER,
+                       stroke=1)
+        drawn.append(box)
+        if k == 0:
+            labels.setdefault(shape.name, []).append(box)
     # Labels and lines stop at the map's edges; the bar and the legend are pasted over them.
     chrome = Image.new("RGB", (ow, bar + legend), theme.BACKGROUND)
     cdraw = ImageDraw.Draw(chrome)
@@ -314,7 +331,59 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     _draw_key(cdraw, edition, (0, bar, ow, bar + legend))
     return BaseLayer(view, index, overlay, order, bar, bar + oh, chrome,
                      {name: tuple(r) for name, r in labels.items()},
-                     {n: tuple(b) for n, b in boxes.items()}, hatched)
+                     {n: tuple(b) for n, b in boxes.items()}, hatched,
+                     _near_labels(geometry, view, top, labels))
+
+
+def _near_labels(
+    geometry: Geometry, view: View, top: int, labels: dict[str, list[Rect]]
+) -> dict[str, tuple[Rect, ...]]:
+    """Per space, its labels and the other labels within a chip's reach of it."""
+    reach = 100 * view.ui  # as far as _layout looks around a space's slots
+    every = [(name, r) for name, rects in labels.items() for r in rects]
+    out: dict[str, tuple[Rect, ...]] = {}
+    for name, shape in geometry.spaces.items():
+        (x0, y0), (x1, y1) = view.xy(shape.bbox[0], shape.bbox[1]), view.xy(shape.bbox[2],
+                                                                             shape.bbox[3])
+        zone = (x0 - reach, y0 + top - reach, x1 + reach, y1 + top + reach)
+        others = [r for n, r in every if n != name and not _apart(r, zone, 0)]
+        out[name] = (*labels.get(name, ()), *others)
+    return out
+
+
+def _land_rects(draw: ImageDraw.ImageDraw, shape: SpaceShape, space: Space, x: float, y: float,
+                u: float, name_size: int, capital: tuple[float, float] | None) -> list[Rect]:
+    """A land label's rectangles for a wrap copy (``base_layer`` records only the first)."""
+    f = theme.font(name_size, condensed=True, bold=True)
+    box = draw.multiline_textbbox((x, y), _wrap_label(shape.name), font=f, anchor="mm",
+                                  align="center", spacing=0, stroke_width=2)
+    out: list[Rect] = [box]
+    if space.value:
+        r = 8 * u
+        out.append((x - r, box[3], x + r, box[3] + 2 * r))
+    if space.capital_of and capital is not None:
+        out.append((capital[0] - 11 * u, capital[1] - 11 * u, capital[0] + 11 * u,
+                    capital[1] + 11 * u))
+    return out
+
+
+def _sea_label_spot(
+    draw: ImageDraw.ImageDraw, shape: SpaceShape, view: View, k: int, top: int, text: str,
+    f: ImageFont.FreeTypeFont, at: tuple[float, float], taken: Sequence[Rect], box: Rect,
+) -> tuple[float, float, Rect]:
+    """The nearest place for a sea zone's label, inside the zone, off the labels ``taken``."""
+    inside = _inside(shape, view, k, top)
+    w, h = box[2] - box[0], box[3] - box[1]
+    x0, y0 = at
+    for dy, dx in sorted(((j * (h + 2), i * w / 2) for j in range(-4, 5) for i in range(-2, 3)),
+                         key=lambda d: d[0] ** 2 + d[1] ** 2):
+        x, y = x0 + dx, y0 + dy
+        moved = draw.textbbox((x, y), text, font=f, anchor="mm", stroke_width=1)
+        corners = ((moved[0], moved[1]), (moved[2], moved[1]), (moved[0], moved[3]),
+                   (moved[2], moved[3]))
+        if all(_apart(moved, q, 0) for q in taken) and all(inside(*c) for c in corners):
+            return x, y, moved
+    return x0, y0, box
 
 
 def takeable_neutral(edition: Edition, name: str) -> bool:
@@ -581,11 +650,30 @@ def _draw_chip(out: Image.Image, chip: Chip, x: float, y: float, u: float,
     out.paste(sprite, (round(x), round(y)), sprite)
 
 
-Rect = tuple[float, float, float, float]
-
-
 def _apart(r: Rect, q: Rect, pad: float) -> bool:
     return r[2] + pad <= q[0] or q[2] + pad <= r[0] or r[3] + pad <= q[1] or q[3] + pad <= r[1]
+
+
+_SMALL = 4  # a space holding fewer of _layout's places around its slots is small
+
+
+def _scan(area: Rect, w: float, h: float, near: tuple[float, float],
+          inside: Callable[[float, float], bool], ok: Callable[[Rect], bool]) -> list[Rect]:
+    """The first place for a w x h chip in ``area`` (a fine grid, nearest ``near`` first)
+    whose middle and both ends lie inside the space and that ``ok`` accepts."""
+    x0, y0, x1, y1 = area
+    cols = max(1, int((x1 - x0 - w) // (w / 3)) + 1)
+    rows = max(1, int((y1 - y0 - h) // (h / 2)) + 1)
+    spots = sorted(
+        ((x0 + i * w / 3, y0 + j * h / 2) for i in range(cols) for j in range(rows)),
+        key=lambda p: (p[0] + w / 2 - near[0]) ** 2 + (p[1] + h / 2 - near[1]) ** 2,
+    )
+    for x, y in spots:
+        r = (x, y, x + w, y + h)
+        if ok(r) and inside(x + w / 2, y + h / 2) and inside(x + 2, y + h / 2) and inside(
+                x + w - 2, y + h / 2):
+            return [r]
+    return []
 
 
 def _layout(
@@ -594,10 +682,13 @@ def _layout(
     u: float,
     avoid: Sequence[Rect] = (),
     inside: Callable[[float, float], bool] = lambda x, y: True,
+    area: Rect | None = None,
 ) -> list[tuple[float, float]]:
     """Top-left corners for the chips: each at the first slot free of other chips and of the
-    space's name, value and capital marker (``avoid``); past the slots, in rows around them,
-    inside the space where there is room."""
+    labels nearby (``avoid``: the space's name, value and capital marker, its neighbours');
+    past the slots, in rows around them, inside the space where there is room; then anywhere
+    in the space (``area``: its bounding box), nearest the slots first; a small space's chips
+    go beside it."""
     placed: list[Rect] = []
     out: list[tuple[float, float]] = []
     pad = 1.5 * u
@@ -625,7 +716,17 @@ def _layout(
             around = [(x, y, x + w, y + h) for x, y in grid]
             within = [r for r in around if inside((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]
             clear = [r for r in within if free(r) and all(_apart(r, q, 0) for q in avoid)]
-            spot = next(iter(clear), None) or next(
+            if not clear and area is not None:
+                clear = _scan(area, w, h, (cx, sum(y for _, y in slots) / len(slots)), inside,
+                              lambda r: free(r) and all(_apart(r, q, 0) for q in avoid))
+            # A space too small for its chips and labels (an island): beside it, off the labels.
+            # A larger one keeps its chips inside, on its name if need be: a chip outside
+            # would read as standing in the neighbouring space.
+            beside = sorted(
+                (r for r in around if free(r) and all(_apart(r, q, 0) for q in avoid)),
+                key=lambda r: ((r[0] + r[2]) / 2 - cx) ** 2 + ((r[1] + r[3]) / 2 - cy) ** 2,
+            ) if len(within) < _SMALL else []
+            spot = next(iter(clear), None) or next(iter(beside), None) or next(
                 (r for r in [*rects, *within, *around] if free(r)), None
             )
         if spot is None:
@@ -649,6 +750,7 @@ def _placed(
     u: float,
     avoid: Sequence[Rect],
     inside: Callable[[float, float], bool],
+    area: Rect | None = None,
 ) -> list[tuple[float, float]]:
     """``_layout`` remembered: a stack laid out once stays put while its chips' sizes do."""
     key = (id(base), space, k, tuple(_chip_size(c, u) for c in chips))
@@ -657,7 +759,7 @@ def _placed(
         return hit[1]
     if len(_LAYOUTS) > 4096:
         _LAYOUTS.clear()
-    placed = _layout(chips, slots, u, avoid, inside)
+    placed = _layout(chips, slots, u, avoid, inside, area)
     _LAYOUTS[key] = (base, placed)
     return placed
 
@@ -776,9 +878,11 @@ def render_map(
         for k in view.shifts(shape.bbox[0], shape.bbox[2]):
             slots = [to_out(x, y, k) for x, y in (shape.units or (shape.centre,))]
             dx = k * view.wrap_w * view.scale
-            avoid = [(a + dx, b, c + dx, d) for a, b, c, d in base.labels.get(space, ())]
+            avoid = [(a + dx, b, c + dx, d) for a, b, c, d in base.near.get(space, ())]
             inside = _inside(shape, view, k, top)
-            places = _placed(base, space, k, tuple(chips), slots, u, avoid, inside)
+            (ax0, ay0), (ax1, ay1) = to_out(*shape.bbox[:2], k), to_out(*shape.bbox[2:], k)
+            places = _placed(base, space, k, tuple(chips), slots, u, avoid, inside,
+                             (ax0, ay0, ax1, ay1))
             for chip, (x, y) in zip(chips, places, strict=True):
                 if -60 < x < ow + 60:
                     _draw_chip(out, chip, x, y, u, colours.get(chip.power, _GREY))
