@@ -23,7 +23,7 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from render import theme
 from render.geo import Geometry, GeometryError, Point, SpaceShape
 from render.icons import draw_icon
-from rules.edition import Edition, Space
+from rules.edition import Edition
 from rules.events import UnitsMoved
 from rules.state import GameState
 
@@ -275,7 +275,7 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
         x, y = at(*shape.label, k)
         label = _wrap_label(shape.name)
         f = theme.font(name_size, condensed=True, bold=True)
-        rects = labels.setdefault(shape.name, []) if k == 0 else []
+        rects: list[Rect] = []
         name_box = odraw.multiline_textbbox((x, y), label, font=f, anchor="mm", align="center",
                                             spacing=0, stroke_width=2)
         # Names by the board's edge stay whole (TripleA lets some run off).
@@ -302,9 +302,8 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
             odraw.polygon(_star(cx, cy, 11 * u), fill=(*colours.ink, 255),
                           outline=(255, 255, 255, 255), width=max(1, round(1.5 * u)))
             rects.append((cx - 11 * u, cy - 11 * u, cx + 11 * u, cy + 11 * u))
-        drawn.extend(rects if k == 0 else _land_rects(odraw, shape, space, x, y, u, name_size,
-                                                      at(*shape.capital, k) if shape.capital
-                                                      else None))
+        drawn.extend(rects)
+        _record(labels, shape.name, rects, k * view.wrap_w * view.scale)
     # Sea labels after the land's: one that would cover a land label moves off it, within its
     # zone (the maps without TripleA's label places put names at the centres).
     sea_size = max(10, round(13 * u))
@@ -316,13 +315,11 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
         x, y = at(*shape.label, k)
         box = odraw.textbbox((x, y), text, font=sea_font, anchor="mm", stroke_width=1)
         if any(not _apart(box, q, 0) for q in drawn):
-            x, y, box = _sea_label_spot(odraw, shape, view, k, top, text, sea_font, (x, y),
-                                        drawn, box)
+            x, y, box = _sea_label_spot(shape, view, k, top, (x, y), drawn, box)
         _text_centered(odraw, (x, y), text, sea_size, theme.WATER_TEXT, halo=theme.WATER,
                        stroke=1)
         drawn.append(box)
-        if k == 0:
-            labels.setdefault(shape.name, []).append(box)
+        _record(labels, shape.name, [box], k * view.wrap_w * view.scale)
     # Labels and lines stop at the map's edges; the bar and the legend are pasted over them.
     chrome = Image.new("RGB", (ow, bar + legend), theme.BACKGROUND)
     cdraw = ImageDraw.Draw(chrome)
@@ -351,38 +348,31 @@ def _near_labels(
     return out
 
 
-def _land_rects(draw: ImageDraw.ImageDraw, shape: SpaceShape, space: Space, x: float, y: float,
-                u: float, name_size: int, capital: tuple[float, float] | None) -> list[Rect]:
-    """A land label's rectangles for a wrap copy (``base_layer`` records only the first)."""
-    f = theme.font(name_size, condensed=True, bold=True)
-    box = draw.multiline_textbbox((x, y), _wrap_label(shape.name), font=f, anchor="mm",
-                                  align="center", spacing=0, stroke_width=2)
-    out: list[Rect] = [box]
-    if space.value:
-        r = 8 * u
-        out.append((x - r, box[3], x + r, box[3] + 2 * r))
-    if space.capital_of and capital is not None:
-        out.append((capital[0] - 11 * u, capital[1] - 11 * u, capital[0] + 11 * u,
-                    capital[1] + 11 * u))
-    return out
+def _record(labels: dict[str, list[Rect]], name: str, rects: Sequence[Rect], dx: float) -> None:
+    """A space's label rectangles, kept once, as for its copy at no wrap shift (``dx`` is the
+    shift of the copy they were drawn for): callers shift them to the copy at hand."""
+    if name not in labels:
+        labels[name] = [(a - dx, b, c - dx, d) for a, b, c, d in rects]
 
 
 def _sea_label_spot(
-    draw: ImageDraw.ImageDraw, shape: SpaceShape, view: View, k: int, top: int, text: str,
-    f: ImageFont.FreeTypeFont, at: tuple[float, float], taken: Sequence[Rect], box: Rect,
+    shape: SpaceShape, view: View, k: int, top: int, at: tuple[float, float],
+    taken: Sequence[Rect], box: Rect,
 ) -> tuple[float, float, Rect]:
     """The nearest place for a sea zone's label, inside the zone, off the labels ``taken``."""
     inside = _inside(shape, view, k, top)
     w, h = box[2] - box[0], box[3] - box[1]
     x0, y0 = at
-    for dy, dx in sorted(((j * (h + 2), i * w / 2) for j in range(-4, 5) for i in range(-2, 3)),
-                         key=lambda d: d[0] ** 2 + d[1] ** 2):
-        x, y = x0 + dx, y0 + dy
-        moved = draw.textbbox((x, y), text, font=f, anchor="mm", stroke_width=1)
-        corners = ((moved[0], moved[1]), (moved[2], moved[1]), (moved[0], moved[3]),
-                   (moved[2], moved[3]))
-        if all(_apart(moved, q, 0) for q in taken) and all(inside(*c) for c in corners):
-            return x, y, moved
+    steps = sorted(((j * h / 2, i * w / 4) for j in range(-8, 9) for i in range(-4, 5)),
+                   key=lambda d: d[0] ** 2 + d[1] ** 2)
+    # Wholly in the zone if it can be, else with its middle in it.
+    for whole in (True, False):
+        for dy, dx in steps:
+            x, y = x0 + dx, y0 + dy
+            moved = (box[0] + dx, box[1] + dy, box[2] + dx, box[3] + dy)
+            ends = ((x, y), (moved[0] + 2, y), (moved[2] - 2, y)) if whole else ((x, y),)
+            if all(inside(*c) for c in ends) and all(_apart(moved, q, 0) for q in taken):
+                return x, y, moved
     return x0, y0, box
 
 
