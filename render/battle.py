@@ -206,6 +206,12 @@ def _units_text(units: dict[str, int]) -> str:
 
 
 def _outcome(rec: BattleRecord, edition: Edition) -> str:
+    text = _outcome_text(rec, edition)
+    # A name may end with its own full stop ('Ukraine S.S.R.'): one is enough.
+    return text[:-1] if text.endswith("..") else text
+
+
+def _outcome_text(rec: BattleRecord, edition: Edition) -> str:
     att = rec.attacker.powers[0]
     dfd = " and ".join(rec.defender.powers) or "the defender"
     holds = "hold" if len(rec.defender.powers) > 1 else "holds"

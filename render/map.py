@@ -4,11 +4,11 @@
 crops and enlarges around one space, continuing across the board's east-west edge where the
 geometry says the edges meet (``Geometry.edges_meet``). Nothing here knows an edition: spaces,
 powers, colours, units and the geometry to use all come from the edition data and the geometry
-file (``render.geo.geometry_for``). What never changes for a view (the space index image, borders, names, values, capital
-stars, the legend's key) is drawn once per edition and view and cached (``BaseLayer``); each call
-only recolours the territories through the index image's palette, pastes the cached overlay and
-draws what changes: unit chips, industrial complexes, battle markers, move arrows, the title bar
-and the powers' money.
+file (``render.geo.geometry_for``). What never changes for a view (the space index image,
+borders, names, values, capital stars, neutrals' hatching, the legend's key) is drawn once per
+edition and view and cached (``BaseLayer``); each call only recolours the territories through the
+index image's palette, pastes the cached overlay and draws what changes: unit chips, industrial
+complexes, battle markers, move arrows, the title bar and the powers' money.
 """
 
 from __future__ import annotations
@@ -313,13 +313,14 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
             continue
         text = _wrap_label(sea_label(shape.name))
         x, y = at(*shape.label, k)
-        box = odraw.textbbox((x, y), text, font=sea_font, anchor="mm", stroke_width=1)
-        if any(not _apart(box, q, 0) for q in drawn):
-            x, y, box = _sea_label_spot(shape, view, k, top, (x, y), drawn, box)
+        text_box: Rect = odraw.textbbox((x, y), text, font=sea_font, anchor="mm",
+                                        stroke_width=1)
+        if any(not _apart(text_box, q, 0) for q in drawn):
+            x, y, text_box = _sea_label_spot(shape, view, k, top, (x, y), drawn, text_box)
         _text_centered(odraw, (x, y), text, sea_size, theme.WATER_TEXT, halo=theme.WATER,
                        stroke=1)
-        drawn.append(box)
-        _record(labels, shape.name, [box], k * view.wrap_w * view.scale)
+        drawn.append(text_box)
+        _record(labels, shape.name, [text_box], k * view.wrap_w * view.scale)
     # Labels and lines stop at the map's edges; the bar and the legend are pasted over them.
     chrome = Image.new("RGB", (ow, bar + legend), theme.BACKGROUND)
     cdraw = ImageDraw.Draw(chrome)

@@ -38,6 +38,7 @@ such pair lies at opposite edges of the image. It is written only where it diffe
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -46,8 +47,6 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from tools.classic_names import canonical
 
 CONVERTER = "tools/import_geometry.py"
 FORMAT = "umpire-geometry"
@@ -106,6 +105,13 @@ class MapConfig:
     names_note: str = "names: '<n> Sea Zone' renamed 'Sea Zone <n>' as in rules/editions/*/map.json"
 
 
+def _classic_canonical() -> Callable[[str], str]:
+    """tools/classic_names.py's ``canonical`` (tools/ is not a package: mypy checks that file
+    as module "classic_names", so a static import would name it twice; see import_triplea)."""
+    canonical: Callable[[str], str] = importlib.import_module("tools.classic_names").canonical
+    return canonical
+
+
 A1941 = MapConfig(
     id="a1941",
     repo="https://github.com/triplea-maps/world_war_ii_v6_1941",
@@ -121,7 +127,7 @@ CLASSIC = MapConfig(
     folder=SHARED / "maps" / "classic" / "map",
     edition_map=REPO_ROOT / "rules" / "editions" / "classic" / "map.json",
     out=REPO_ROOT / "render" / "geometry" / "classic.json",
-    rename=canonical,
+    rename=_classic_canonical(),
     names_note="names: TripleA's names mapped to ours by tools/classic_names.py (canonical()), "
     "as in rules/editions/classic/map.json",
 )

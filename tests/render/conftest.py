@@ -1,4 +1,5 @@
-"""Shared positions for the render tests: the 1941 setup and a scripted battle for Ukraine."""
+"""Shared positions for the render tests: the 1941 and Classic setups and a scripted battle for
+Ukraine on each board."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from render.geo import Geometry, load_geometry
+from render.geo import Geometry, geometry_for, load_geometry
 from rules import engine
 from rules import orders as od
 from rules.events import BattleOpened, Event, UnitsMoved
@@ -52,4 +53,35 @@ def ukraine() -> UkraineBattle:
     # 6, infantry 4 1 2 (2 hits). Round 2 and 3 as below; Germany wins with a tank.
     g.script(1, 5, 2, 3, 3, 2, 6, 4, 1, 2, 4, 1, 6, 5, 3, 1, 2, 6, 6, 6, 6, 6, 6)
     g.do(od.Battle(space="Ukraine", all=True))
+    return UkraineBattle(before, moves, at_open, g.events[i:], g.state)
+
+
+@pytest.fixture(scope="session")
+def classic_geometry() -> Geometry:
+    return geometry_for(engine.resolve_edition("classic"))
+
+
+@pytest.fixture(scope="session")
+def classic_state() -> GameState:
+    return engine.replay(engine.new_game("classic", (), None))
+
+
+@pytest.fixture(scope="session")
+def classic_ukraine() -> UkraineBattle:
+    """Germany attacks Ukraine S.S.R. on the Classic board, where an AA gun stands."""
+    g = Game(position("Germany", "combat_move", {
+        "Eastern Europe": {"Germany": {"infantry": 3, "tank": 2, "fighter": 1}},
+        "Ukraine S.S.R.": {"Russia": {"infantry": 3, "tank": 1, "antiaircraft gun": 1}},
+    }, clear=False, edition="classic", owners={"Ukraine S.S.R.": "Russia"}))
+    g.move({"infantry": 3, "tank": 2}, "Eastern Europe", "Ukraine S.S.R.")
+    g.move({"fighter": 1}, "Eastern Europe", "Ukraine S.S.R.")
+    moves = [e for e in g.events if isinstance(e, UnitsMoved)]
+    g.end()
+    before = g.state
+    i = max(i for i, e in enumerate(g.events) if isinstance(e, BattleOpened))
+    at_open = engine.replay(g.events[: i + 1])
+    # Round 1: fighter 4, tanks 5 2, infantry 3 1 2 (2 hits); defender infantry 4 1 2, tank 6
+    # (2 hits). Round 2: fighter 2, tanks 6 3, infantry 1 (3 hits); defender 5 5. Germany wins.
+    g.script(4, 5, 2, 3, 1, 2, 4, 1, 2, 6, 2, 6, 3, 1, 5, 5)
+    g.do(od.Battle(space="Ukraine S.S.R.", all=True))
     return UkraineBattle(before, moves, at_open, g.events[i:], g.state)
