@@ -16,7 +16,7 @@ from typing import Literal
 
 from render import png_bytes
 from render.battle import battle_record, render_battle
-from render.geo import load_geometry
+from render.geo import geometry_for
 from render.map import render_map
 from rules import events as ev
 from rules.engine import replay
@@ -71,7 +71,7 @@ def map_image(
     note: str = "",
 ) -> RenderedImage:
     """The map of ``state`` (the end of ``log``); arrows for ``moves`` (default: this phase's)."""
-    geometry = load_geometry(state.edition.id)
+    geometry = geometry_for(state.edition)
     shown = phase_moves(log) if moves is None else moves
     title = f"Game {game_id}" + (f" · {note}" if note else "")
     image = render_map(state, geometry, moves=shown, title=title, focus=focus)

@@ -184,3 +184,14 @@ def test_classic_battle_board(classic_ukraine: UkraineBattle) -> None:
     assert board.width == 1200
     compare(board.resize((600, round(600 * board.height / board.width)), Image.Resampling.BOX),
             "classic-battle-ukraine")
+
+
+def test_the_service_draws_a_classic_game_with_classic_geometry() -> None:
+    """service/images.py picks the geometry by data too (``geometry_for``)."""
+    from rules import engine
+    from service.images import map_image
+
+    log = engine.new_game("classic", (), None)
+    image = map_image(engine.replay(log), log, "c1")
+    assert image.png[:8] == b"\x89PNG\r\n\x1a\n" and len(image.png) < LIMIT
+    assert Image.open(io.BytesIO(image.png)).size == (2000, 1283)
