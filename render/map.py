@@ -306,12 +306,13 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
         _record(labels, shape.name, rects, k * view.wrap_w * view.scale)
     # Sea labels after the land's: one that would cover a land label moves off it, within its
     # zone (the maps without TripleA's label places put names at the centres).
-    sea_size = max(10, round(13 * u))
-    sea_font = theme.font(sea_size, condensed=True, bold=True)
     for shape, k in items:
         if edition.spaces[shape.name].kind != "sea":
             continue
-        text = _wrap_label(sea_label(shape.name))
+        text = _wrap_label(sea_label(shape.name, edition.spaces[shape.name].aliases))
+        # A zone's number stands out; a sea's name, a word or three, is a size smaller.
+        sea_size = max(10, round((13 if text.isdigit() else 12) * u))
+        sea_font = theme.font(sea_size, condensed=True, bold=True)
         x, y = at(*shape.label, k)
         text_box: Rect = odraw.textbbox((x, y), text, font=sea_font, anchor="mm",
                                         stroke_width=1)
@@ -383,15 +384,16 @@ def takeable_neutral(edition: Edition, name: str) -> bool:
     return space.kind != "sea" and not space.impassable and space.original_owner is None
 
 
-def sea_label(name: str) -> str:
-    """What a sea zone's label says: its name without the words 'Sea Zone' ('Sea Zone 5' ->
-    '5', 'Baltic Sea Zone' -> 'Baltic')."""
-    words = name.split()
-    for i in range(len(words) - 1):
-        if words[i].casefold() == "sea" and words[i + 1].casefold() == "zone":
-            rest = words[:i] + words[i + 2:]
-            if rest:
-                return " ".join(rest)
+def sea_label(name: str, aliases: Sequence[str] = ()) -> str:
+    """What a sea zone's label says: a number for a numbered zone ('Sea Zone 5' -> '5'); else
+    the sea's name as players may write it, where the edition has that alias ('Baltic Sea Zone'
+    -> 'Baltic Sea', which keeps 'Japan Sea' apart from the land 'Japan'); else the name without
+    'Sea Zone' ('Indian Ocean Sea Zone' -> 'Indian Ocean')."""
+    if name.startswith("Sea Zone ") and len(name) > len("Sea Zone "):
+        return name[len("Sea Zone "):]
+    if name.endswith(" Sea Zone"):
+        sea = name.removesuffix(" Zone")
+        return sea if sea in aliases else name.removesuffix(" Sea Zone")
     return name
 
 

@@ -108,11 +108,17 @@ def test_aa_gun_chips_are_drawn(classic_geometry: Geometry, classic_state: GameS
     assert ink in set(a.crop(box).get_flattened_data())
 
 
-def test_sea_zones_are_labelled_by_name() -> None:
-    assert sea_label("Baltic Sea Zone") == "Baltic"
-    assert sea_label("Eastern United States Sea Zone") == "Eastern United States"
-    assert sea_label("Sea Zone 5") == "5"
+def test_sea_zones_are_labelled_by_a_name_players_can_write(classic_state: GameState) -> None:
+    assert sea_label("Sea Zone 5") == "5"  # 1941's numbered zones
     assert sea_label("Sea Zone") == "Sea Zone"
+    ed = classic_state.edition
+    assert sea_label("Japan Sea Zone", ed.spaces["Japan Sea Zone"].aliases) == "Japan Sea"
+    assert sea_label("Indian Ocean Sea Zone", ()) == "Indian Ocean"
+    for name, space in ed.spaces.items():
+        if space.kind == "sea":
+            label = sea_label(name, space.aliases)
+            assert label in space.aliases or label == name.removesuffix(" Sea Zone"), name
+            assert label not in ed.spaces, name  # 'Japan Sea', not the land 'Japan'
 
 
 def test_a_focused_view_continues_across_the_meeting_edges(
