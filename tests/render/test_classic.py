@@ -125,7 +125,7 @@ def test_a_focused_view_continues_across_the_meeting_edges(
     classic_geometry: Geometry, classic_state: GameState
 ) -> None:
     """Western US is at the east edge, Eastern US at the west edge; the rules join them
-    (MAP-2), so the view around Western US shows Eastern US beyond the edge. Were the edges
+    (R-MAP-02), so the view around Western US shows Eastern US beyond the edge. Were the edges
     not to meet, the view would stop at the board's edge instead."""
     view = focus_view(classic_geometry, "Western United States")
     assert view.wrap_w == 3500 and view.x0 + view.w > 3500

@@ -67,7 +67,7 @@ def test_classic_geometry_records_its_source_and_a_faithful_wrap(
     classic_geometry: Geometry,
 ) -> None:
     """TripleA's Classic map does not scroll around (no map.scrollWrapX): ``wrap_x`` says so.
-    The rules join the board's edges (MAP-2), and the wrap pairs lie at opposite edges of the
+    The rules join the board's edges (R-MAP-02), and the wrap pairs lie at opposite edges of the
     image: ``edges_meet``."""
     src = classic_geometry.source
     assert classic_geometry.map_id == "classic"
