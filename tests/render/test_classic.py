@@ -176,14 +176,16 @@ def test_golden_classic_europe_at_full_size(
 
 
 def test_classic_battle_board(classic_ukraine: UkraineBattle) -> None:
-    """The board draws what the rules decide: the AA gun is among the defender's units (with
-    its pictogram) and, as the rules stand, among its losses; AA fire at the fighter (R-AAG-03)
-    and its capture (R-AAG-04) will change the dice and this golden when the rules have them."""
+    """The board draws what the rules decide. Russia's AA gun in Ukraine S.S.R. never defends:
+    it is taken with the territory (R-AAG-04, A-05), so it is on neither side of the board."""
     rec = battle_record(classic_ukraine.at_open, classic_ukraine.events)
     assert rec.space == "Ukraine S.S.R." and not rec.sea
     assert rec.attacker.start == {"tank": 2, "infantry": 3, "fighter": 1}
-    assert rec.defender.start == {AA: 1, "tank": 1, "infantry": 3}
+    assert rec.defender.start == {"tank": 1, "infantry": 3}
     assert (rec.result, rec.captured_by) == ("attacker", "Germany")
+    taken = [u for u in classic_ukraine.after.units.values()
+             if u.space == "Ukraine S.S.R." and u.type == AA]
+    assert [u.owner for u in taken] == ["Germany"]
     ed = classic_ukraine.at_open.edition
     result = odds(ed, rec.attacker.start, rec.defender.start, space="Ukraine S.S.R.")
     board = render_battle(rec, ed, odds=result, title="Game 7")
