@@ -61,17 +61,21 @@ def hostile_sea_why(s: GameState) -> str:
     return "enemy surface warships there (MAP-7)"
 
 
+@lru_cache(maxsize=32)
+def _neutral_lands(ed: Edition) -> tuple[str, ...]:
+    """Passable territories printed without an owner: the neutrals (Classic R-NEU-01)."""
+    return tuple(t for t, sp in ed.spaces.items()
+                 if sp.kind == "land" and not sp.impassable and sp.original_owner is None)
+
+
 def is_neutral(s: GameState, space: str) -> bool:
-    """An unowned neutral that can be entered (Classic R-NEU-01): a passable territory nobody
-    controls. Impassable neutrals (1941 MAP-8) are ``Space.impassable`` instead."""
-    sp = s.edition.spaces[space]
-    return sp.kind == "land" and not sp.impassable and s.owners.get(space) is None
+    """An unowned neutral that can be entered (Classic R-NEU-01): a passable neutral nobody has
+    taken yet. Impassable neutrals (1941 MAP-8) are ``Space.impassable`` instead."""
+    return space in _neutral_lands(s.edition) and s.owners.get(space) is None
 
 
 def unowned_neutrals(s: GameState) -> frozenset[str]:
-    ed = s.edition
-    return frozenset(t for t, sp in ed.spaces.items()
-                     if sp.kind == "land" and not sp.impassable and s.owners.get(t) is None)
+    return frozenset(t for t in _neutral_lands(s.edition) if s.owners.get(t) is None)
 
 
 def neutral_fee(s: GameState) -> int | None:
@@ -451,7 +455,7 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                 f"this turn; {frm} → {to} is {d if d < 10**6 else 'unreachable'}{around} "
                 "(CM-14/AIR-6, R-AIR-02)."
             )
-        path = _best_air_path(s, u.owner, frm, to, blocked, phase)
+        path = _best_air_path(s, u.owner, frm, to, blocked, phase, d)
     if len(path) - 1 > budget:
         raise IllegalOrder(
             f"{u.type.capitalize()} has {budget} movement left; that route is {len(path) - 1} "
@@ -461,17 +465,24 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
 
 
 def _best_air_path(s: GameState, power: str, frm: str, to: str, blocked: frozenset[str],
-                   phase: str) -> tuple[str, ...]:
-    """Shortest route, then fewest neutrals flown over, then fewest enemy antiaircraft guns
-    overflown (each costs a die per aircraft in Combat Move, R-AIR-05); ties by name."""
+                   phase: str, length: int) -> tuple[str, ...]:
+    """Among the shortest routes (``length`` steps), the one over the fewest neutrals, then
+    past the fewest enemy antiaircraft guns (each costs a die per aircraft in Combat Move,
+    R-AIR-05); ties by name."""
     ed = s.edition
+    back = _air_dists(ed, to, blocked)  # steps to the target: only shortest routes are tried
     neutrals = unowned_neutrals(s)
-    aa_fire = phase == COMBAT and ed.rules.rules.aa_overflight_fire
+    guns: dict[str, int] = {}
+    if phase == COMBAT and ed.rules.rules.aa_overflight_fire:
+        for g in s.units.values():
+            if (ed.units[g.type].abilities.anti_air and g.carried_by is None
+                    and s.enemy(g.owner, power) and not ed.is_sea(g.space)):
+                guns[g.space] = guns.get(g.space, 0) + 1
 
     def weight(y: str) -> tuple[int, int, int]:
         if y == to:
             return (1, 0, 0)
-        return (1, int(y in neutrals), len(enemy_aa_guns(s, y, power)) if aa_fire else 0)
+        return (1, int(y in neutrals), guns.get(y, 0))
 
     best: dict[str, tuple[int, int, int]] = {frm: (0, 0, 0)}
     heap: list[tuple[tuple[int, int, int], tuple[str, ...]]] = [((0, 0, 0), (frm,))]
@@ -483,7 +494,7 @@ def _best_air_path(s: GameState, power: str, frm: str, to: str, blocked: frozens
         if cost > best[x]:
             continue
         for y in sorted(ed.neighbours[x]):
-            if y in blocked or ed.spaces[y].impassable or y in path:
+            if y in blocked or cost[0] + 1 + back.get(y, 10**6) > length:
                 continue
             w = weight(y)
             c = (cost[0] + w[0], cost[1] + w[1], cost[2] + w[2])
@@ -1056,7 +1067,7 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
         else:
             moves.append(ev.UnitMove(id=u.id, path=(zone, target), cost=full_move(s, u),
                                      carried_by=None, stopped=True, offloaded=True,
-                                     assault=target if phase == COMBAT else None))
+                                     assault=target if phase == COMBAT and not neutral else None))
     return moves
 
 

@@ -19,6 +19,8 @@ def technologies(ed: Edition) -> dict[str, Technology]:
 
 
 def owned(s: GameState, power: str) -> list[Technology]:
+    if not s.techs.get(power):
+        return []
     table = technologies(s.edition)
     return [table[t] for t in s.techs.get(power, ()) if t in table]
 

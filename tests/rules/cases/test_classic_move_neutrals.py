@@ -156,3 +156,17 @@ def test_R_NEU_05_landing_range_goes_around_neutrals() -> None:
     evs = h.move({"fighter": 1}, "Brazil", "Peru Sea Zone")
     assert [e.space for e in of_type(evs, ev.NeutralViolated)] == ["Argentina-Chile"]
     assert h.owner("Argentina-Chile") == USA and h.state.treasury[USA] == 0
+
+
+def test_R_NEU_02_landing_from_a_transport_violates_a_neutral() -> None:
+    """R-NEU-02: land units brought by sea into a neutral also violate it (Eire, reached only
+    from the North Sea Zone); in Non-combat Movement they may not land there (R-NEU-05)."""
+    g = game(UK, NCM, {"North Sea Zone": {UK: {"transport": 1, "infantry": 1}}})
+    g.refuse(move({"infantry": 1}, "North Sea Zone", "Eire"), "neutral", "R-NEU-05")
+    h = game(UK, CM, {"North Sea Zone": {UK: {"transport": 1, "infantry": 1}}},
+             treasury={UK: 3})
+    evs = h.move({"infantry": 1}, "North Sea Zone", "Eire")
+    assert [e.space for e in of_type(evs, ev.NeutralViolated)] == ["Eire"]
+    assert h.owner("Eire") == UK and h.units("Eire", UK) == {"infantry": 1}
+    h.end()
+    assert battles(h) == {}
