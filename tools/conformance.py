@@ -1,21 +1,30 @@
-"""Generate ``docs/rules/1941.md``: every rule of the 1941 digest with the tests that cover it.
+"""Generate ``docs/rules/<edition>.md``: every rule of an edition's digest with its tests.
 
 Usage (from the repository root)::
 
-    python -m tools.conformance                  # regenerate the page from the repo alone
-    python -m tools.conformance --check          # exit 1 if the page is stale
-    python -m tools.conformance --refresh-index  # re-read the digest into the rule index first
-        [--digest ../shared/rules/a1941.md]
+    python -m tools.conformance                  # regenerate every edition's page from the repo
+    python -m tools.conformance --check          # exit 1 if a page is stale
+    python -m tools.conformance --refresh-index [--edition classic] [--digest FILE]
+                                                 # re-read the digest(s) into the rule index first
 
-The rule index (ID, title, section, best reading) is parsed from the digest
-``../shared/rules/a1941.md`` and stored in ``docs/rules/a1941_rule_index.json``; the page is
-built from that index and the tests, so the project never reads ``../shared`` except when the
-index is refreshed on purpose.
+Editions come from their data (``rules.edition.edition_catalog()``): the page of an edition is
+``docs/rules/<keyword>.md`` (``1941.md``, ``classic.md``), its rule index
+``docs/rules/<id>_rule_index.json``, parsed from the digest its ``edition.json`` names
+(``../shared/rules/a1941.md``, ``../shared/rules/classic.md``). Pages are built from the index and
+the tests, so the project never reads ``../shared`` except when an index is refreshed on purpose.
 
-A test covers a rule when its function name holds the rule ID as a token (``CM-12`` is written
-``CM_12`` in a name: ``test_CM_12_no_noncombat_move``) or its docstring holds the ID
-(``CM-12: ...`` in its first lines). Tests are found by parsing ``tests/**/*.py``: module-level
-``test_*`` functions and ``test_*`` methods of ``Test*`` classes.
+The digests write rule IDs as bullet items (``* **CM-12 Title.**``, ``- **R-SUB-02 Title.**``,
+``1. **R-LC-01** ...``), as rows of an ambiguity table (``| A-05 | place | problem | reading |``)
+and as numbered worked examples under a "Worked examples" heading, which get the IDs ``EX-1``,
+``EX-2``...
+
+A test covers a rule when its function name holds the rule ID as tokens (``CM-12`` is written
+``CM_12``: ``test_CM_12_no_noncombat_move``; ``R-SUB-02`` is ``test_R_SUB_02_...``; a worked
+example ``test_EX_3_...``) or its docstring holds the ID (``CM-12: ...``, ``R-AAG-01..04``).
+Tests are found by parsing ``tests/**/*.py``: module-level ``test_*`` functions and ``test_*``
+methods of ``Test*`` classes. A test whose file path or name names another edition (its id or
+keyword as a word: ``test_classic_*.py``, ``test_a_round_of_1941``) counts only for that one;
+in a file or test of its own edition, ``A-5`` also finds ``A-05``.
 """
 
 from __future__ import annotations
@@ -30,19 +39,77 @@ import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from rules.edition import EditionRules, edition_catalog
+from tools.import_triplea import SHARED  # ../shared, also from a git worktree
+
 ROOT = Path(__file__).resolve().parent.parent
-DIGEST = ROOT.parent / "shared" / "rules" / "a1941.md"
-INDEX = ROOT / "docs" / "rules" / "a1941_rule_index.json"
-PAGE = ROOT / "docs" / "rules" / "1941.md"
+DOCS = ROOT / "docs" / "rules"
 TESTS = ROOT / "tests"
 
-ID_RE = r"[A-Z]{1,4}-\d+[A-Za-z]?"
-# A rule item: "* **CM-12 Title.** text" (§18 items "A-n"/"B-n" may have no title).
-ITEM_RE = re.compile(rf"^(?P<indent>\s*)\* \*\*(?P<id>{ID_RE})(?P<title>[^*]*)\*\*(?P<rest>.*)$")
-BULLET_RE = re.compile(r"^(?P<indent>\s*)\* ")
+ID_RE = r"[A-Z]{1,4}(?:-[A-Z]{1,4})?-\d+[A-Za-z]?"
+BULLET = r"(?:[*-]|\d+\.)"
+# A rule item: "* **CM-12 Title.** text", "- **R-ECO-01 Title.** text", "1. **R-LC-01** text"
+# (§18 items "A-n"/"B-n" may have no title).
+ITEM_RE = re.compile(
+    rf"^(?P<indent>\s*){BULLET} \*\*(?P<id>{ID_RE})(?P<title>(?:[^*]|\*[^*]+\*)*)\*\*"
+    r"(?P<rest>.*)$")
+BULLET_RE = re.compile(rf"^(?P<indent>\s*){BULLET} ")
 HEADING_RE = re.compile(r"^(?P<hashes>#{2,4}) (?P<text>.+?)\s*$")
-READING_RE = re.compile(r"\*\*(?:Best reading|Reading)(?: \([^)]*\))?:\*\*")
-DOC_ID_RE = re.compile(r"(?<![A-Za-z0-9-])([A-Z]{1,4})-(\d+)([A-Za-z]?)(?![A-Za-z0-9])")
+READING_RE = re.compile(r"\*\*(?:Best reading|Reading)(?: \([^)]*\))?:\*\*|\b(?i:best reading): ")
+# "- Best reading for R-WIN-01/02: ..." (a reading in a bullet of its own, plain text)
+READING_FOR_RE = re.compile(r"^[*-] Best reading for (?P<ids>[^:]+):(?P<text>.*)$")
+# "| A-05 | place in text | problem | best reading |"
+TABLE_RE = re.compile(rf"^\|\s*(?P<id>{ID_RE})\s*\|(?P<cells>.*)\|\s*$")
+EXAMPLES_RE = re.compile(r"worked examples", re.IGNORECASE)
+EXAMPLE_RE = re.compile(r"^(?P<n>\d+)\. \*\*(?P<title>[^*]+)\*\*(?P<rest>.*)$")
+DOC_ID_RE = re.compile(
+    r"(?<![A-Za-z0-9-])([A-Z]{1,4}(?:-[A-Z]{1,4})?)-(\d+)([A-Za-z]?)(?![A-Za-z0-9])"
+    r"((?:(?:/|\.\.|…)\d+(?![A-Za-z0-9]))*)")
+SOURCE_TAG_RE = re.compile(r"\s*\[(?:T|D|X|EXT)(?:[:+][^\]]*)?\]")
+
+
+@dataclass(frozen=True)
+class Book:
+    """One edition's conformance page: where its digest, index and page are."""
+
+    id: str
+    title: str
+    word: str  # what players type after 'game new': names the page
+    digest: str  # relative to the shared folder, e.g. "rules/classic.md"
+
+    @property
+    def index(self) -> Path:
+        return DOCS / f"{self.id}_rule_index.json"
+
+    @property
+    def page(self) -> Path:
+        return DOCS / f"{self.word}.md"
+
+    @property
+    def digest_path(self) -> Path:
+        return SHARED / self.digest
+
+    @property
+    def markers(self) -> frozenset[str]:
+        """Words that name this edition in a test's path or name."""
+        return frozenset({self.id.casefold(), self.word.casefold()})
+
+    @classmethod
+    def of(cls, rules: EditionRules) -> Book:
+        return cls(id=rules.id, title=rules.title, word=rules.word, digest=rules.digest)
+
+
+def books() -> list[Book]:
+    """Every installed edition's page (from the editions' data)."""
+    return [Book.of(r) for r in edition_catalog()]
+
+
+def book(edition: str) -> Book:
+    """The page of one edition, by id or keyword."""
+    for b in books():
+        if edition.casefold() in b.markers:
+            return b
+    raise SystemExit(f"Unknown edition {edition!r}: {', '.join(b.word for b in books())}.")
 
 
 @dataclass(frozen=True)
@@ -62,7 +129,9 @@ class Rule:
 def _clean(text: str) -> str:
     """Markdown item text as one plain line (bold and code marks dropped)."""
     text = re.sub(r"`\[RB:[^`]*\]`", "", text)
+    text = SOURCE_TAG_RE.sub("", text)
     text = text.replace("**", "").replace("`", "")
+    text = re.sub(r"(?<!\w)\*([^*\s][^*]*)\*(?!\w)", r"\1", text)  # *italic*
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -95,10 +164,12 @@ def _join(lines: list[str]) -> str:
     """Lines of an item (sub-bullets included) as one sentence-like line."""
     out = ""
     for line in lines:
-        seg = _clean(line.strip().removeprefix("* "))
+        bullet = BULLET_RE.match(line) is not None
+        seg = _clean(BULLET_RE.sub("", line, count=1) if bullet else line)
         if not seg:
             continue
-        if out and not out.endswith((".", ":", ";", "!", "?", ")")):
+        wrapped = not bullet and seg[0].islower()  # a sentence going on on the next line
+        if out and not wrapped and not out.endswith((".", ":", ";", "!", "?", ")")):
             out += ";"
         out = f"{out} {seg}" if out else seg
     return out
@@ -110,16 +181,51 @@ def parse_digest(text: str) -> list[Rule]:
     rules: dict[str, Rule] = {}
     order: list[str] = []
     extra: dict[str, list[str]] = {}  # readings in bullets of their own, by the rule they serve
-    section = ""
+    section = chapter = ""
+    examples = False  # inside a "Worked examples" chapter: numbered items are EX-1, EX-2...
     last_id: str | None = None
     i = 0
     while i < len(lines):
         line = lines[i]
         h = HEADING_RE.match(line)
         if h:
-            if len(h.group("hashes")) == 2:
-                section = _clean(h.group("text"))
+            level, heading = len(h.group("hashes")), _clean(h.group("text"))
+            if level == 2:
+                section = chapter = heading
+                examples = bool(EXAMPLES_RE.search(heading))
+            elif level == 3 and re.match(r"\d+\.\d+ ", heading):
+                section = heading  # a numbered subsection ("4.1 Action 1 ...") is a section
+            elif level == 3:
+                section = chapter
             last_id = None
+            i += 1
+            continue
+        t = TABLE_RE.match(line)
+        if t and t.group("id") not in rules:
+            # An ambiguity table row: | id | place in text | problem | best reading |
+            cells = [_clean(c) for c in t.group("cells").split("|")]
+            problem = cells[-2] if len(cells) >= 2 else (cells[0] if cells else "")
+            rid = t.group("id")
+            rules[rid] = Rule(id=rid, title=_first_sentence(problem), section=section,
+                              best_reading=cells[-1] if len(cells) >= 2 else None)
+            order.append(rid)
+            i += 1
+            continue
+        e = EXAMPLE_RE.match(line) if examples else None
+        if e:
+            rid = f"EX-{e.group('n')}"
+            if rid not in rules:
+                rules[rid] = Rule(id=rid, title=_clean(e.group("title")).rstrip("."),
+                                  section=section)
+                order.append(rid)
+            i += 1
+            continue
+        f = READING_FOR_RE.match(line)
+        if f:
+            body = _item_body(lines, i)
+            reading = _join([f.group("text"), *body[1:]])
+            for t_id in _ids_in(f.group("ids")):
+                extra.setdefault(t_id, []).append(reading)
             i += 1
             continue
         m = ITEM_RE.match(line)
@@ -141,7 +247,7 @@ def parse_digest(text: str) -> list[Rule]:
         rid = m.group("id")
         indent = len(m.group("indent"))
         body = _item_body(lines, i)
-        title = _clean(m.group("title")).rstrip(".").strip()
+        title = _clean(m.group("title")).rstrip(".:").strip()
         rest = _clean(m.group("rest"))
         if not title:
             title = _first_sentence(rest)
@@ -188,11 +294,26 @@ def _item_body(lines: list[str], start: int) -> list[str]:
 
 
 def _ids_in(text: str) -> list[str]:
+    """IDs written in text; ``R-WIN-01/02`` and ``R-AAG-01..04`` name every ID they span."""
     out: list[str] = []
     for m in DOC_ID_RE.finditer(text):
-        rid = f"{m.group(1)}-{m.group(2)}{m.group(3)}"
-        if rid not in out:
-            out.append(rid)
+        for rid in _expand(m):
+            if rid not in out:
+                out.append(rid)
+    return out
+
+
+def _expand(m: re.Match[str]) -> list[str]:
+    """The IDs of one DOC_ID_RE match: itself, then those of its '/n' and '..n' tails."""
+    head, number, suffix, tail = m.group(1), m.group(2), m.group(3), m.group(4)
+    out = [f"{head}-{number}{suffix}"]
+    width = len(number) if number.startswith("0") else 0
+    last = int(number)
+    for sep, n in re.findall(r"(/|\.\.|…)(\d+)", tail or ""):
+        stop = int(n)
+        span = range(last + 1, stop + 1) if sep != "/" and stop > last else [stop]
+        out += [f"{head}-{k:0{width}d}" for k in span]
+        last = stop
     return out
 
 
@@ -200,20 +321,21 @@ def _ids_in(text: str) -> list[str]:
 # The index file
 
 
-def write_index(rules: list[Rule], digest_text: str, path: Path = INDEX) -> None:
+def write_index(b: Book, rules: list[Rule], digest_text: str) -> None:
     doc = {
-        "about": "Rule index of the Axis & Allies 1941 digest (../shared/rules/a1941.md): "
+        "about": f"Rule index of the {b.title} digest (../shared/{b.digest}): "
                  "IDs, titles, sections and best readings. Generated by "
-                 "`python -m tools.conformance --refresh-index`; do not edit by hand.",
-        "digest": "rules/a1941.md",
+                 f"`python -m tools.conformance --refresh-index --edition {b.word}`; "
+                 "do not edit by hand.",
+        "digest": b.digest,
         "digest_sha256": hashlib.sha256(digest_text.encode("utf-8")).hexdigest(),
         "rules": [asdict(r) for r in rules],
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    b.index.parent.mkdir(parents=True, exist_ok=True)
+    b.index.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def read_index(path: Path = INDEX) -> list[Rule]:
+def read_index(path: Path) -> list[Rule]:
     doc = json.loads(path.read_text(encoding="utf-8"))
     return [Rule(**r) for r in doc["rules"]]
 
@@ -221,46 +343,76 @@ def read_index(path: Path = INDEX) -> list[Rule]:
 # --------------------------------------------------------------------------------------------
 # Finding the tests that cover each rule
 
+_NUMBER = re.compile(r"\d+[A-Za-z]?")
 
-def _name_ids(name: str, known: dict[str, str]) -> list[str]:
-    """Rule IDs written as tokens in a function name: ``test_CC_6A_x_and_CC_7b_y``.
 
-    A token pair inside a longer ID (``test_R_MAP_12``: Classic's R-MAP-12) is not one, as in
-    docstrings (DOC_ID_RE).
+def _upper(token: str) -> bool:
+    return token.isalpha() and token.isupper()
+
+
+def _name_ids(name: str, known: dict[str, str], lenient: bool = False) -> list[str]:
+    """Rule IDs written as tokens in a function name: ``test_CC_6A_x_and_CC_7b_y``,
+    ``test_R_SUB_02_x`` (Classic's R-SUB-02).
+
+    A token pair inside a longer ID (``test_R_MAP_12``: Classic's R-MAP-12, not 1941's MAP-12)
+    is not one, as in docstrings (DOC_ID_RE).
     """
     tokens = name.split("_")
     out: list[str] = []
-    for i, (a, b) in enumerate(itertools.pairwise(tokens)):
-        if not (a.isalpha() and a.isupper() and re.fullmatch(r"\d+[A-Za-z]?", b)):
+    for i, a in enumerate(tokens):
+        if not _upper(a) or (i and _upper(tokens[i - 1])):
             continue
-        if i and tokens[i - 1].isalpha() and tokens[i - 1].isupper():
-            continue
-        rid = _known(f"{a}-{b}", known)
+        rid = None
+        if i + 2 < len(tokens) and _upper(tokens[i + 1]) and _NUMBER.fullmatch(tokens[i + 2]):
+            rid = _known(f"{a}-{tokens[i + 1]}-{tokens[i + 2]}", known, lenient)
+        elif i + 1 < len(tokens) and _NUMBER.fullmatch(tokens[i + 1]):
+            rid = _known(f"{a}-{tokens[i + 1]}", known, lenient)
         if rid and rid not in out:
             out.append(rid)
     return out
 
 
-def _known(candidate: str, known: dict[str, str]) -> str | None:
-    """The digest's spelling of ``candidate`` (suffix letters match in either case)."""
-    if candidate.lower() in known:
-        return known[candidate.lower()]
+def _norm(rule_id: str) -> str:
+    """``A-05`` and ``A-5`` alike (numbers without leading zeros), lowercase."""
+    return re.sub(r"\d+", lambda m: str(int(m.group())), rule_id.lower())
+
+
+def _known(candidate: str, known: dict[str, str], lenient: bool = False) -> str | None:
+    """The digest's spelling of ``candidate`` (suffix letters match in either case; with
+    ``lenient``, numbers match without their leading zeros)."""
     base = re.sub(r"(?<=\d)[A-Za-z]$", "", candidate)  # "CM-4s" → "CM-4"
-    return known.get(base.lower())
+    for c in (candidate, base):
+        if c.lower() in known:
+            return known[c.lower()]
+    if lenient:
+        loose = {_norm(k): v for k, v in known.items()}
+        for c in (candidate, base):
+            if _norm(c) in loose:
+                return loose[_norm(c)]
+    return None
 
 
-def _doc_ids(doc: str, known: dict[str, str]) -> list[str]:
+def _doc_ids(doc: str, known: dict[str, str], lenient: bool = False) -> list[str]:
     out: list[str] = []
     for m in DOC_ID_RE.finditer(doc):
-        rid = _known(f"{m.group(1)}-{m.group(2)}{m.group(3)}", known)
-        if rid and rid not in out:
-            out.append(rid)
+        for candidate in _expand(m):
+            rid = _known(candidate, known, lenient)
+            if rid and rid not in out:
+                out.append(rid)
     return out
 
 
-def scan_tests(rules: list[Rule], tests_dir: Path = TESTS,
+def _words(text: str) -> set[str]:
+    return {w for w in re.split(r"[^0-9a-z]+", text.casefold()) if w}
+
+
+def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
                root: Path = ROOT) -> dict[str, list[str]]:
-    """Rule ID → ``path::function`` of every test naming it, in path and line order."""
+    """Rule ID → ``path::function`` of every test naming it, in path and line order.
+
+    A test whose path or name names another edition and not ``b`` does not count for ``b``.
+    """
+    others = frozenset().union(*(x.markers for x in books() if x.id != b.id))
     known = {r.id.lower(): r.id for r in rules}
     cover: dict[str, list[str]] = {r.id: [] for r in rules}
     for path in sorted(tests_dir.rglob("*.py")):
@@ -272,8 +424,12 @@ def scan_tests(rules: list[Rule], tests_dir: Path = TESTS,
         if path.name.startswith("test_classic"):
             continue  # Classic's cases cite the Classic digest (its A-n are not 1941's A-n)
         for qual, fn in _test_functions(tree):
-            ids = _name_ids(fn.name, known)
-            for rid in _doc_ids(ast.get_docstring(fn) or "", known):
+            words = _words(rel) | _words(qual)
+            mine = bool(words & b.markers)
+            if words & others and not mine:
+                continue
+            ids = _name_ids(fn.name, known, lenient=mine)
+            for rid in _doc_ids(ast.get_docstring(fn) or "", known, lenient=mine):
                 if rid not in ids:
                     ids.append(rid)
             mark = " (expected to fail: a known gap)" if _is_xfail(fn) else ""
@@ -316,20 +472,32 @@ def _md(text: str) -> str:
     return re.sub(r"([*_<>\[\]])", r"\\\1", text)
 
 
-def render(rules: list[Rule], cover: dict[str, list[str]]) -> str:
+def _naming(rules: list[Rule]) -> str:
+    """How to name a test after a rule, with one ID of each shape this digest uses."""
+    shown: dict[tuple[int, bool], str] = {}
+    for r in rules:
+        shown.setdefault((r.id.count("-"), r.id.startswith("EX-")), r.id)
+    names = ", ".join(f"`test_{rid.replace('-', '_')}_...`" for rid in shown.values())
+    return (f"Name a test after the rule it checks, `-` written `_` ({names}), or cite the ID in "
+            "the first lines of its docstring.")
+
+
+def render(b: Book, rules: list[Rule], cover: dict[str, list[str]]) -> str:
     covered = [r for r in rules if _passing(cover.get(r.id, []))]
     uncovered = [r for r in rules if not _passing(cover.get(r.id, []))]
     readings = sum(1 for r in rules if r.best_reading)
+    index = b.index.relative_to(ROOT).as_posix()
     out: list[str] = [
-        "# Axis & Allies 1941: the rules as implemented",
+        f"# {b.title}: the rules as implemented",
         "",
-        "<!-- Generated by `python -m tools.conformance` from docs/rules/a1941_rule_index.json "
+        f"<!-- Generated by `python -m tools.conformance` from {index} "
         "and the tests; do not edit by hand. -->",
         "",
-        "Every rule ID of the rulebook digest (`rules/a1941.md` of the shared rules folder), with "
+        f"Every rule ID of the rulebook digest (`{b.digest}` of the shared rules folder), with "
         "the tests that cover it (a test covers a rule when its name or docstring names the rule "
         "ID; a rule whose only tests are expected failures counts as not covered) and the "
-        "reading the referee follows where the rulebook is silent, garbled or ambiguous.",
+        "reading the referee follows where the rulebook is silent, garbled or ambiguous. "
+        + _naming(rules),
         "",
         f"**{len(rules)} rules: {len(covered)} covered by tests, {len(uncovered)} not yet "
         f"covered; {readings} with a best reading.**",
@@ -369,39 +537,54 @@ def _passing(tests: list[str]) -> bool:
     return any(" " not in t for t in tests)
 
 
-def build_page(index: Path = INDEX, tests_dir: Path = TESTS, root: Path = ROOT) -> str:
-    """The page as it should be now, from the index file and the tests (no digest needed)."""
-    rules = read_index(index)
-    return render(rules, scan_tests(rules, tests_dir, root))
+def build_page(b: Book, tests_dir: Path = TESTS, root: Path = ROOT) -> str:
+    """An edition's page as it should be now, from its index file and the tests (no digest)."""
+    rules = read_index(b.index)
+    return render(b, rules, scan_tests(b, rules, tests_dir, root))
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Generate docs/rules/1941.md (rules and their tests).")
+    ap = argparse.ArgumentParser(
+        description="Generate docs/rules/<edition>.md (rules and their tests) for each edition.")
+    ap.add_argument("--edition", action="append",
+                    help="only this edition (id or keyword; repeatable); default: every edition")
     ap.add_argument("--refresh-index", action="store_true",
-                    help="re-read the digest into docs/rules/a1941_rule_index.json first")
-    ap.add_argument("--digest", type=Path, default=DIGEST, help="the digest to read")
-    ap.add_argument("--check", action="store_true", help="exit 1 if the page is stale")
+                    help="re-read the digest into docs/rules/<id>_rule_index.json first")
+    ap.add_argument("--digest", type=Path,
+                    help="the digest to read (one edition only; default: the one its data names)")
+    ap.add_argument("--check", action="store_true", help="exit 1 if a page is stale")
     args = ap.parse_args(argv)
-    if args.refresh_index:
-        text = args.digest.read_text(encoding="utf-8")
-        rules = parse_digest(text)
-        write_index(rules, text)
-        print(f"{INDEX.relative_to(ROOT)}: {len(rules)} rules from {args.digest}")
-    page = build_page()
-    if args.check:
-        if not PAGE.exists() or PAGE.read_text(encoding="utf-8") != page:
-            print(f"{PAGE.relative_to(ROOT)} is stale: run `python -m tools.conformance`",
-                  file=sys.stderr)
-            return 1
-        return 0
-    PAGE.parent.mkdir(parents=True, exist_ok=True)
-    PAGE.write_text(page, encoding="utf-8")
-    rules = read_index()
-    cover = scan_tests(rules)
-    n_cov = sum(1 for r in rules if _passing(cover[r.id]))
-    print(f"{PAGE.relative_to(ROOT)}: {len(rules)} rules, {n_cov} covered, "
-          f"{len(rules) - n_cov} uncovered")
-    return 0
+    chosen = [book(e) for e in args.edition] if args.edition else books()
+    if args.digest and len(chosen) != 1:
+        ap.error("--digest needs exactly one --edition")
+    stale = 0
+    for b in chosen:
+        if args.refresh_index:
+            digest = args.digest or b.digest_path
+            text = digest.read_text(encoding="utf-8")
+            rules = parse_digest(text)
+            write_index(b, rules, text)
+            print(f"{b.index.relative_to(ROOT)}: {len(rules)} rules from {digest}")
+        if not b.index.exists():
+            print(f"{b.index.relative_to(ROOT)} is missing: run `python -m tools.conformance "
+                  f"--refresh-index --edition {b.word}`", file=sys.stderr)
+            stale += 1
+            continue
+        page = build_page(b)
+        if args.check:
+            if not b.page.exists() or b.page.read_text(encoding="utf-8") != page:
+                print(f"{b.page.relative_to(ROOT)} is stale: run `python -m tools.conformance`",
+                      file=sys.stderr)
+                stale += 1
+            continue
+        b.page.parent.mkdir(parents=True, exist_ok=True)
+        b.page.write_text(page, encoding="utf-8")
+        rules = read_index(b.index)
+        cover = scan_tests(b, rules)
+        n_cov = sum(1 for r in rules if _passing(cover[r.id]))
+        print(f"{b.page.relative_to(ROOT)}: {len(rules)} rules, {n_cov} covered, "
+              f"{len(rules) - n_cov} uncovered")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
