@@ -32,17 +32,33 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
-import itertools
 import json
+import os
 import re
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from rules.edition import EditionRules, edition_catalog
-from tools.import_triplea import SHARED  # ../shared, also from a git worktree
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _shared_dir() -> Path:
+    """``../shared``: $UMPIRE_SHARED, else next to this checkout or to the main checkout."""
+    env = os.environ.get("UMPIRE_SHARED")
+    if env:
+        return Path(env)
+    here = ROOT.parent / "shared"
+    dot_git = ROOT / ".git"
+    if not here.exists() and dot_git.is_file():  # a worktree: "gitdir: <main>/.git/worktrees/x"
+        m = re.match(r"gitdir:\s*(.+)", dot_git.read_text("utf-8").strip())
+        if m and (Path(m.group(1)).resolve().parents[2].parent / "shared").exists():
+            return Path(m.group(1)).resolve().parents[2].parent / "shared"
+    return here
+
+
+SHARED = _shared_dir()
 DOCS = ROOT / "docs" / "rules"
 TESTS = ROOT / "tests"
 
@@ -200,12 +216,12 @@ def parse_digest(text: str) -> list[Rule]:
             last_id = None
             i += 1
             continue
-        t = TABLE_RE.match(line)
-        if t and t.group("id") not in rules:
+        row = TABLE_RE.match(line)
+        if row and row.group("id") not in rules:
             # An ambiguity table row: | id | place in text | problem | best reading |
-            cells = [_clean(c) for c in t.group("cells").split("|")]
+            cells = [_clean(c) for c in row.group("cells").split("|")]
             problem = cells[-2] if len(cells) >= 2 else (cells[0] if cells else "")
-            rid = t.group("id")
+            rid = row.group("id")
             rules[rid] = Rule(id=rid, title=_first_sentence(problem), section=section,
                               best_reading=cells[-1] if len(cells) >= 2 else None)
             order.append(rid)
@@ -223,9 +239,9 @@ def parse_digest(text: str) -> list[Rule]:
         f = READING_FOR_RE.match(line)
         if f:
             body = _item_body(lines, i)
-            reading = _join([f.group("text"), *body[1:]])
+            plain = _join([f.group("text"), *body[1:]])
             for t_id in _ids_in(f.group("ids")):
-                extra.setdefault(t_id, []).append(reading)
+                extra.setdefault(t_id, []).append(plain)
             i += 1
             continue
         m = ITEM_RE.match(line)
@@ -239,9 +255,9 @@ def parse_digest(text: str) -> list[Rule]:
                 cited = [c for c in _ids_in(" ".join(body)) if c.startswith("A-")] or [
                     c for c in _ids_in(" ".join(body))]
                 targets = cited or ([last_id] if last_id else [])
-                for t in targets:
+                for target in targets:
                     if reading:
-                        extra.setdefault(t, []).append(reading)
+                        extra.setdefault(target, []).append(reading)
             i += 1
             continue
         rid = m.group("id")
