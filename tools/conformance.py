@@ -437,8 +437,6 @@ def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
         except (SyntaxError, UnicodeDecodeError):
             continue
         rel = path.relative_to(root).as_posix()
-        if path.name.startswith("test_classic"):
-            continue  # Classic's cases cite the Classic digest (its A-n are not 1941's A-n)
         for qual, fn in _test_functions(tree):
             words = _words(rel) | _words(qual)
             mine = bool(words & b.markers)
