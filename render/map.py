@@ -387,7 +387,7 @@ def takeable_neutral(edition: Edition, name: str) -> bool:
 def sea_label(name: str, aliases: Sequence[str] = ()) -> str:
     """What a sea zone's label says: a number for a numbered zone ('Sea Zone 5' -> '5'); else
     the sea's name as players may write it, where the edition has that alias ('Baltic Sea Zone'
-    -> 'Baltic Sea', which keeps 'Japan Sea' apart from the land 'Japan'); else the name without
+    -> 'Baltic Sea', which keeps '<land> Sea' apart from the land '<land>'); else the name without
     'Sea Zone' ('Indian Ocean Sea Zone' -> 'Indian Ocean')."""
     if name.startswith("Sea Zone ") and len(name) > len("Sea Zone "):
         return name[len("Sea Zone "):]
