@@ -147,6 +147,8 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
             rnd = RoundRecord(e.round)
             rec.rounds.append(rnd)
         elif isinstance(e, ev.DiceRolled):
+            if e.stage in ("raid_aa", "raid"):
+                continue  # a strategic bombing raid is not part of the battle
             if rnd is None or rnd.number != e.round:
                 rnd = RoundRecord(e.round)
                 rec.rounds.append(rnd)
@@ -173,6 +175,8 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
         elif isinstance(e, ev.SubmarinesDeclared):
             if e.submerge:
                 current().notes.append(f"{len(e.submerge)} {e.side} submarine(s) submerged")
+        elif isinstance(e, ev.SubmarinesWithdrew):
+            current().notes.append(f"{len(e.units)} {e.side} submarine(s) withdrew to {e.to}")
         elif isinstance(e, ev.SeaborneLanded):
             joined = [i for i in e.units if i not in side_of]  # not counted at the opening
             for i in joined:

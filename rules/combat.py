@@ -4,6 +4,18 @@ Asynchronous by design: each round stops where a player owes a decision (casualt
 or retreat) and continues when it is given. ``battle <space> all`` fights to the end, using
 standing casualty orders or the default (cheapest first, two-hit units absorb first, transports
 last, the attacker keeping its last land unit where possible).
+
+Edition differences hang off unit abilities and ``RuleSet`` switches, never an edition id:
+submarines declare (1941 SS-2) or attacking ones always strike first (Classic R-SUB-02);
+submarines submerge (SS-3) or withdraw between rounds (R-SUB-05, ``withdraw``); antiaircraft
+guns fire before a land battle (``anti_air``, R-LC-02); battleships bombard (``bombard``,
+R-AMP-05); strategic bombing raids (``bomb``, R-SBR); dice by column (R-CBT-01/04); who
+retreats and where (CC-6B / R-RET, A-13, A-28).
+
+Asynchronous reading of submarine withdrawal (R-SUB-05, R-NC-07): between rounds (step
+``press_or_retreat``) the attacker may withdraw its submarines before it presses or retreats,
+and the defender may withdraw its own until the attacker presses. Nobody waits for the
+defender's withdrawal: it is never owed, and the referee's default is to stay.
 """
 
 from __future__ import annotations
@@ -14,9 +26,11 @@ from typing import TYPE_CHECKING, Literal
 
 from rules import events as ev
 from rules import orders as od
+from rules import tech
 from rules.dice import Dice, roll_purpose
+from rules.edition import RuleSet
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
-from rules.movement import enemy_units, is_hostile_sea, is_hostile_territory
+from rules.movement import canal_open, enemy_units, is_hostile_sea, is_hostile_territory
 from rules.state import BattleState, GameState, Unit
 
 if TYPE_CHECKING:
@@ -24,11 +38,20 @@ if TYPE_CHECKING:
 
 MAX_ROUNDS = 200  # guard against a loop in "battle all"; real battles end long before
 
-# Hit categories (H-2, H-3) and unit classes for the casualty matching (H-7).
-ANY, NO_AIR, NO_SUB = "any", "no_air", "no_sub"
+AA_HIT = 1  # an antiaircraft die hits on a 1 (R-AAG-03)
+
+# Hit categories (H-2, H-3; antiaircraft hits A-04) and unit classes for the casualty
+# matching (H-7). Categories are recorded in this order (DiceRolled.categories).
+ANY, NO_AIR, NO_SUB, AIR_ONLY = "any", "no_air", "no_sub", "air_only"
+CATEGORIES = (ANY, NO_AIR, NO_SUB, AIR_ONLY)
 AIR, SUB, OTHER, TRANSPORT = "air", "sub", "other", "transport"
+CLASSES = (AIR, SUB, OTHER, TRANSPORT)
 ELIGIBLE = {ANY: (AIR, SUB, OTHER, TRANSPORT), NO_AIR: (SUB, OTHER, TRANSPORT),
-            NO_SUB: (AIR, OTHER, TRANSPORT)}
+            NO_SUB: (AIR, OTHER, TRANSPORT), AIR_ONLY: (AIR,)}
+
+
+def _rules(s: GameState) -> RuleSet:
+    return s.edition.rules.rules
 
 
 # --------------------------------------------------------------------------------------------
@@ -74,10 +97,11 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
                                     launched=launched, hostile_at_start=hostile))
             sea_battles.add(z)
     s = tx.state
+    bombarded: set[int] = set()
     for t in [n for n in ed.spaces if not ed.is_sea(n)]:
         if not is_hostile_territory(s, t, power):
             continue
-        # Bombers on a strategic bombing raid are not in the land battle (R-SBR-01, A-16).
+        # R-BMB-03 / A-16: bombers on a strategic bombing raid fight no battle there.
         present = [u for u in s.units_in(t) if u.owner == power and not u.raid]
         pending_cargo = [c for c in s.units.values()
                          if c.owner == power and c.assault == t and c.carried_by is not None]
@@ -94,11 +118,34 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
                 flow.capture(tx, t, power, "no battle", "CC-0b")
                 s = tx.state
             continue
+        zones = {u.came_from for u in present if u.assault == t and u.came_from} | {
+            c.space for c in pending_cargo}
+        support: tuple[int, ...] = ()
+        if amphibious and not blocked and not zones & sea_battles:
+            support = _bombarding(s, power, zones, bombarded)
+            bombarded.update(support)
         tx.emit(ev.BattleOpened(space=t, attacker=power, defenders=_powers(s, [u.id for u in foes]),
                                 sea=False, attacking=tuple(u.id for u in present),
                                 defending=tuple(u.id for u in foes), amphibious=amphibious,
-                                blocked_by=blocked[0] if blocked else None, seaborne=seaborne))
+                                blocked_by=blocked[0] if blocked else None, seaborne=seaborne,
+                                bombarding=support))
         s = tx.state
+
+
+def _bombarding(s: GameState, power: str, zones: set[str], taken: set[int]) -> tuple[int, ...]:
+    """Battleships that support a landing from ``zones`` with one shot (R-AMP-05).
+
+    Best reading of "accompany": the attacker's bombarding ships in a sea zone the assault's
+    land units were unloaded from, that fought no sea battle this turn; each supports one
+    landing. No bombardment when the landing zone saw a sea battle (R-AMP-04; the caller checks).
+    """
+    if _rules(s).bombardment == "none":
+        return ()
+    ed = s.edition
+    return tuple(sorted(
+        u.id for z in zones for u in s.units_in(z)
+        if u.owner == power and ed.units[u.type].abilities.bombard and u.carried_by is None
+        and not u.fought and u.id not in taken))
 
 
 def _is_cargo_of_enemy(s: GameState, u: Unit) -> bool:
@@ -121,6 +168,8 @@ def _powers(s: GameState, ids: Iterable[int]) -> tuple[str, ...]:
 
 def awaiting_declaration(s: GameState, b: BattleState) -> bool:
     """The defender's submarines must choose strike or submerge before any die (SS-2)."""
+    if _rules(s).sub_first_strike != "declared":
+        return False  # R-SUB-02/06: no declarations
     opening = not any(not x.startswith("declare:") for x in b.fired)
     return (b.step == "casualties" and opening and not b.owed
             and "declare:defender" not in b.fired and bool(sub_eligible(s, b, "defender"))
@@ -145,7 +194,16 @@ def pending_decisions(s: GameState) -> list[Pending]:
                     out.append(Pending((alive or list(b.defenders))[0], "casualties", b.space))
         elif b.step == "press_or_retreat":
             out.append(Pending(b.attacker, "press or retreat", b.space))
+    out.extend(Pending(s.power, "bombing raid", x) for x in open_raids(s))
     return out
+
+
+def open_raids(s: GameState) -> list[str]:
+    """Territories the acting power's bombers raid this turn, not yet resolved (R-SBR-01)."""
+    if not _rules(s).strategic_bombing or s.phase != "conduct_combat":
+        return []
+    spaces = {u.space for u in s.units.values() if u.raid and u.owner == s.power}
+    return sorted(x for x in spaces if f"raid:{x}" not in s.flags)
 
 
 def owed_side(b: BattleState) -> str | None:
@@ -191,6 +249,11 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
             f"The amphibious assault on {b.space} waits for the sea battle in {b.blocked_by}: "
             "sea combat comes first (AA-1)."
         )
+    if b.space in open_raids(s):
+        raise IllegalOrder(
+            f"Resolve the strategic bombing raid on {b.space} first, with 'bomb {b.space}'; the "
+            "battle there follows (A-16)."
+        )
     if not b.amphibious and not b.sea:
         first = [x.space for x in s.battles.values()
                  if x.step != "done" and _is_amphibious_part(s, x)]
@@ -221,12 +284,22 @@ def _is_amphibious_part(s: GameState, b: BattleState) -> bool:
     return any(x.blocked_by == b.space for x in s.battles.values() if x.step != "done")
 
 
-def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice: Dice) -> None:
+def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike | od.Withdraw,
+                    dice: Dice) -> None:
     s = tx.state
     if s.phase != "conduct_combat":
         raise WrongPhase("Casualties are chosen during Conduct Combat (§9).")
     b = _battle(s, order.space)
+    if isinstance(order, od.Withdraw):
+        _withdraw(tx, b, order)
+        return
     if isinstance(order, od.Submerge | od.Strike):
+        if _rules(s).sub_first_strike != "declared" or _rules(s).sub_retreat != "submerge":
+            raise IllegalOrder(
+                f"Submarines neither submerge nor declare a strike in this game: attacking "
+                f"submarines always strike first (R-SUB-02), and submarines leave a battle "
+                f"between rounds with 'withdraw {b.space}' (R-SUB-05)."
+            )
         _declare_subs(tx, b, order, dice)
         return
     side = owed_side(b)
@@ -361,44 +434,107 @@ def sub_eligible(s: GameState, b: BattleState, side: str) -> list[Unit]:
 
 
 def _next_stage(tx: Tx, b: BattleState, dice: Dice, auto: bool) -> bool:
-    """Do the next step of the round; False when it waits for a decision."""
+    """Do the next step of the round; False when it waits for a decision.
+
+    A round, in order (a step that does not apply is skipped):
+
+    0. 1941: submarines declare strike or submerge, the attacker first (SS-2).
+    1. Round 1 of a land battle: the defender's antiaircraft gun fires at the attacking
+       aircraft (R-LC-02, R-AAG-03).
+    2. Round 1 of an amphibious assault: the battleships' support shot (R-AMP-05).
+    3. Submarines strike first: 1941 the declared ones of each side (SS-4, SS-5); Classic every
+       attacking submarine, every round (R-SUB-02, R-NC-02).
+    4. The victims of steps 1 and 3 leave at once, without firing back (SS-6, R-NC-03,
+       R-LC-02); the victims of step 2 stay and fire back (R-AMP-05).
+    5. The attacker fires (CC-3, R-LC-03, R-NC-04); 6. the defender fires (CC-4, R-LC-04).
+    7. Casualties are removed, then the attacker presses or retreats (CC-5, CC-6).
+    """
     s = tx.state
-    # Declarations open the round; who may strike is fixed until the next round (CC-5).
-    opening = not any(not x.startswith("declare:") for x in b.fired)
-    if opening and "declare:attacker" not in b.fired:
-        subs = sub_eligible(s, b, "attacker")
-        if subs:  # SS-2: the attacker declares first; its battle order means "strike"
-            tx.emit(ev.SubmarinesDeclared(space=b.space, side="attacker", by=b.attacker,
-                                          strike=tuple(u.id for u in subs), how="battle order"))
-            return True
-    if opening and "declare:defender" not in b.fired:
-        subs = sub_eligible(s, b, "defender")
-        if subs:
-            if not auto:
-                return False  # SS-2: the defender declares (strike <space> / submerge <space>)
-            tx.emit(ev.SubmarinesDeclared(space=b.space, side="defender", by="referee",
-                                          strike=tuple(u.id for u in subs), how="default"))
-            return True
-    striking = set(b.striking)
-    for side in ("attacker", "defender"):
-        strikers = [u for u in _side_units(s, b, side) if u.id in striking]
-        if strikers and f"{side}:strike" not in b.fired:
-            _fire(tx, b, side, dice, strike=strikers)  # SS-4, SS-5
-            return True
-    if b.pending_casualties and "attacker" not in b.fired:
-        # SS-5/SS-6: Step-2 casualties leave before Steps 3 and 4.
-        _remove_with_cargo(tx, b, [i for i, _ in b.pending_casualties], "SS-6")
+    if _rules(s).sub_first_strike == "declared":
+        # Declarations open the round; who may strike is fixed until the next round (CC-5).
+        opening = not any(not x.startswith("declare:") for x in b.fired)
+        if opening and "declare:attacker" not in b.fired:
+            subs = sub_eligible(s, b, "attacker")
+            if subs:  # SS-2: the attacker declares first; its battle order means "strike"
+                tx.emit(ev.SubmarinesDeclared(space=b.space, side="attacker", by=b.attacker,
+                                              strike=tuple(u.id for u in subs),
+                                              how="battle order"))
+                return True
+        if opening and "declare:defender" not in b.fired:
+            subs = sub_eligible(s, b, "defender")
+            if subs:
+                if not auto:
+                    return False  # SS-2: the defender declares (strike / submerge <space>)
+                tx.emit(ev.SubmarinesDeclared(space=b.space, side="defender", by="referee",
+                                              strike=tuple(u.id for u in subs), how="default"))
+                return True
+    if b.round == 1 and "defender:aa" not in b.fired and _aa_targets(s, b):
+        _fire_aa(tx, b, dice)  # step 1
         return True
-    if "attacker" not in b.fired and b.sea and _precheck_end(tx, b):
-        return True  # Step 2 left nothing to fight (SS-3 submerged, CC-6C transports alone)
-    if "attacker" not in b.fired:
-        _fire(tx, b, "attacker", dice)
+    if b.round == 1 and "attacker:bombard" not in b.fired and _alive(s, b.bombarding):
+        _fire(tx, b, "attacker", dice, stage="bombard")  # step 2
+        return True
+    for side in ("attacker", "defender"):  # step 3
+        if _strikers(s, b, side) and f"{side}:strike" not in b.fired:
+            _fire(tx, b, side, dice, stage="strike")
+            return True
+    if "attacker" not in b.fired:  # step 4
+        # Attacking casualties never fire again; defending ones leave now only in a sea battle
+        # (strike victims), a land battle's (bombardment victims) fire back.
+        now = [i for i, _ in b.pending_casualties if b.sea or i not in b.defending]
+        if now:
+            rule = ("SS-6" if _rules(s).sub_first_strike == "declared" else "R-NC-03") if b.sea \
+                else "R-LC-02"
+            _remove_with_cargo(tx, b, now, rule)
+            return True
+        if (b.sea or "defender:aa" in b.fired) and _precheck_end(tx, b):
+            return True  # nothing left to fight (SS-3 submerged, CC-6C transports alone, R-LC-02)
+        _fire(tx, b, "attacker", dice)  # step 5
         return True
     if "defender" not in b.fired:
-        _fire(tx, b, "defender", dice)
+        _fire(tx, b, "defender", dice)  # step 6
         return True
-    _end_round(tx, b)
+    _end_round(tx, b)  # step 7
     return True
+
+
+def _strikers(s: GameState, b: BattleState, side: str) -> list[Unit]:
+    """Submarines of ``side`` that fire first this round (step 3 of ``_next_stage``)."""
+    if _rules(s).sub_first_strike == "attacker_only":
+        # R-SUB-02: every attacking submarine, every round; R-SUB-06: defenders never.
+        return sub_eligible(s, b, "attacker") if side == "attacker" else []
+    striking = set(b.striking)
+    return [u for u in _side_units(s, b, side) if u.id in striking]
+
+
+def _aa_guns(s: GameState, b: BattleState) -> list[Unit]:
+    """The defender's antiaircraft guns in a territory under attack (R-LC-02, R-AAG-03)."""
+    if b.sea:
+        return []
+    return [u for u in s.units_in(b.space)
+            if s.edition.units[u.type].abilities.anti_air and s.enemy(u.owner, b.attacker)]
+
+
+def _aa_targets(s: GameState, b: BattleState) -> list[Unit]:
+    """Attacking aircraft an antiaircraft gun fires at before round 1 (R-LC-02)."""
+    if not _aa_guns(s, b):
+        return []
+    return [u for u in _side_units(s, b, "attacker") if s.edition.units[u.type].domain == "air"]
+
+
+def _fire_aa(tx: Tx, b: BattleState, dice: Dice) -> None:
+    """One die per attacking aircraft; each 1 destroys an aircraft the attacker picks (A-04).
+
+    The gun fires once per battle (R-LC-02), never is a casualty (R-AAG-04)."""
+    s = tx.state
+    planes = _aa_targets(s, b)
+    gun = _aa_guns(s, b)[0].type
+    faces = tuple(dice.roll(len(planes), roll_purpose(b.space, b.round, "defender:aa", gun)))
+    hits = min(sum(1 for f in faces if f <= AA_HIT), len(planes))
+    tx.emit(ev.DiceRolled(space=b.space, round=b.round, side="defender",
+                          purpose=f"{b.space} round {b.round} defender:aa",
+                          groups=((gun, AA_HIT, faces),), hits=hits,
+                          categories=(0, 0, 0, hits), dice=dice.name, stage="aa"))
 
 
 def _remove_with_cargo(tx: Tx, b: BattleState, dead: list[int], rule: str) -> None:
@@ -455,46 +591,74 @@ def _side_units(s: GameState, b: BattleState, side: str) -> list[Unit]:
 
 
 def _value(s: GameState, u: Unit, side: str) -> int:
-    ut = s.edition.units[u.type]
-    return ut.attack if side == "attacker" else ut.defense
+    """Attack or defence value, after weapons developments (R-TEC-05: Jet Power, Super Subs)."""
+    if side == "attacker":
+        return tech.attack(s, u.owner, u.type)
+    return tech.defense(s, u.owner, u.type)
+
+
+def _dice_per_unit(s: GameState, u: Unit, side: str) -> int:
+    """Dice one unit rolls: Heavy Bombers roll 3 per attacking bomber (R-TEC-05)."""
+    return tech.attack_dice(s, u.owner, u.type) if side == "attacker" else 1
 
 
 def _has_destroyer(s: GameState, units: list[Unit]) -> bool:
     return any(s.edition.units[u.type].abilities.anti_sub for u in units)
 
 
-def _fire(tx: Tx, b: BattleState, side: str, dice: Dice,
-          strike: list[Unit] | None = None) -> None:
-    """One side rolls: its surprise-striking submarines (``strike``), or every unit that fires
-    in Step 3/4 — not submerged, not a submarine that struck this round (SS-6), with a value."""
+def _fire(tx: Tx, b: BattleState, side: str, dice: Dice, stage: str = "fire") -> None:
+    """One side rolls. ``stage`` "fire": every unit with a value that did not fire first this
+    round (CC-3/CC-4, R-LC-03/04, R-NC-04/05); "strike": its first-striking submarines (SS-4,
+    SS-5, R-SUB-02); "bombard": the battleships' support shot (R-AMP-05).
+
+    Dice roll in groups of one unit type and value: strongest first, or column by column from
+    column 1 (``RuleSet.dice_order``, R-CBT-01), where a column is not rolled once the hits
+    already scored can take every target, and units that can hit nothing there do not roll
+    (R-CBT-04, R-SUB-03).
+    """
     s = tx.state
-    stage = "fire" if strike is None else "strike"
-    if strike is None:
-        struck = set(b.striking)
+    other = "defender" if side == "attacker" else "attacker"
+    by_column = _rules(s).dice_order == "by_column"
+    if stage == "fire":
+        first = {u.id for u in _strikers(s, b, side)}
         firing = [u for u in _side_units(s, b, side)
-                  if _value(s, u, side) > 0 and u.id not in struck]
+                  if _value(s, u, side) > 0 and u.id not in first]
+    elif stage == "strike":
+        firing = _strikers(s, b, side)
     else:
-        firing = strike
+        firing = _alive(s, b.bombarding)
+    targets = _targets(s, b, other)
+    if by_column:
+        escort = _has_destroyer(s, _side_units(s, b, side))
+        firing = [u for u in firing if _can_hit(s, [u], side, targets, escort)]
     groups: dict[tuple[str, int], int] = {}
     for u in firing:
         key = (u.type, _value(s, u, side))
-        groups[key] = groups.get(key, 0) + 1
+        groups[key] = groups.get(key, 0) + _dice_per_unit(s, u, side)
+    if by_column:
+        order = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0]))
+    else:
+        order = sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+    need = sum(_hit_points(s, u) for u in targets)
     out: list[tuple[str, int, tuple[int, ...]]] = []
-    hits = 0
     rnd = b.round
-    label = side if stage == "fire" else f"{side}:strike"
-    for (utype, val), n in sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+    label = side if stage == "fire" else f"{side}:{stage}"
+    column: int | None = None
+    for (utype, val), n in order:
+        if by_column and val != column:
+            column = val
+            if _max_assignable(s, b, other, _hit_categories(s, b, side, tuple(out))) >= need:
+                break  # R-CBT-04: every target is already hit
         faces = tuple(dice.roll(n, roll_purpose(b.space, rnd, label, utype)))
         out.append((utype, val, faces))
-        hits += sum(1 for f in faces if f <= val)  # CMP-3: a roll <= value hits
+    hits = sum(1 for _, val, faces in out for f in faces if f <= val)  # CMP-3: roll <= value
     # Hits beyond what the other side can absorb are lost; record the assignable count (H-7).
-    other = "defender" if side == "attacker" else "attacker"
-    cats = _hit_categories(s, b, side, tuple((g[0], g[1], g[2]) for g in out))
+    cats = _hit_categories(s, b, side, tuple(out))
     assignable = _max_assignable(s, b, other, cats)
     tx.emit(ev.DiceRolled(space=b.space, round=rnd, side=side,  # type: ignore[arg-type]
                           purpose=f"{b.space} round {rnd} {label}",
                           groups=tuple(out), hits=min(hits, assignable),
-                          categories=(cats[ANY], cats[NO_AIR], cats[NO_SUB]), dice=dice.name,
+                          categories=tuple(cats[c] for c in CATEGORIES), dice=dice.name,
                           stage=stage))  # type: ignore[arg-type]
 
 
@@ -503,12 +667,12 @@ def _hit_categories(s: GameState, b: BattleState, side: str,
     ed = s.edition
     own = _side_units(s, b, side)
     destroyer = _has_destroyer(s, own)
-    cats = {ANY: 0, NO_AIR: 0, NO_SUB: 0}
+    cats = dict.fromkeys(CATEGORIES, 0)
     for utype, val, faces in groups:
         n = sum(1 for f in faces if f <= val)
         ab = ed.units[utype].abilities
         if ab.cannot_hit_air:
-            cats[NO_AIR] += n  # H-2
+            cats[NO_AIR] += n  # H-2, R-SUB-02/03
         elif ed.units[utype].domain == "air" and not destroyer:
             cats[NO_SUB] += n  # H-3
         else:
@@ -541,31 +705,31 @@ def _targets(s: GameState, b: BattleState, side: str) -> list[Unit]:
 def _flow_ok(cats: dict[str, int], counts: dict[str, int]) -> bool:
     """Can hits of these categories be spread to exactly ``counts`` hits per unit class?
 
-    A maximum flow from hit categories to unit classes (H-2, H-3, H-7); the graph has nine
+    A maximum flow from hit categories to unit classes (H-2, H-3, H-7, A-04); the graph has ten
     nodes, so a plain augmenting-path search is enough.
     """
     need = sum(counts.values())
-    if need > sum(cats.values()):
+    if need > sum(cats.get(c, 0) for c in CATEGORIES):
         return False
-    cat_names = (ANY, NO_AIR, NO_SUB)
-    cls_names = (AIR, SUB, OTHER, TRANSPORT)
-    src, sink = 0, 8
-    cap = [[0] * 9 for _ in range(9)]
-    for i, c in enumerate(cat_names, start=1):
-        cap[src][i] = cats[c]
-        for j, k in enumerate(cls_names, start=4):
+    nodes = 2 + len(CATEGORIES) + len(CLASSES)
+    first_cls = 1 + len(CATEGORIES)
+    src, sink = 0, nodes - 1
+    cap = [[0] * nodes for _ in range(nodes)]
+    for i, c in enumerate(CATEGORIES, start=1):
+        cap[src][i] = cats.get(c, 0)
+        for j, k in enumerate(CLASSES, start=first_cls):
             if k in ELIGIBLE[c]:
                 cap[i][j] = need
-    for j, k in enumerate(cls_names, start=4):
+    for j, k in enumerate(CLASSES, start=first_cls):
         cap[j][sink] = counts[k]
     flow = 0
     while True:
-        parent = [-1] * 9
+        parent = [-1] * nodes
         parent[src] = src
         queue = [src]
         while queue and parent[sink] < 0:
             x = queue.pop(0)
-            for y in range(9):
+            for y in range(nodes):
                 if parent[y] < 0 and cap[x][y] > 0:
                     parent[y] = x
                     queue.append(y)
@@ -601,7 +765,7 @@ def _vectors(caps: dict[str, int], total: int) -> Iterable[dict[str, int]]:
 
 def _best_total(caps: dict[str, int], cats: dict[str, int]) -> tuple[int, int]:
     """(most hits that can be assigned, fewest of them on transports) — H-4, H-7."""
-    for total in range(min(sum(caps.values()), sum(cats.values())), -1, -1):
+    for total in range(min(sum(caps.values()), sum(cats.get(c, 0) for c in CATEGORIES)), -1, -1):
         ts = [v[TRANSPORT] for v in _vectors(caps, total) if _flow_ok(cats, v)]
         if ts:
             return total, min(ts)
@@ -614,9 +778,9 @@ def _max_assignable(s: GameState, b: BattleState, side: str, cats: dict[str, int
 
 def _cats_for_owed(s: GameState, b: BattleState, side: str) -> dict[str, int]:
     """Categories of the hits this side owes (recorded with the roll that scored them)."""
-    a, na, ns = b.owed_cats
     del s, side
-    return {ANY: a, NO_AIR: na, NO_SUB: ns}
+    padded = (*b.owed_cats, *(0,) * len(CATEGORIES))  # logs before air_only have three
+    return dict(zip(CATEGORIES, padded, strict=False))
 
 
 def validate_choice(s: GameState, b: BattleState, side: str,
@@ -670,10 +834,13 @@ def validate_choice(s: GameState, b: BattleState, side: str,
             "(H-4/UT-4)."
         )
     if not _flow_ok(cats, counts):
+        why = {NO_AIR: "submarine hits may go only on ships, never on aircraft (H-2, R-SUB-02)",
+               NO_SUB: "air hits on submarines only with a friendly destroyer in the battle "
+                       "(H-3)",
+               AIR_ONLY: "antiaircraft hits only on aircraft (R-LC-02, A-04)"}
         raise IllegalOrder(
-            "That choice wastes hits: submarine hits may go only on sea units (H-2) and air "
-            "hits on submarines only with a friendly destroyer in the battle (H-3); assign them "
-            "so that as many hits as possible count (H-7)."
+            "That choice wastes hits: " + "; ".join(w for c, w in why.items() if cats.get(c))
+            + "; assign them so that as many hits as possible count (H-7)."
         )
     del best
     return tuple(lost), tuple(damaged)
@@ -777,9 +944,11 @@ def _attacker_can_fire(s: GameState, b: BattleState) -> bool:
     return any(_value(s, u, "attacker") > 0 for u in _side_units(s, b, "attacker"))
 
 
-def _can_hit(s: GameState, shooters: list[Unit], side: str, targets: list[Unit]) -> bool:
+def _can_hit(s: GameState, shooters: list[Unit], side: str, targets: list[Unit],
+             destroyer: bool | None = None) -> bool:
     ed = s.edition
-    destroyer = _has_destroyer(s, shooters)
+    if destroyer is None:
+        destroyer = _has_destroyer(s, shooters)
     for x in shooters:
         if _value(s, x, side) <= 0:
             continue
@@ -865,11 +1034,26 @@ def _auto_end_unfireable(tx: Tx, b: BattleState) -> None:
     _conclude(tx, tx.state.battles[b.space], "defender")
 
 
-def retreat_options(s: GameState, b: BattleState) -> list[str]:
-    """Adjacent friendly spaces at least one attacking land/sea unit came from (CC-6B)."""
+def _no_retreat(s: GameState, b: BattleState) -> bool:
+    """R-AMP-07 / R-RET-04 / A-13: nobody retreats from a battle with units landed this turn."""
+    return _rules(s).amphibious_retreat == "none" and bool(_alive(s, b.seaborne))
+
+
+def _retreating(s: GameState, b: BattleState) -> list[Unit]:
+    """Attackers that move with a retreat: land and sea units (CC-6B), and aircraft too where
+    they go along (R-RET-02, A-28); never seaborne units (AA-7)."""
     ed = s.edition
-    movers = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain != "air"
-              and u.id not in b.seaborne]
+    air_too = _rules(s).air_retreat == "with_retreat"
+    return [u for u in _alive(s, b.attacking) if u.id not in b.seaborne
+            and (air_too or ed.units[u.type].domain != "air")]
+
+
+def retreat_options(s: GameState, b: BattleState) -> list[str]:
+    """Adjacent friendly spaces at least one retreating attacker came from (CC-6B, R-RET-02)."""
+    ed = s.edition
+    if _no_retreat(s, b):
+        return []
+    movers = _retreating(s, b)
     froms: set[str] = {u.came_from for u in movers if u.came_from and u.came_from != b.space}
     out = []
     for x in sorted(f for f in froms if f):
@@ -897,15 +1081,21 @@ def _retreat(tx: Tx, b: BattleState, order: od.Retreat) -> None:
         )
     if order.to not in ed.spaces:
         raise InvalidOrder(f"Unknown space {order.to!r}.")
-    movers = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain != "air"
-              and u.id not in b.seaborne]
-    air = [u for u in _alive(s, b.attacking) if ed.units[u.type].domain == "air"]
+    if _no_retreat(s, b):
+        raise IllegalOrder(
+            f"No attacker may retreat from {b.space}: units that came ashore this turn never "
+            "retreat, and all attackers retreat together (R-AMP-07, R-RET-04, A-13). Press "
+            f"with 'press {b.space}'."
+        )
+    movers = _retreating(s, b)
+    air = [u for u in _alive(s, b.attacking)
+           if ed.units[u.type].domain == "air" and u not in movers]
     if movers:
         options = retreat_options(s, b)
         if order.to not in options:
             raise IllegalOrder(
                 f"Attackers retreat together to one adjacent friendly space that at least one of "
-                f"them came from (CC-6B). Possible: {', '.join(options) or 'none'}."
+                f"them came from (CC-6B, R-RET-02). Possible: {', '.join(options) or 'none'}."
             )
         to: str | None = order.to
     else:
@@ -913,13 +1103,175 @@ def _retreat(tx: Tx, b: BattleState, order: od.Retreat) -> None:
             raise IllegalOrder("Air units retreat in place and land in Noncombat Move (CC-6B).")
         to = None
     ids = tuple(u.id for u in movers + air)
-    tx.emit(ev.BattleRetreated(space=b.space, to=to, units=ids))
+    tx.emit(ev.BattleRetreated(space=b.space, to=to, units=ids,
+                               air_with=_rules(s).air_retreat == "with_retreat"))
     b = tx.state.battles[b.space]
     if b.seaborne and any(i in tx.state.units for i in b.seaborne):
         # AA-7: seaborne units never retreat; the battle goes on with them.
         tx.emit(ev.BattleRoundEnded(space=b.space, round=b.round, next_step="ready"))
         return
     _conclude(tx, b, "retreat")
+
+
+# --------------------------------------------------------------------------------------------
+# Submarines withdraw between rounds (Classic R-SUB-05, R-NC-07)
+
+
+def submarines(s: GameState, b: BattleState, power: str) -> list[Unit]:
+    """``power``'s submarines still fighting in a sea battle."""
+    side = "attacker" if power == b.attacker else "defender"
+    if not b.sea:
+        return []
+    return [u for u in _side_units(s, b, side) if u.owner == power
+            and s.edition.units[u.type].abilities.surprise_strike]
+
+
+def withdraw_zones(s: GameState, b: BattleState, u: Unit) -> list[str]:
+    """Where one submarine may withdraw to (R-SUB-05).
+
+    An attacking submarine goes back to the adjacent zone it came from, or, if it came from
+    none (it started there), to where the ships with it came from. A defending one goes to any
+    adjacent sea zone holding no enemy unit; none such, it cannot withdraw.
+    """
+    ed = s.edition
+
+    def near(z: str | None) -> bool:
+        return (z is not None and z != b.space and z in ed.neighbours[b.space] and ed.is_sea(z)
+                and canal_open(s, b.space, z, u.owner))
+
+    if u.owner == b.attacker:
+        if near(u.came_from):
+            return [u.came_from or ""]
+        ships = [x.came_from for x in _alive(s, b.attacking)
+                 if ed.units[x.type].domain == "sea" and near(x.came_from)]
+        return sorted({z for z in ships if z})
+    return sorted(z for z in ed.neighbours[b.space]
+                  if near(z) and not enemy_units(s, z, u.owner))
+
+
+def _withdraw(tx: Tx, b: BattleState, order: od.Withdraw) -> None:
+    s = tx.state
+    ed = s.edition
+    if _rules(s).sub_retreat != "withdraw":
+        raise IllegalOrder(
+            f"Submarines do not withdraw in this game; they submerge with 'submerge {b.space}' "
+            "(SS-3)."
+        )
+    if order.power != b.attacker and order.power not in b.defenders:
+        raise NotYourTurn(f"{order.power} takes no part in the battle in {b.space}.")
+    side: Literal["attacker", "defender"] = "attacker" if order.power == b.attacker \
+        else "defender"
+    if order.to is not None and order.to not in ed.spaces:
+        raise InvalidOrder(f"Unknown space {order.to!r}.")
+    subs = submarines(s, b, order.power)
+    if not subs:
+        raise IllegalOrder(f"{order.power} has no submarines in a sea battle in {b.space}.")
+    if b.step != "press_or_retreat":
+        when = "waiting for casualties" if b.step == "casualties" else "not yet fought"
+        raise IllegalOrder(
+            f"Submarines withdraw after a round, once its casualties are removed (R-SUB-05, "
+            f"R-NC-07); the battle in {b.space} is {when}."
+        )
+    options = sorted({z for u in subs for z in withdraw_zones(s, b, u)})
+    if not options:
+        why = ("came from no adjacent sea zone" if side == "attacker"
+               else "have no adjacent sea zone free of enemy units")
+        raise IllegalOrder(f"{order.power}'s submarines in {b.space} {why}, so they cannot "
+                           "withdraw (R-SUB-05).")
+    to = order.to
+    if to is None:
+        if len(options) > 1:
+            raise IllegalOrder(
+                f"Say where the submarines withdraw to: 'withdraw {b.space} to <zone>' "
+                f"({', '.join(options)}) (R-SUB-05)."
+            )
+        to = options[0]
+    going = [u for u in subs if to in withdraw_zones(s, b, u)]
+    if not going:
+        rule = ("back to the zone they came from" if side == "attacker"
+                else "to an adjacent sea zone free of enemy units")
+        raise IllegalOrder(f"Submarines withdraw {rule} (R-SUB-05): {', '.join(options)}, not "
+                           f"{to}.")
+    n = len(going) if order.count is None else order.count
+    if n < 1 or n > len(going):
+        raise IllegalOrder(f"{len(going)} submarine(s) of {order.power} in {b.space} may "
+                           f"withdraw to {to}, not {n}.")
+    tx.emit(ev.SubmarinesWithdrew(space=b.space, side=side, by=order.power,
+                                  units=tuple(u.id for u in going[:n]), to=to))
+    b = tx.state.battles[b.space]
+    if not _side_units(tx.state, b, "attacker"):
+        _conclude(tx, b, "retreat")
+    elif not _side_units(tx.state, b, "defender"):
+        _conclude(tx, b, "attacker")
+
+
+# --------------------------------------------------------------------------------------------
+# Strategic bombing raids (Classic R-SBR-01..05, A-16)
+
+
+def decide_raid(tx: Tx, order: od.Bomb, dice: Dice) -> None:
+    """The antiaircraft gun fires one die per raiding bomber (each 1 destroys one, R-SBR-02);
+    each survivor rolls its attack dice (R-SBR-03) and the territory's owner pays the sum to
+    the bank, a shortfall becoming a debt (R-SBR-04/05)."""
+    from rules import flow
+
+    s = tx.state
+    ed = s.edition
+    if not _rules(s).strategic_bombing:
+        raise IllegalOrder("There are no strategic bombing raids in this edition.")
+    if order.space not in ed.spaces:
+        raise InvalidOrder(f"Unknown space {order.space!r}.")
+    waiting = open_raids(s)
+    if order.space not in waiting:
+        if f"raid:{order.space}" in s.flags:
+            raise IllegalOrder(f"The bombing raid on {order.space} is over already (R-SBR).")
+        raise IllegalOrder(
+            f"No bombers of {order.power} raid {order.space}: raids are declared in Combat "
+            f"Movement (R-SBR-01). Raids to resolve: {', '.join(waiting) or 'none'}."
+        )
+    power = s.power
+    bombers = sorted((u for u in s.units_in(order.space) if u.owner == power and u.raid),
+                     key=lambda u: u.id)
+    owner = s.owners.get(order.space)
+    target = any(ed.units[u.type].abilities.factory for u in s.units_in(order.space))
+    if not target or not s.enemy(owner, power):
+        tx.emit(ev.RaidResolved(space=order.space, attacker=power, defender=owner,
+                                bombers=tuple(u.id for u in bombers),
+                                note="no enemy industrial complex to bomb"))
+        return
+    guns = [u for u in s.units_in(order.space)
+            if ed.units[u.type].abilities.anti_air and s.enemy(u.owner, power)]
+    lost: tuple[int, ...] = ()
+    if guns:
+        gun = guns[0].type
+        faces = tuple(dice.roll(len(bombers), roll_purpose(order.space, 1, "defender:raid_aa",
+                                                           gun)))
+        hits = min(sum(1 for f in faces if f <= AA_HIT), len(bombers))
+        tx.emit(ev.DiceRolled(space=order.space, round=1, side="defender",
+                              purpose=f"{order.space} raid defender:raid_aa",
+                              groups=((gun, AA_HIT, faces),), hits=hits, dice=dice.name,
+                              stage="raid_aa"))
+        lost = tuple(u.id for u in bombers[:hits])
+        if lost:
+            tx.emit(ev.UnitsRemoved(ids=lost, reason=f"shot down over {order.space}",
+                                    rule="R-SBR-02"))
+    survivors = [u for u in bombers if u.id not in lost]
+    groups: dict[str, int] = {}
+    for u in survivors:
+        groups[u.type] = groups.get(u.type, 0) + _dice_per_unit(s, u, "attacker")
+    rolled: list[tuple[str, int, tuple[int, ...]]] = []
+    for utype, n in sorted(groups.items()):
+        rolled.append((utype, 0, tuple(dice.roll(n, roll_purpose(order.space, 1, "attacker:raid",
+                                                                  utype)))))
+    if rolled:
+        tx.emit(ev.DiceRolled(space=order.space, round=1, side="attacker",
+                              purpose=f"{order.space} raid attacker:raid", groups=tuple(rolled),
+                              hits=0, dice=dice.name, stage="raid"))
+    damage = sum(f for _, _, faces in rolled for f in faces)
+    tx.emit(ev.RaidResolved(space=order.space, attacker=power, defender=owner,
+                            bombers=tuple(u.id for u in bombers), lost=lost, damage=damage))
+    if owner is not None:
+        flow.charge_damage(tx, owner, damage, f"the bombing raid on {order.space}", "R-SBR-04")
 
 
 def _conclude(tx: Tx, b: BattleState, result: str) -> None:
@@ -929,7 +1281,8 @@ def _conclude(tx: Tx, b: BattleState, result: str) -> None:
     s = tx.state
     ed = s.edition
     b = s.battles[b.space]
-    repaired = tuple(u.id for u in _alive(s, b.attacking + b.defending) if u.damage)
+    repaired = tuple(u.id for u in _alive(s, b.attacking + b.defending)
+                     if u.damage and _rules(s).battleship_repair)  # CC-7a / UB-2
     offloaded: tuple[int, ...] = ()
     if b.sea and result in ("attacker", "no combat"):
         offloaded = tuple(c.id for c in s.units.values()

@@ -2,7 +2,9 @@
 
 A standing casualty order, or else the default (cheapest first, two-hit units absorb first,
 transports last, the attacker keeping its last land unit — H-1..H-7) answers casualties;
-submarines strike (SS-2); an attacker that must press or retreat presses (CC-6).
+submarines strike (SS-2); an attacker that must press or retreat presses (CC-6); a strategic
+bombing raid left unresolved is resolved (R-SBR). Submarines never withdraw by default
+(R-SUB-05 is a choice, never owed).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ def default_orders(state: GameState) -> list[od.Order]:
     out: list[od.Order] = []
     for p in pending(state):
         if p.space is None:
+            continue
+        if p.what == "bombing raid":
+            out.append(od.Bomb(power=p.power, space=p.space))
             continue
         b = state.battles.get(p.space)
         if b is None:

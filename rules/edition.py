@@ -199,6 +199,14 @@ class RuleSet(_Frozen):
     battleship_repair: bool = True  # 1941 UB-2 (irrelevant when battleships take one hit)
     bombardment: Literal["none", "without_sea_battle"] = "none"  # Classic R-AMP-04/05
     amphibious_retreat: Literal["overland_and_air", "none"] = "overland_and_air"  # AA-7 / A-13
+    # Dice of a side roll strongest first (1941, any order is fair) or column by column from
+    # column 1, the later columns unrolled once every target is already hit (R-CBT-01, R-CBT-04).
+    dice_order: Literal["strongest_first", "by_column"] = "strongest_first"
+    # Attacking aircraft stay and land later (1941 CC-6B), or go with the retreat (R-RET-02, A-28).
+    air_retreat: Literal["in_place", "with_retreat"] = "in_place"
+    # Fighters of a sunk defending carrier: 1 space to land (1941 NC-3), or only in the same sea
+    # zone, on an island there or another carrier (Classic R-AIR-10).
+    stranded_fighters: Literal["one_space", "same_zone"] = "one_space"
 
 
 class PhaseInfo(_Frozen):

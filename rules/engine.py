@@ -393,6 +393,7 @@ def _ev_battle_opened(s: GameState, e: ev.BattleOpened) -> GameState:
         seaborne=e.seaborne,
         launched=e.launched,
         hostile_at_start=e.hostile_at_start,
+        bombarding=e.bombarding,
     )
     battles = dict(s.battles)
     battles[e.space] = b
@@ -403,14 +404,14 @@ def _ev_battle_opened(s: GameState, e: ev.BattleOpened) -> GameState:
 
 
 def _ev_dice(s: GameState, e: ev.DiceRolled) -> GameState:
-    if e.stage == "overflight":
-        return s  # outside any battle; the UnitsRemoved that follows takes the aircraft
+    if e.stage in ("overflight", "raid_aa", "raid") or e.space not in s.battles:
+        return s  # outside any battle: overflight fire (R-AIR-05) or a bombing raid (R-SBR)
     b = s.battles[e.space]
     owed = dict(b.owed)
     target = "defender" if e.side == "attacker" else "attacker"
     if e.hits:
         owed[target] = owed.get(target, 0) + e.hits
-    stage = e.side if e.stage == "fire" else f"{e.side}:strike"
+    stage = e.side if e.stage == "fire" else f"{e.side}:{e.stage}"
     b = replace(b, round=e.round, owed=tuple(sorted(owed.items())), step="casualties",
                 fired=(*b.fired, stage), owed_cats=e.categories)
     return replace(s, battles={**s.battles, e.space: b})
@@ -428,6 +429,21 @@ def _ev_subs(s: GameState, e: ev.SubmarinesDeclared) -> GameState:
                 fired=(*b.fired, f"declare:{e.side}") if b.step != "ready" and b.step !=
                 "press_or_retreat" else b.fired)
     return replace(s, battles={**s.battles, e.space: b})
+
+
+def _ev_withdrew(s: GameState, e: ev.SubmarinesWithdrew) -> GameState:
+    units = dict(s.units)
+    for uid in e.units:
+        units[uid] = replace(units[uid], space=e.to, came_from=e.space, stopped=True)
+    gone = set(e.units)
+    b = s.battles[e.space]
+    b = replace(b, attacking=tuple(i for i in b.attacking if i not in gone),
+                defending=tuple(i for i in b.defending if i not in gone))
+    return replace(s, units=units, battles={**s.battles, e.space: b})
+
+
+def _ev_raid(s: GameState, e: ev.RaidResolved) -> GameState:
+    return replace(s, flags=s.flags | {f"raid:{e.space}"})
 
 
 def _ev_casualties(s: GameState, e: ev.CasualtiesChosen) -> GameState:
@@ -482,6 +498,9 @@ def _ev_retreated(s: GameState, e: ev.BattleRetreated) -> GameState:
         u = units[uid]
         if e.to is not None and s.edition.units[u.type].domain != "air":
             units[uid] = replace(u, space=e.to, retreated=True, stopped=True)
+        elif e.to is not None and e.air_with:
+            # aircraft fly to the retreat space (1 space) and land in Noncombat Move.
+            units[uid] = replace(u, space=e.to, moved=u.moved + 1, came_from=e.space)
     # cargo goes with its transport
     if e.to is not None:
         for uid, u in s.units.items():
@@ -608,6 +627,8 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.DiceRolled: _ev_dice,
     ev.BattleRoundStarted: _ev_round_started,
     ev.SubmarinesDeclared: _ev_subs,
+    ev.SubmarinesWithdrew: _ev_withdrew,
+    ev.RaidResolved: _ev_raid,
     ev.CasualtiesChosen: _ev_casualties,
     ev.UnitsRemoved: _ev_removed,
     ev.BattleRoundEnded: _ev_round_ended,
@@ -673,7 +694,7 @@ def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
     match order:
         case od.StandingCasualties():
             _decide_standing(tx, order)
-        case od.Casualties() | od.Submerge() | od.Strike():
+        case od.Casualties() | od.Submerge() | od.Strike() | od.Withdraw():
             combat.decide_decision(tx, order, dice)
         case _:
             if order.power != state.power:
@@ -696,6 +717,9 @@ def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
                 case od.Battle() | od.Press() | od.Retreat():
                     _need_phase(state, "conduct_combat", order)
                     combat.decide_attacker(tx, order, dice)
+                case od.Bomb():
+                    _need_phase(state, "conduct_combat", order)
+                    combat.decide_raid(tx, order, dice)
                 case od.Place():
                     _need_phase(state, "mobilize", order)
                     flow.decide_place(tx, order)

@@ -120,6 +120,7 @@ class BattleOpened(_Event):
     seaborne: tuple[int, ...] = ()
     launched: tuple[int, ...] = ()
     hostile_at_start: bool = False
+    bombarding: tuple[int, ...] = ()  # battleships giving the support shot (R-AMP-05)
 
 
 class SeaborneLanded(_Event):
@@ -132,7 +133,13 @@ class SeaborneLanded(_Event):
 
 
 class DiceRolled(_Event):
-    """One side fired: dice per unit group, faces, hits (CC-3a, CC-4a)."""
+    """One side fired: dice per unit group, faces, hits (CC-3a, CC-4a).
+
+    ``stage`` says which fire: "fire" (the round's Steps 3/4), "strike" (submarines first, SS-4
+    / R-SUB-02), "aa" (antiaircraft gun before a land battle, R-LC-02), "bombard" (battleships'
+    support shot, R-AMP-05); a strategic bombing raid rolls "raid_aa" (R-SBR-02) and "raid"
+    (damage dice, R-SBR-03: ``hits`` is 0, the damage is their sum, see ``RaidResolved``).
+    """
 
     type: Literal["DiceRolled"] = "DiceRolled"
     space: str
@@ -141,11 +148,13 @@ class DiceRolled(_Event):
     purpose: str
     groups: tuple[tuple[str, int, tuple[int, ...]], ...]  # (unit type, value, faces)
     hits: int
-    categories: tuple[int, int, int] = (0, 0, 0)  # hits by kind: any, no_air (H-2), no_sub (H-3)
+    # hits by kind: any, no_air (H-2, R-SUB-02), no_sub (H-3), air_only (AA fire, R-LC-02/A-04)
+    categories: tuple[int, ...] = (0, 0, 0)
     dice: str = ""  # which dice source rolled them
-    stage: Literal["fire", "strike", "overflight"] = "fire"  # "strike": submarine surprise strike
-    # (SS-4/SS-5); "overflight": an antiaircraft gun firing at aircraft flying over its territory
-    # in Combat Move (Classic R-AIR-05/R-AAG-03), outside any battle (``round`` 0)
+    # "strike": submarines first (SS-4/SS-5, R-SUB-02); "overflight": an antiaircraft gun firing
+    # at aircraft flying over its territory in Combat Move (Classic R-AIR-05/R-AAG-03), outside
+    # any battle (``round`` 0); see the class docstring for the others.
+    stage: Literal["fire", "strike", "overflight", "aa", "bombard", "raid_aa", "raid"] = "fire"
 
     def roll_purposes(self) -> list[str]:
         """The purpose of each group's roll, as given to the dice (for verification)."""
@@ -198,6 +207,32 @@ class UnitsRemoved(_Event):
     launched: tuple[int, ...] = ()  # own fighters of a sunk attacking carrier: airborne (A-7)
 
 
+class SubmarinesWithdrew(_Event):
+    """Submarines leave a sea battle between rounds for an adjacent zone (Classic R-SUB-05)."""
+
+    type: Literal["SubmarinesWithdrew"] = "SubmarinesWithdrew"
+    space: str
+    side: Literal["attacker", "defender"]
+    by: str
+    units: tuple[int, ...]
+    to: str
+
+
+class RaidResolved(_Event):
+    """A strategic bombing raid is over (R-SBR-01..04): the bombers that raided, those the
+    antiaircraft gun shot down, and the damage (the sum of the survivors' dice) the territory's
+    owner must pay (``DamagePaid`` follows)."""
+
+    type: Literal["RaidResolved"] = "RaidResolved"
+    space: str
+    attacker: str
+    defender: str | None
+    bombers: tuple[int, ...]
+    lost: tuple[int, ...] = ()
+    damage: int = 0
+    note: str = ""
+
+
 class BattleRoundEnded(_Event):
     type: Literal["BattleRoundEnded"] = "BattleRoundEnded"
     space: str
@@ -215,6 +250,7 @@ class BattleRetreated(_Event):
     space: str
     to: str | None  # None: air units only, they stay and land later (CC-6B)
     units: tuple[int, ...]
+    air_with: bool = False  # air units go along to ``to`` (Classic R-RET-02, A-28)
 
 
 class BattleEnded(_Event):
@@ -328,6 +364,8 @@ Event = Annotated[
     | DiceRolled
     | BattleRoundStarted
     | SubmarinesDeclared
+    | SubmarinesWithdrew
+    | RaidResolved
     | CasualtiesChosen
     | UnitsRemoved
     | BattleRoundEnded

@@ -52,7 +52,8 @@ def enter_phase(tx: Tx, phase: str, initial: bool = False) -> None:
     tx.emit(ev.PhaseChanged(power=tx.state.power, phase=pid, skipped=tuple(skipped), rule=rule))
     if pid == "conduct_combat" and not initial:
         combat.open_battles(tx)
-        if not any(b.step != "done" for b in tx.state.battles.values()):
+        if not any(b.step != "done" for b in tx.state.battles.values()) and not \
+                combat.open_raids(tx.state):
             leave_conduct_combat(tx)
             enter_phase(tx, _after(tx.state, pid))
             return
@@ -72,7 +73,7 @@ def _after(state: GameState, phase: str) -> str:
 
 def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
     """End the current phase after its closing checks."""
-    from rules import movement
+    from rules import combat, movement
 
     s = tx.state
     match s.phase:
@@ -81,6 +82,12 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
         case "combat_move":
             movement.check_end_combat_move(s)
         case "conduct_combat":
+            raids = combat.open_raids(s)
+            if raids:
+                raise IllegalOrder(
+                    "Strategic bombing raids remain over " + ", ".join(raids) + ". Resolve "
+                    "each with 'bomb <space>' before ending Combat (R-SBR-01)."
+                )
             open_ = [b.space for b in s.battles.values() if b.step != "done"]
             if open_:
                 raise IllegalOrder(

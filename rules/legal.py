@@ -30,11 +30,12 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
 
     Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
     whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
-    offloads, strategic bombing raids (R-SBR-01), battle/press/retreat, casualty choices and
-    submarine declarations (strike, submerge all or some) the power owes, placements and
-    ``end``. ``end confirm`` is listed only when a plain ``end`` is refused (it forfeits
-    something, e.g. unlanded air units or unplaced units). Standing casualty orders are
-    settings rather than moves and are not listed.
+    offloads, battle/press/retreat, strategic bombing raids (``bomb``), casualty choices and
+    submarine declarations (strike, submerge all or some) the power owes, submarine withdrawals
+    (``withdraw``), placements and ``end``. ``end confirm`` is listed
+    only when a plain ``end`` is refused (it forfeits something, e.g. unlanded air units or
+    unplaced units). Standing casualty orders are settings rather than moves and are not
+    listed.
     """
     for order in candidate_orders(state, power):
         try:
@@ -94,6 +95,7 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
     if state.phase == "conduct_combat":
         yield from _casualty_candidates(state, power)
         yield from _submarine_candidates(state, power)
+        yield from _withdraw_candidates(state, power)
     if power != state.power:
         return
     match state.phase:
@@ -212,6 +214,8 @@ def _air_targets(s: GameState, power: str, space: str, left: int) -> list[str]:
 
 
 def _battle_candidates(s: GameState, power: str) -> Iterator[od.Order]:
+    for space in combat.open_raids(s):
+        yield od.Bomb(power=power, space=space)
     for b in s.battles.values():
         if b.step == "done" or b.attacker != power:
             continue
@@ -238,6 +242,19 @@ def _submarine_candidates(s: GameState, power: str) -> Iterator[od.Order]:
         yield od.Submerge(power=power, space=b.space)
         for n in range(1, subs):
             yield od.Submerge(power=power, space=b.space, count=n)
+
+
+def _withdraw_candidates(s: GameState, power: str) -> Iterator[od.Order]:
+    """Submarines leaving a sea battle between rounds (R-SUB-05): all, or one, to each zone."""
+    for b in s.battles.values():
+        if b.step != "press_or_retreat" or (power != b.attacker and power not in b.defenders):
+            continue
+        subs = combat.submarines(s, b, power)
+        zones = sorted({z for u in subs for z in combat.withdraw_zones(s, b, u)})
+        for z in zones:
+            yield od.Withdraw(power=power, space=b.space, to=z)
+            if len(subs) > 1:
+                yield od.Withdraw(power=power, space=b.space, count=1, to=z)
 
 
 def _casualty_candidates(s: GameState, power: str) -> Iterator[od.Order]:

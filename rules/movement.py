@@ -1182,8 +1182,12 @@ def _can_leave(s: GameState, u: Unit) -> bool:
 
 
 def land_stranded_fighters(tx: Tx) -> None:
+    """Fighters of a sunk defending carrier land: another carrier there, else 1 space to a
+    friendly territory or carrier (NC-3); or only in that zone, on another carrier or an island
+    there (Classic R-AIR-10, ``RuleSet.stranded_fighters``). Else they are lost."""
     s = tx.state
     ed = s.edition
+    same_zone = ed.rules.rules.stranded_fighters == "same_zone"
     for u in sorted(s.units.values(), key=lambda x: x.id):
         if not u.stranded:
             continue
@@ -1196,12 +1200,14 @@ def land_stranded_fighters(tx: Tx) -> None:
                 ev.UnitMove(id=u.id, path=(z,), cost=0, carried_by=carriers[0].id),)))
             continue
         lands = sorted(t for t in ed.neighbours[z]
-                       if not ed.is_sea(t) and s.friendly(s.owners.get(t), u.owner))
+                       if not ed.is_sea(t) and s.friendly(s.owners.get(t), u.owner)
+                       and (ed.spaces[t].island or not same_zone))
         if lands:
             tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
                 ev.UnitMove(id=u.id, path=(z, lands[0]), cost=1),)))
             continue
-        near = [c for t in sorted(ed.neighbours[z]) if ed.is_sea(t) for c in s.units_in(t)
+        near = [c for t in sorted(ed.neighbours[z]) if ed.is_sea(t) and not same_zone
+                for c in s.units_in(t)
                 if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
                 and carrier_room(s, c) > 0]
         if near:
@@ -1210,7 +1216,7 @@ def land_stranded_fighters(tx: Tx) -> None:
                 ev.UnitMove(id=u.id, path=(z, c.space), cost=1, carried_by=c.id),)))
             continue
         tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"stranded {u.type} could not land",
-                                rule="NC-3"))
+                                rule="R-AIR-10" if same_zone else "NC-3"))
 
 
 def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Unit, Unit]]]:

@@ -96,6 +96,26 @@ class Strike(_Order):
     space: str
 
 
+class Withdraw(_Order):
+    """Submarines of this power leave a sea battle between rounds (Classic R-SUB-05).
+
+    ``count`` None means all of them; ``to`` names the zone (the attacker's is implied: where
+    they came from; the defender's may be any adjacent zone without enemy units).
+    """
+
+    kind: Literal["withdraw"] = "withdraw"
+    space: str
+    count: int | None = None
+    to: str | None = None
+
+
+class Bomb(_Order):
+    """Resolve the strategic bombing raid on a territory (Classic R-SBR-01..05)."""
+
+    kind: Literal["bomb"] = "bomb"
+    space: str
+
+
 class Place(_Order):
     """Mobilize: place purchased units in a space (MB-1..MB-7)."""
 
@@ -128,6 +148,8 @@ Order = Annotated[
     | Press
     | Submerge
     | Strike
+    | Withdraw
+    | Bomb
     | Place
     | EndPhase
     | StandingCasualties,

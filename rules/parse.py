@@ -31,6 +31,7 @@ from rules.edition import edition_catalog as edition_rules_catalog
 from rules.errors import AmbiguousOrder, InvalidOrder
 from rules.orders import (
     Battle,
+    Bomb,
     Buy,
     Casualties,
     ClearPurchase,
@@ -43,6 +44,7 @@ from rules.orders import (
     Strike,
     Submerge,
     Units,
+    Withdraw,
 )
 
 __all__ = [
@@ -237,6 +239,8 @@ Command = Annotated[
     | Press
     | Submerge
     | Strike
+    | Withdraw
+    | Bomb
     | Place
     | EndPhase
     | StandingCasualties
@@ -280,6 +284,9 @@ USAGE: dict[str, str] = {
     "press": "press <space>",
     "submerge": "submerge <space> [n]",
     "strike": "strike <space>",
+    "withdraw": "withdraw <space> [n] [to <sea zone>]  (submarines leave a sea battle between "
+                "rounds, where the edition has it)",
+    "bomb": "bomb <space>  (resolve a strategic bombing raid; also 'raid <space>')",
     "place": "place <units> in <space>",
     "end": "end | end confirm | end!",
     "undo": "undo",
@@ -1092,12 +1099,11 @@ def _strike(rest: str, names: Names, verb: str) -> Command:
     return Strike(space=names.space(rest))
 
 
-def _submerge(rest: str, names: Names, verb: str) -> Command:
-    if not rest:
-        raise _usage("submerge", "submerge Sea Zone 5 2")
+def _space_count(rest: str, names: Names, verb: str) -> tuple[str, int | None]:
+    """'<space> [n|all]': a space, then an optional count of submarines (None: all)."""
     m = re.fullmatch(r"(.*\S)\s+(\S+)", rest, re.S)
     if m is not None and m.group(2).casefold() == "all":
-        return Submerge(space=names.space(m.group(1)))
+        return names.space(m.group(1)), None
     if m is not None and _NUMBERISH.fullmatch(m.group(2)):
         whole = names._spaces.strict(rest)
         try:
@@ -1105,16 +1111,41 @@ def _submerge(rest: str, names: Names, verb: str) -> Command:
         except InvalidOrder:
             if whole is None:
                 raise
-            return Submerge(space=whole)
+            return whole, None
         count = _count(m.group(2), rest)
         if whole is not None and whole != space:
             raise AmbiguousOrder(
                 f"{rest!r} could be all submarines in {whole} or {count} in {space}: write "
-                f"'submerge {whole}' or 'submerge {space} {count}'.",
+                f"'{verb} {whole}' or '{verb} {space} {count}'.",
                 [whole, space],
             )
-        return Submerge(space=space, count=count)
-    return Submerge(space=names.space(rest))
+        return space, count
+    return names.space(rest), None
+
+
+def _submerge(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("submerge", "submerge Sea Zone 5 2")
+    space, count = _space_count(rest, names, "submerge")
+    return Submerge(space=space, count=count)
+
+
+def _withdraw(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("withdraw", "withdraw North Sea Zone 2 to Baltic Sea Zone")
+    got = _try_splits(_split_all(rest, _TO), lambda x: _space_count(x, names, "withdraw"),
+                      names.space)
+    if got is not None:
+        (space, count), to = got
+        return Withdraw(space=space, count=count, to=to)
+    space, count = _space_count(rest, names, "withdraw")
+    return Withdraw(space=space, count=count)
+
+
+def _bomb(rest: str, names: Names, verb: str) -> Command:
+    if not rest:
+        raise _usage("bomb", "bomb Germany")
+    return Bomb(space=names.space(rest))
 
 
 def _place(rest: str, names: Names, verb: str) -> Command:
@@ -1410,6 +1441,9 @@ _HANDLERS: dict[str, _Handler] = {
     "press": _press,
     "submerge": _submerge,
     "strike": _strike,
+    "withdraw": _withdraw,
+    "bomb": _bomb,
+    "raid": _bomb,
     "place": _place,
     "end": _end,
     "end!": _end,

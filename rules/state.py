@@ -72,9 +72,11 @@ class BattleState:
     submerged: tuple[int, ...] = ()
     fired: tuple[str, ...] = ()  # stages done this round: "attacker:strike", "attacker", ...
     striking: tuple[int, ...] = ()  # submarines making a surprise strike this round (SS-2)
-    owed_cats: tuple[int, int, int] = (0, 0, 0)  # hits owed by category: any, no_air, no_sub
+    # hits owed by category: any, no_air, no_sub, air_only (see DiceRolled.categories)
+    owed_cats: tuple[int, ...] = (0, 0, 0)
     hostile_at_start: bool = False  # sea zone held enemy surface warships this turn (CC-6B)
     launched: tuple[int, ...] = ()  # own fighters launched from an attacking carrier
+    bombarding: tuple[int, ...] = ()  # battleships giving the support shot in round 1 (R-AMP-05)
 
 
 @dataclass(frozen=True, slots=True)

@@ -157,6 +157,8 @@ async def execute(
             | od.Press()
             | od.Submerge()
             | od.Strike()
+            | od.Withdraw()
+            | od.Bomb()
             | od.Place()
             | od.EndPhase()
             | od.StandingCasualties()

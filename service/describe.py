@@ -166,18 +166,32 @@ def _seaborne(s: GameState, e: ev.SeaborneLanded) -> str:
     return f"{units[:1].upper()}{units[1:]} landed from the sea in {e.space}, joining the battle."
 
 
+_STAGES = {
+    "strike": "'s submarines strike",
+    "aa": "'s antiaircraft gun fires at the attacking aircraft",
+    "bombard": "'s battleships bombard",
+}
+
+
 def _dice(s: GameState, e: ev.DiceRolled) -> str:
-    if not e.groups:
-        return f"Battle in {e.space}, round {e.round}: the {e.side} has no unit left to fire."
     faces = ",".join(str(f) for g in e.groups for f in g[2])
     if e.stage == "overflight":
         guns = format_units({g[0]: 1 for g in e.groups})
         line = (f"Aircraft flew over {e.space}: its {guns.removeprefix('1 ')} rolled "
                 f"{faces or 'nothing'} → {_hits(e.hits)} (1 hits, R-AIR-05)")
         return line + (" [scripted dice]." if e.dice == "scripted" else ".")
-    if e.stage == "strike":
+    if e.stage == "raid_aa":
+        return (f"Bombing raid on {e.space}: the antiaircraft gun rolled {faces} → "
+                f"{e.hits} bomber(s) shot down (R-SBR-02).")
+    if e.stage == "raid":
+        return (f"Bombing raid on {e.space}: the bombers rolled {faces} → "
+                f"{sum(f for g in e.groups for f in g[2])} damage (R-SBR-03).")
+    if not e.groups:
+        return (f"Battle in {e.space}, round {e.round}: the {e.side} rolls no dice "
+                "(no unit left to fire, or nothing left it can hit).")
+    if e.stage in _STAGES:
         return _dice(s, e.model_copy(update={"stage": "fire"})).replace(
-            f"{e.side} rolled", f"{e.side}'s submarines strike: rolled", 1)
+            f"{e.side} rolled", f"{e.side}{_STAGES[e.stage]}: rolled", 1)
     line = (
         f"Battle in {e.space}, round {e.round}: {e.side} rolled {faces or 'nothing'}"
         f" → {_hits(e.hits)}"
@@ -232,6 +246,22 @@ def _subs_declared(s: GameState, e: ev.SubmarinesDeclared) -> str:
         parts.append(f"{_units_of_ids(s, e.submerge)} submerge and leave the battle")
     how = "" if e.how == "choice" else f", {e.how}"
     return f"In {e.space} the {who} submarines: {'; '.join(parts) or 'none'} (SS-2{how})."
+
+
+def _subs_withdrew(s: GameState, e: ev.SubmarinesWithdrew) -> str:
+    who = "attacking" if e.side == "attacker" else "defending"
+    return (f"In {e.space} {e.by}'s {who} {_units_of_ids(s, e.units)} withdrew to {e.to} "
+            "(R-SUB-05).")
+
+
+def _raid(s: GameState, e: ev.RaidResolved) -> str:
+    line = f"Bombing raid on {e.space} by {e.attacker}"
+    if e.note:
+        return f"{line}: {e.note}."
+    if e.lost:
+        line += f" ({len(e.lost)} of {len(e.bombers)} bombers shot down)"
+    who = e.defender or "nobody"
+    return f"{line}: {ipcs(e.damage)} of damage for {who} (R-SBR-03)."
 
 
 def _round_ended(s: GameState, e: ev.BattleRoundEnded) -> str:
@@ -372,6 +402,8 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.BattleRoundEnded: _round_ended,
     ev.BattleRoundStarted: _round_started,
     ev.SubmarinesDeclared: _subs_declared,
+    ev.SubmarinesWithdrew: _subs_withdrew,
+    ev.RaidResolved: _raid,
     ev.BattlePressed: _pressed,
     ev.BattleRetreated: _retreated,
     ev.BattleEnded: _battle_ended,

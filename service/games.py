@@ -66,7 +66,7 @@ START_TEXT = "game start"
 DICE_COMMIT_TEXT = "dice committed (imported game)"
 
 # Orders a defender (or any side owing a battle decision) gives outside its own turn.
-_DECISIONS = (od.Casualties, od.Submerge, od.Strike)
+_DECISIONS = (od.Casualties, od.Submerge, od.Strike, od.Withdraw)
 
 
 class ServiceError(Exception):
@@ -1223,7 +1223,9 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
 
 
 def _deciding_power(
-    state: GameState, mine: Sequence[str], order: od.Casualties | od.Submerge | od.Strike
+    state: GameState,
+    mine: Sequence[str],
+    order: od.Casualties | od.Submerge | od.Strike | od.Withdraw,
 ) -> str:
     """Among ``mine``, the power that owes this battle decision per ``pending(state)``."""
     owed = [p for p in pending(state) if not p.what.startswith("turn")]

@@ -35,6 +35,13 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ev.SubmarinesDeclared: ev.SubmarinesDeclared(
             space="Ukraine", side="defender", by="Soviet Union", strike=sov[:1], submerge=sov[1:2]
         ),
+        ev.SubmarinesWithdrew: ev.SubmarinesWithdrew(
+            space="Ukraine", side="defender", by="Soviet Union", units=sov[:1], to="Russia"
+        ),
+        ev.RaidResolved: ev.RaidResolved(
+            space="Germany", attacker="United Kingdom", defender="Germany", bombers=ger[:1],
+            damage=6,
+        ),
         ev.TurnStarted: ev.TurnStarted(round=2, power="Germany"),
         ev.PhaseChanged: ev.PhaseChanged(
             power="Germany", phase="mobilize", skipped=("purchase",), rule="T-4"
