@@ -266,7 +266,8 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
         if not _attacker_can_fire(s, b):
             if retreat_options(s, b):
                 raise IllegalOrder(
-                    "The attacking units left cannot fire (UT-3): retreat with 'retreat <space> "
+                    "The attacking units left cannot fire (UT-3, R-TRP-06): retreat with "
+                    "'retreat <space> "
                     f"to <space>' ({', '.join(retreat_options(s, b))})."
                 )
             _auto_end_unfireable(tx, b)  # CC-6C / A-10: they cannot retreat either
