@@ -61,8 +61,6 @@ def _shared_dir() -> Path:
 SHARED = _shared_dir()
 DOCS = ROOT / "docs" / "rules"
 TESTS = ROOT / "tests"
-EDITIONS = ROOT / "rules" / "editions"
-THIS_EDITION = "a1941"
 
 ID_RE = r"[A-Z]{1,4}(?:-[A-Z]{1,4})?-\d+[A-Za-z]?"
 BULLET = r"(?:[*-]|\d+\.)"
@@ -433,11 +431,7 @@ def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
     others = frozenset().union(*(x.markers for x in books() if x.id != b.id))
     known = {r.id.lower(): r.id for r in rules}
     cover: dict[str, list[str]] = {r.id: [] for r in rules}
-    others = tuple(f"test_{d.name}_" for d in EDITIONS.iterdir()
-                   if d.is_dir() and d.name != THIS_EDITION and not d.name.startswith("_"))
     for path in sorted(tests_dir.rglob("*.py")):
-        if path.name.startswith(others):
-            continue  # another edition's cases cite its own digest (e.g. Classic's A-13)
         try:
             tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         except (SyntaxError, UnicodeDecodeError):

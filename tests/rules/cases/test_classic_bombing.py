@@ -46,23 +46,12 @@ def raid(target: str, bombers: int = 1, frm: str = "United Kingdom",
         units["Eastern Europe"] = {UK: also}
     g = Game(position(UK, "combat_move", units, edition="classic",
                       owners={"Eastern Europe": UK}, treasury={GER: treasury}))
-    g.move({"bomber": bombers}, frm, target, *via)
+    g.do(od.Move(units={"bomber": bombers}, frm=frm, to=target, via=via, raid=True))
     if also:
         for utype, n in also.items():
             g.move({utype: n}, "Eastern Europe", target)
-    declare_raid(g, target)
     g.end()
     return g
-
-
-def declare_raid(g: Game, space: str) -> None:
-    """Mark the acting power's bombers in ``space`` as raiding (R-SBR-01), as the movement
-    order 'move ... raid' does."""
-    units = dict(g.state.units)
-    for u in units.values():
-        if u.space == space and u.owner == g.state.power and u.type == "bomber":
-            units[u.id] = replace(u, raid=True)
-    g.state = replace(g.state, units=units)
 
 
 def test_App_II_SBR_example_Germany_pays_6() -> None:
