@@ -37,12 +37,16 @@ class SideRecord:
                 if n - self.lost.get(t, 0) > 0}
 
 
+# What a row of dice is, beside its units (SS-4; Classic R-LC-02, R-AMP-05).
+_STAGE_TAGS = {"strike": " (surprise strike)", "bombard": " (bombardment)"}
+
+
 @dataclass
 class Fire:
     """One side's dice in one round."""
 
     side: str  # "attacker" or "defender"
-    stage: str  # "fire" or "strike"
+    stage: str  # "fire", "strike", "aa" (antiaircraft gun) or "bombard"
     groups: list[tuple[str, int, tuple[int, ...]]]  # unit type, value, faces
     hits: int
 
@@ -341,8 +345,9 @@ def render_battle(
             for f in (f for f in r.fire if f.side == side_key):
                 for unit, value, faces in f.groups:
                     tag = f"{_plural(unit, len(faces))} ≤{value}"
-                    if f.stage == "strike":
-                        tag += " (surprise strike)"
+                    if f.stage == "aa":
+                        tag = f"{unit} ≤{value} (before the battle)"
+                    tag += _STAGE_TAGS.get(f.stage, "")
                     d.text((x0, yy + die / 2), tag, font=small, fill=theme.TEXT, anchor="lm")
                     dx = x0 + max(150, round(small.getlength(tag)) + 12)
                     for face in faces:

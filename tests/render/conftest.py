@@ -80,8 +80,10 @@ def classic_ukraine() -> UkraineBattle:
     before = g.state
     i = max(i for i, e in enumerate(g.events) if isinstance(e, BattleOpened))
     at_open = engine.replay(g.events[: i + 1])
-    # Round 1: fighter 4, tanks 5 2, infantry 3 1 2 (2 hits); defender infantry 4 1 2, tank 6
-    # (2 hits). Round 2: fighter 2, tanks 6 3, infantry 1 (3 hits); defender 5 5. Germany wins.
-    g.script(4, 5, 2, 3, 1, 2, 4, 1, 2, 6, 2, 6, 3, 1, 5, 5)
+    # Before round 1 the AA gun fires at the fighter: 5 (R-LC-02). Round 1, column by column
+    # (R-CBT-01): infantry 1 2 1, fighter 4, tanks 5 6 (2 hits); defender infantry 4 1 2, tank 6
+    # (2 hits). Round 2: infantry 1, fighter 2, tanks 6 3 (2 hits count); defender 5 5. Germany
+    # wins.
+    g.script(5, 1, 2, 1, 4, 5, 6, 4, 1, 2, 6, 1, 2, 6, 3, 5, 5)
     g.do(od.Battle(space="Ukraine S.S.R.", all=True))
     return UkraineBattle(before, moves, at_open, g.events[i:], g.state)
