@@ -37,7 +37,7 @@ class SideRecord:
                 if n - self.lost.get(t, 0) > 0}
 
 
-# What a row of dice is, beside its units (SS-4; Classic R-LC-02, R-AMP-05).
+# What a row of dice is, beside its units (SS-4, R-LC-02, R-AMP-05).
 _STAGE_TAGS = {"strike": " (surprise strike)", "bombard": " (bombardment)"}
 
 
