@@ -1,0 +1,130 @@
+"""Classic through the slash commands: the cogs are the same, the edition's data says the rest
+(the editions offered by /game new, powers, spaces and units in autocomplete, phase names)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.edition import edition_catalog
+from tests.cogs.conftest import Table
+
+CLASSIC_AXIS = ("Germany", "Japan")
+CLASSIC_ALLIES = ("Russia", "United Kingdom", "United States")
+
+
+def text_of(r: Any) -> str:
+    parts = [r.response.content or ""]
+    for e in r.response.embeds:
+        parts += [e.title or "", e.description or ""]
+        parts += [f.value or "" for f in e.fields]
+    return "\n".join(parts)
+
+
+async def classic_seated(t: Table) -> None:
+    """A Classic game in the channel: alice holds the Axis, bob the Allies, started."""
+    r = await t.alice.slash(t.channel, "game new", edition="classic")
+    assert not r.ephemeral, r.response.content
+    assert "Axis & Allies Classic" in text_of(r)
+    for p in CLASSIC_AXIS:
+        r = await t.alice.slash(t.channel, "game join", power=p)
+        assert not r.ephemeral, r.response.content
+    for p in CLASSIC_ALLIES:
+        r = await t.bob.slash(t.channel, "game join", power=p)
+        assert not r.ephemeral, r.response.content
+    r = await t.alice.slash(t.channel, "game start")
+    assert not r.ephemeral, r.response.content
+
+
+async def test_game_new_offers_the_installed_editions_by_title(table: Table) -> None:
+    t = table
+    choices = await t.alice.autocomplete(t.channel, "game new", "edition", "")
+    assert [c["name"] for c in choices] == [f"{r.title} ({r.word})" for r in edition_catalog()]
+    assert {c["value"] for c in choices} >= {"1941", "classic"}
+    only = await t.alice.autocomplete(t.channel, "game new", "edition", "clas")
+    assert [c["value"] for c in only] == ["classic"]
+    by_alias = await t.alice.autocomplete(t.channel, "game new", "edition", "milton")
+    assert [c["value"] for c in by_alias] == ["classic"]
+
+
+async def test_game_new_options_come_from_the_chosen_edition(table: Table) -> None:
+    t = table
+    opts = await t.alice.autocomplete(t.channel, "game new", "options", "", edition="1941")
+    assert {c["value"] for c in opts} == {"short", "errata"}
+    opts = await t.alice.autocomplete(t.channel, "game new", "options", "short e",
+                                      edition="1941")
+    assert [c["value"] for c in opts] == ["short errata"]
+    assert await t.alice.autocomplete(t.channel, "game new", "options", "",
+                                      edition="classic") == []
+
+
+async def test_no_game_names_every_edition(table: Table) -> None:
+    r = await table.alice.slash(table.channel, "game export")
+    assert r.ephemeral
+    for rules in edition_catalog():
+        assert f"'game new {rules.word}'" in r.response.content
+
+
+async def test_classic_lobby_offers_classic_powers(table: Table) -> None:
+    t = table
+    await t.alice.slash(t.channel, "game new", edition="classic")
+    choices = [c["value"] for c in await t.bob.autocomplete(t.channel, "game join", "power", "")]
+    assert "Russia" in choices and "Soviet Union" not in choices
+    r = await t.bob.slash(t.channel, "game join", power="Soviet Union")  # an alias in the data
+    assert not r.ephemeral and "joins as Russia" in text_of(r)
+    r = await t.bob.slash(t.channel, "game join", power="Italy")
+    assert r.ephemeral and "Unknown power 'Italy'" in r.response.content
+
+
+async def test_classic_short_game_is_refused_with_the_editions_options(table: Table) -> None:
+    t = table
+    r = await t.alice.slash(t.channel, "game new", edition="classic", short=True)
+    assert r.ephemeral and "Unknown option 'short'" in r.response.content
+
+
+async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
+    t = table
+    await classic_seated(t)
+    r = await t.carol.slash(t.channel, "game status")
+    body = text_of(r)
+    assert not r.ephemeral and "Russia's turn, Weapons Development" in body
+    assert f"<@{t.bob.id}>" in body
+    r = await t.alice.slash(t.channel, "buy", units="1 infantry")
+    assert r.ephemeral and "Russia's turn" in r.response.content
+    r = await t.bob.slash(t.channel, "end")  # no research this turn
+    assert not r.ephemeral and "Purchase Units" in text_of(r)
+    units = await t.bob.autocomplete(t.channel, "buy", "units", "1 infantry, 1 an")
+    assert any(c["value"] == "1 infantry, 1 antiaircraft gun" for c in units)
+    r = await t.bob.slash(t.channel, "buy", units="3 inf, 1 arm")
+    assert not r.ephemeral and "Russia bought 3 infantry, 1 tank (14 IPCs)" in text_of(r)
+    r = await t.bob.slash(t.channel, "buy", units="1 destroyer")
+    assert r.ephemeral and "Unknown unit 'destroyer'" in r.response.content
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral and "Combat Movement" in text_of(r)
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral
+    game = await t.service.game_in(str(t.channel.id))
+    assert game is not None
+    assert (await t.service.state(game.id)).phase == "noncombat_move"
+    frm = [c["value"] for c in await t.bob.autocomplete(t.channel, "move", "from", "")]
+    assert "Caucasus" in frm
+    to = [c["value"] for c in
+          await t.bob.autocomplete(t.channel, "move", "to", "", **{"from": "Caucasus"})]
+    assert "Russia" in to
+    r = await t.bob.slash(t.channel, "move", units="2 infantry",
+                          **{"from": "Caucasus", "to": "Russia"})
+    assert not r.ephemeral and "Russia moved 2 infantry from Caucasus to Russia" in text_of(r)
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral and "Placement of New Units" in text_of(r)
+    where = [c["value"] for c in await t.bob.autocomplete(t.channel, "place", "in", "")]
+    assert "Russia" in where and "Karelia S.S.R." in where
+    r = await t.bob.slash(t.channel, "place", units="3 infantry, 1 tank", **{"in": "Russia"})
+    assert not r.ephemeral and "Russia placed 3 infantry, 1 tank in Russia" in text_of(r)
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral
+    body = text_of(r)
+    assert "Russia collected 24 IPCs" in body and "Germany: Weapons Development" in body
+    r = await t.carol.slash(t.channel, "game map", space="english channel")
+    assert not r.ephemeral and "North Sea Zone" in text_of(r)
+    spaces = await t.alice.autocomplete(t.channel, "game map", "space", "syria")
+    assert spaces[0]["value"] == "Syria-Iraq"
+    assert "Traceback" not in t.env.transcript()

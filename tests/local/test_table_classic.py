@@ -1,0 +1,183 @@
+"""Classic at the local table: the same table, the same service, only the edition's data differs.
+
+Russia's first turn is played by script (Weapons Development, Purchase Units, Combat Movement,
+Combat, Non-combat Movement, Placement of New Units, Collection of Income); positions name the
+edition in the file or with ``--edition``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.local.test_table import answers, in_process
+
+SEATS = """\
+alice: game new classic
+game join Russia
+game join United Kingdom
+game join United States
+bob: game join Germany
+game join Japan
+alice: game start
+"""
+
+# Russia's first turn (R-TRN-01): no research, a purchase, an attack on Eastern Europe with
+# overwhelming force, fighters home, reinforcements, placement; the referee collects income.
+FIRST_TURN = """\
+alice: end
+buy 3 infantry, 1 tank
+end
+move 3 infantry, 1 tank from Karelia to Eastern Europe
+move 1 tank from Russia to e europe
+move 1 fighter from Karelia S.S.R. to Eastern Europe
+move 1 fighter from Russia to Eastern Europe
+end
+battle Eastern Europe
+end
+move 2 fighters from Eastern Europe to Karelia
+move 2 infantry from Caucasus to Russia
+end
+place 3 infantry, 1 tank in Russia
+end
+"""
+
+# Seven attack dice that all hit, five defence dice that all miss.
+DICE = "1,1,1,1,1,1,1,6,6,6,6,6"
+
+
+def _phases(got: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(e["power"], e["phase"]) for a in got for e in a["events"]
+            if e["type"] == "PhaseChanged"]
+
+
+def test_russias_first_turn_by_script(tmp_path: Path) -> None:
+    script = tmp_path / "classic.txt"
+    script.write_text(SEATS + FIRST_TURN + "game status\n")
+    code, out, err = in_process("--script", str(script), "--json", "--dice", DICE)
+    got = answers(out)
+    assert code == 0, [a["error"] for a in got if not a["ok"]] or err
+    assert _phases(got) == [
+        ("Russia", "research"),
+        ("Russia", "purchase"),
+        ("Russia", "combat_move"),
+        ("Russia", "conduct_combat"),
+        ("Russia", "noncombat_move"),
+        ("Russia", "mobilize"),
+        ("Russia", "collect_income"),
+        ("Germany", "research"),
+    ]
+    events = [e for a in got for e in a["events"]]
+    bought = next(e for e in events if e["type"] == "UnitsPurchased")
+    assert bought["units"] == {"infantry": 3, "tank": 1} and bought["cost"] == 14
+    captured = [e for e in events if e["type"] == "TerritoryCaptured"]
+    assert [(e["space"], e["owner"]) for e in captured] == [("Eastern Europe", "Russia")]
+    income = next(e for e in events if e["type"] == "IncomeCollected")
+    # 24 + Eastern Europe's 3 (R-ECO-02: production changes at once; R-INC-01)
+    assert (income["power"], income["amount"]) == ("Russia", 27)
+    status = got[-1]["answer"]
+    assert "Round 1, Germany's turn, Weapons Development." in status
+    assert "Treasury: Russia 37, Germany 32" in status
+
+
+def test_russias_first_turn_reads_in_the_editions_words(tmp_path: Path) -> None:
+    script = tmp_path / "classic.txt"
+    script.write_text(SEATS + FIRST_TURN)
+    code, out, err = in_process("--script", str(script), "--dice", DICE)
+    assert code == 0, out + err
+    assert "Game g1: Axis & Allies Classic (spring 1942), created by alice." in out
+    assert "(Axis: Germany, Japan; Allies: Russia, United Kingdom, United States)" in out
+    for phase in ("Weapons Development", "Purchase Units", "Combat Movement", "Combat",
+                  "Non-combat Movement", "Placement of New Units", "Collection of Income"):
+        assert f"Russia: {phase}." in out
+    assert "Russia bought 3 infantry, 1 tank (14 IPCs)." in out
+    assert "Russia captured Eastern Europe" in out
+    assert "Russia placed 3 infantry, 1 tank in Russia." in out
+    assert "Germany: Weapons Development." in out
+    assert "Soviet Union" not in out and "Sea Zone " not in out
+
+
+def test_classic_names_and_aliases_at_the_table(tmp_path: Path) -> None:
+    script = tmp_path / "names.txt"
+    script.write_text(
+        "alice: game new mb\n"  # an alias of the edition (its data)
+        "game join soviet union\n"  # 1941's name for Russia is an alias in Classic's data
+        "game join uk\n"
+        "game join usa\n"
+        "bob: game join germans\n"
+        "game join japan\n"
+        "alice: game start\n"
+        "game map English Channel\n"  # the rulebook's name of the North Sea Zone
+        "game map Syria Jordan\n"  # TripleA's spelling
+        "odds 2 fighters vs 1 aa gun, 2 inf\n"
+        "buy 1 destroyer\n"
+    )
+    code, out, _ = in_process("--script", str(script), "--json", "--keep-going")
+    got = answers(out)
+    assert code == 1
+    assert [a["ok"] for a in got] == [True] * 10 + [False]
+    assert "alice joins as Russia (Allies)." in got[1]["answer"]
+    assert got[7]["answer"].startswith("North Sea Zone [sea]")
+    assert got[8]["answer"].startswith("Syria-Iraq [")
+    assert "2 fighters attacking 1 antiaircraft gun, 2 infantry" in got[9]["answer"]
+    refused = got[10]["error"]
+    assert "Unknown unit 'destroyer'" in refused and "antiaircraft gun" in refused
+
+
+CLASSIC_POSITION: dict[str, Any] = {
+    "power": "Germany",
+    "phase": "combat_move",
+    "owners": {"Ukraine S.S.R.": "Russia"},
+    "units": {
+        "Ukraine S.S.R.": {"Russia": {"infantry": 1}},
+        "Eastern Europe": {"Germany": {"infantry": 2, "tank": 1}},
+    },
+    "clear_all_units": True,
+}
+
+ATTACK = (
+    "Germany: move 2 infantry, 1 tank from Eastern Europe to Ukraine\n"
+    "end\n"
+    "battle Ukraine\n"
+)
+
+
+def _play_position(tmp_path: Path, position: dict[str, Any], *flags: str) -> list[dict[str, Any]]:
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(position))
+    script = tmp_path / "s.txt"
+    script.write_text(ATTACK)
+    code, out, err = in_process(
+        "--position", str(pos), *flags, "--dice", "1,1,1,6", "--script", str(script), "--json"
+    )
+    got = answers(out)
+    assert code == 0, [a["error"] for a in got] or err
+    return got
+
+
+def test_position_file_names_classic(tmp_path: Path) -> None:
+    got = _play_position(tmp_path, {"edition": "classic", **CLASSIC_POSITION})
+    events = [e for a in got for e in a["events"]]
+    assert any(e["type"] == "TerritoryCaptured" and e["space"] == "Ukraine S.S.R."
+               for e in events)
+
+
+def test_edition_flag_for_a_position_without_one(tmp_path: Path) -> None:
+    got = _play_position(tmp_path, CLASSIC_POSITION, "--edition", "classic")
+    assert any(e["type"] == "TerritoryCaptured" for a in got for e in a["events"])
+
+
+def test_the_position_file_wins_over_the_flag(tmp_path: Path) -> None:
+    got = _play_position(tmp_path, {"edition": "classic", **CLASSIC_POSITION},
+                         "--edition", "1941")
+    assert any(e["type"] == "TerritoryCaptured" and e["space"] == "Ukraine S.S.R."
+               for a in got for e in a["events"])
+
+
+def test_a_classic_position_under_1941_is_refused(tmp_path: Path) -> None:
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps(CLASSIC_POSITION))
+    code, _, err = in_process("--position", str(pos), "--edition", "1941", "--script", "-")
+    assert code == 2 and err.startswith("error: --position")
+    assert "'Ukraine S.S.R.' is not a territory" in err
