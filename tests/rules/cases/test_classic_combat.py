@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules import orders as od
+from rules.defaults import default_orders
 from rules.dice import ScriptedDice
 from rules.events import DiceRolled
 from tests.rules.helpers import Game, position
@@ -166,6 +167,8 @@ def test_R_LC_02_antiaircraft_gun_fires_once_before_round_1() -> None:
     assert g.state.battles[UKR].owed == (("attacker", 1),)  # the attacker chooses
     g.refuse(od.Casualties(space=UKR, units={"tank": 1}), "antiaircraft hits only on aircraft",
              "A-04")
+    assert default_orders(g.state) == [
+        od.Casualties(power=GER, space=UKR, units={"fighter": 1})]  # the cheaper aircraft
     g.script(6, 6, 6)  # fighter, tank (column 3) miss; the infantry misses
     g.do(od.Casualties(space=UKR, units={"bomber": 1}))
     assert g.units(UKR, GER) == {"fighter": 1, "tank": 1}

@@ -206,10 +206,27 @@ def test_R_SUB_05_last_defenders_withdraw_the_attacker_holds_the_zone() -> None:
 
 
 def test_R_SUB_02_R_SUB_05_submerge_and_strike_refused() -> None:
-    """R-SUB-02 / R-SUB-05: 1941's submerge and strike orders do not exist here: use withdraw."""
+    """R-SUB-02 / R-SUB-05: 1941's submerge and strike orders do not exist here: use withdraw;
+    and where submarines submerge instead, 'withdraw' is refused."""
     g = sub_raid_on_north_sea({"battleship": 1})
     g.refuse(od.Submerge(space=NSZ), "withdraw", "R-SUB-05")
     g.refuse(od.Strike(space=NSZ), "always strike first", "R-SUB-02")
+    g1941 = Game(position(GER, "conduct_combat", {
+        "Sea Zone 5": {GER: {"submarine": 1}, UK: {"battleship": 1}}}))
+    g1941.refuse(od.Withdraw(space="Sea Zone 5"), "submerge Sea Zone 5")
+
+
+def test_R_SUB_05_withdraw_after_any_round() -> None:
+    """R-SUB-05 / R-NC-07: submarines may withdraw after every round, not only the first;
+    'press' fights the next round at once, so the chance lasts until the attacker presses."""
+    g = sub_raid_on_north_sea({"battleship": 1, "transport": 1})
+    g.script(6, 6, 6)
+    g.do(od.Battle(space=NSZ))
+    g.script(6, 6, 6)
+    g.do(od.Press(space=NSZ))
+    g.script()
+    g.do(od.Withdraw(space=NSZ))
+    assert g.units(BSZ, GER) == {"submarine": 1}
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,10 +283,8 @@ def test_R_TRP_05_R_NC_05_attacking_transports_may_be_casualties() -> None:
 def test_R_TRP_06_a_lone_transport_takes_a_round_before_it_retreats() -> None:
     """R-TRP-06: a transport alone cannot attack; it takes one round of fire, then may only
     retreat."""
-    g = Game(position(GER, "conduct_combat", {
-        NSZ: {GER: {"transport": 1}, UK: {"battleship": 1}}}, edition="classic"))
-    t = next(u for u in g.state.units.values() if u.type == "transport")
-    g.state = replace(g.state, units={**g.state.units, t.id: replace(t, came_from=BSZ)})
+    g = attack(GER, BSZ, NSZ, {BSZ: {GER: {"transport": 1, "infantry": 2}},
+                               NSZ: {UK: {"battleship": 1}}}, {"transport": 1})
     g.refuse(od.Retreat(space=NSZ, to=BSZ), "after a round")
     g.script(6)
     g.do(od.Battle(space=NSZ))
@@ -278,7 +293,7 @@ def test_R_TRP_06_a_lone_transport_takes_a_round_before_it_retreats() -> None:
         ("attacker", ()), ("defender", (("battleship", 4, (6,)),))]
     g.refuse(od.Press(space=NSZ), "cannot fire", "R-TRP-06")
     g.do(od.Retreat(space=NSZ, to=BSZ))
-    assert g.units(BSZ, GER) == {"transport": 1}
+    assert g.units(BSZ, GER) == {"transport": 1, "infantry": 2}
 
 
 def test_battleship_sinks_with_one_hit() -> None:
