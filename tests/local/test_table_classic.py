@@ -149,7 +149,7 @@ def _play_position(tmp_path: Path, position: dict[str, Any], *flags: str) -> lis
     script = tmp_path / "s.txt"
     script.write_text(ATTACK)
     code, out, err = in_process(
-        "--position", str(pos), *flags, "--dice", "1,1,1,6", "--script", str(script), "--json"
+        "--position", str(pos), *flags, "--dice", "1,1,6,6", "--script", str(script), "--json"
     )
     got = answers(out)
     assert code == 0, [a["error"] for a in got] or err
