@@ -595,8 +595,25 @@ def _ev_refunded(s: GameState, e: ev.PurchaseRefunded) -> GameState:
 
 def _ev_income(s: GameState, e: ev.IncomeCollected) -> GameState:
     treasury = dict(s.treasury)
-    treasury[e.power] += e.amount
-    return replace(s, treasury=treasury)
+    treasury[e.power] += e.amount - e.debt_paid
+    debts = _add_debt(s.debts, e.power, -e.debt_paid)
+    return replace(s, treasury=treasury, debts=debts)
+
+
+def _add_debt(debts: dict[str, int], power: str, delta: int) -> dict[str, int]:
+    if not delta:
+        return debts
+    out = dict(debts)
+    out[power] = out.get(power, 0) + delta
+    if out[power] <= 0:
+        del out[power]
+    return out
+
+
+def _ev_damage(s: GameState, e: ev.IndustrialDamage) -> GameState:
+    treasury = dict(s.treasury)
+    treasury[e.power] -= e.paid
+    return replace(s, treasury=treasury, debts=_add_debt(s.debts, e.power, e.owed))
 
 
 def _ev_won(s: GameState, e: ev.GameWon) -> GameState:
@@ -639,6 +656,7 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.UnitsPlaced: _ev_placed,
     ev.PurchaseRefunded: _ev_refunded,
     ev.IncomeCollected: _ev_income,
+    ev.IndustrialDamage: _ev_damage,
     ev.GameWon: _ev_won,
     ev.StandingOrderSet: _ev_standing,
     ev.DiceCommitted: _ev_dice_record,

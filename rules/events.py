@@ -293,10 +293,30 @@ class PurchaseRefunded(_Event):
 
 
 class IncomeCollected(_Event):
+    """Income collected (IN-1 / R-INC-01); ``debt_paid`` of it settles earlier unpaid damage first
+    (Classic R-INC-03, R-SBR-05), so the treasury grows by ``amount - debt_paid``."""
+
     type: Literal["IncomeCollected"] = "IncomeCollected"
     power: str
     amount: int
     rule: str = "IN-1"
+    debt_paid: int = 0
+
+
+class IndustrialDamage(_Event):
+    """A power pays damage to its industry to the bank: a strategic bombing raid (Classic
+    R-SBR-04) or a rocket (R-TEC table, A-10). What it cannot pay now, ``owed``, becomes a debt
+    settled out of its next income (R-SBR-05, R-INC-03). ``amount = paid + owed``."""
+
+    type: Literal["IndustrialDamage"] = "IndustrialDamage"
+    power: str  # who pays: the complex's owner
+    amount: int
+    paid: int
+    owed: int
+    cause: str  # e.g. "rocket", "bombing raid"
+    space: str | None = None  # the complex's territory
+    by: str | None = None  # the power that caused it
+    rule: str = "R-SBR-04"
 
 
 class GameWon(_Event):
@@ -376,6 +396,7 @@ Event = Annotated[
     | UnitsPlaced
     | PurchaseRefunded
     | IncomeCollected
+    | IndustrialDamage
     | GameWon
     | StandingOrderSet
     | DiceCommitted

@@ -338,9 +338,26 @@ def _refunded(s: GameState, e: ev.PurchaseRefunded) -> str:
 
 
 def _income(s: GameState, e: ev.IncomeCollected) -> str:
-    total = s.treasury.get(e.power, 0) + e.amount
+    total = s.treasury.get(e.power, 0) + e.amount - e.debt_paid
     rule = f"; {e.rule}" if e.rule else ""
+    if e.debt_paid:
+        left = s.debts.get(e.power, 0) - e.debt_paid
+        still = f", {ipcs(left)} still owed" if left > 0 else ""
+        return (f"{e.power} collected {ipcs(e.amount)}, of which {ipcs(e.debt_paid)} settled "
+                f"unpaid damage{still} (treasury now {total}{rule}).")
     return f"{e.power} collected {ipcs(e.amount)} (treasury now {total}{rule})."
+
+
+def _damage(s: GameState, e: ev.IndustrialDamage) -> str:
+    where = f" in {e.space}" if e.space else ""
+    by = f" by {e.by}" if e.by else ""
+    line = f"{e.power}'s industry{where} took {ipcs(e.amount)} of damage from a {e.cause}{by}"
+    if e.owed:
+        line += (f": it paid {e.paid} and owes {e.owed}, to come out of its next income "
+                 "(R-SBR-05)")
+    else:
+        line += ", paid to the bank"
+    return line + f"{_rule(e.rule)}."
 
 
 def _won(s: GameState, e: ev.GameWon) -> str:
@@ -411,6 +428,7 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.UnitsPlaced: _placed,
     ev.PurchaseRefunded: _refunded,
     ev.IncomeCollected: _income,
+    ev.IndustrialDamage: _damage,
     ev.GameWon: _won,
     ev.StandingOrderSet: _standing,
     ev.DiceCommitted: _dice_committed,
