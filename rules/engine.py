@@ -610,12 +610,6 @@ def _add_debt(debts: dict[str, int], power: str, delta: int) -> dict[str, int]:
     return out
 
 
-def _ev_damage(s: GameState, e: ev.IndustrialDamage) -> GameState:
-    treasury = dict(s.treasury)
-    treasury[e.power] -= e.paid
-    return replace(s, treasury=treasury, debts=_add_debt(s.debts, e.power, e.owed))
-
-
 def _ev_won(s: GameState, e: ev.GameWon) -> GameState:
     return replace(s, winner=e.side)
 
@@ -656,7 +650,6 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.UnitsPlaced: _ev_placed,
     ev.PurchaseRefunded: _ev_refunded,
     ev.IncomeCollected: _ev_income,
-    ev.IndustrialDamage: _ev_damage,
     ev.GameWon: _ev_won,
     ev.StandingOrderSet: _ev_standing,
     ev.DiceCommitted: _ev_dice_record,

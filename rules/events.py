@@ -303,22 +303,6 @@ class IncomeCollected(_Event):
     debt_paid: int = 0
 
 
-class IndustrialDamage(_Event):
-    """A power pays damage to its industry to the bank: a strategic bombing raid (Classic
-    R-SBR-04) or a rocket (R-TEC table, A-10). What it cannot pay now, ``owed``, becomes a debt
-    settled out of its next income (R-SBR-05, R-INC-03). ``amount = paid + owed``."""
-
-    type: Literal["IndustrialDamage"] = "IndustrialDamage"
-    power: str  # who pays: the complex's owner
-    amount: int
-    paid: int
-    owed: int
-    cause: str  # e.g. "rocket", "bombing raid"
-    space: str | None = None  # the complex's territory
-    by: str | None = None  # the power that caused it
-    rule: str = "R-SBR-04"
-
-
 class GameWon(_Event):
     type: Literal["GameWon"] = "GameWon"
     side: str
@@ -396,7 +380,6 @@ Event = Annotated[
     | UnitsPlaced
     | PurchaseRefunded
     | IncomeCollected
-    | IndustrialDamage
     | GameWon
     | StandingOrderSet
     | DiceCommitted

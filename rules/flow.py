@@ -411,24 +411,6 @@ def collect_income(tx: Tx) -> None:
                                rule="IN-1" if not debt_paid else "R-INC-03"))
 
 
-def charge_damage(tx: Tx, power: str, amount: int, cause: str, rule: str,
-                  space: str | None = None, by: str | None = None) -> ev.IndustrialDamage:
-    """Make ``power`` pay ``amount`` IPCs of damage to the bank, the shortfall as a debt.
-
-    For strategic bombing raids (R-SBR-04) and rockets (A-10): the power pays what it has now;
-    the rest is owed and comes out of its next income before it sees any (R-SBR-05, R-INC-03).
-    Emits one ``IndustrialDamage`` event and returns it. ``cause`` is a short noun for the
-    describer ("bombing raid", "rocket"), ``space`` the complex's territory, ``by`` the power
-    that caused the damage. A zero amount still emits the event (the dice said so).
-    """
-    if amount < 0:
-        raise ValueError(f"damage must not be negative: {amount}")
-    have = max(tx.state.treasury.get(power, 0), 0)
-    paid = min(have, amount)
-    event = ev.IndustrialDamage(power=power, amount=amount, paid=paid, owed=amount - paid,
-                                cause=cause, space=space, by=by, rule=rule)
-    tx.emit(event)
-    return event
 
 
 def charge_damage(tx: Tx, power: str, amount: int, reason: str, rule: str) -> None:

@@ -348,18 +348,6 @@ def _income(s: GameState, e: ev.IncomeCollected) -> str:
     return f"{e.power} collected {ipcs(e.amount)} (treasury now {total}{rule})."
 
 
-def _damage(s: GameState, e: ev.IndustrialDamage) -> str:
-    where = f" in {e.space}" if e.space else ""
-    by = f" by {e.by}" if e.by else ""
-    line = f"{e.power}'s industry{where} took {ipcs(e.amount)} of damage from a {e.cause}{by}"
-    if e.owed:
-        line += (f": it paid {e.paid} and owes {e.owed}, to come out of its next income "
-                 "(R-SBR-05)")
-    else:
-        line += ", paid to the bank"
-    return line + f"{_rule(e.rule)}."
-
-
 def _won(s: GameState, e: ev.GameWon) -> str:
     holding = f", holding {', '.join(e.capitals)}" if e.capitals else ""
     if e.production is not None:
@@ -428,7 +416,6 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.UnitsPlaced: _placed,
     ev.PurchaseRefunded: _refunded,
     ev.IncomeCollected: _income,
-    ev.IndustrialDamage: _damage,
     ev.GameWon: _won,
     ev.StandingOrderSet: _standing,
     ev.DiceCommitted: _dice_committed,

@@ -102,10 +102,6 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ),
         ev.PurchaseRefunded: ev.PurchaseRefunded(power="Germany", units={"tank": 1}, amount=6),
         ev.IncomeCollected: ev.IncomeCollected(power="Germany", amount=12),
-        ev.IndustrialDamage: ev.IndustrialDamage(
-            power="Germany", amount=6, paid=4, owed=2, cause="rocket", space="Germany",
-            by="Soviet Union", rule="R-SBR-05"
-        ),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
         ev.DiceCommitted: ev.DiceCommitted(
