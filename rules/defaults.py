@@ -4,7 +4,8 @@ A standing casualty order, or else the default (cheapest first, two-hit units ab
 transports last, the attacker keeping its last land unit — H-1..H-7) answers casualties;
 submarines strike (SS-2); an attacker that must press or retreat presses (CC-6); a strategic
 bombing raid left unresolved is resolved (R-SBR). Submarines never withdraw by default
-(R-SUB-05 is a choice, never owed).
+(R-SUB-05 is a choice, never owed). A power absent in its weapons development phase does no
+research (Classic R-TEC-01: research is optional): the phase is ended.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ def default_orders(state: GameState) -> list[od.Order]:
     out: list[od.Order] = []
     for p in pending(state):
         if p.space is None:
+            if state.phase == "research" and p.power == state.power:
+                out.append(od.EndPhase(power=p.power))
             continue
         if p.what == "bombing raid":
             out.append(od.Bomb(power=p.power, space=p.space))

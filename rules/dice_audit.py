@@ -52,6 +52,14 @@ class GroupRoll:
     chain: int | None  # ChainInfo.number in force, None before any commitment
     round: int  # game round
     entropy: bytes
+    label: str = ""  # rolls outside battles: "<event type> (<purpose>)"
+
+    def where(self) -> str:
+        """The roll, for messages: "DiceRolled in Ukraine (battle round 1, ...)"."""
+        if self.label:
+            return f"{self.label}, {len(self.faces)} {'die' if len(self.faces) == 1 else 'dice'}"
+        return (f"DiceRolled in {self.space} (battle round {self.battle_round}, {self.side}, "
+                f"group {self.group}: {len(self.faces)} {self.unit_type})")
 
 
 @dataclass(frozen=True)
@@ -150,7 +158,28 @@ def read_log(events: Sequence[ev.Event]) -> DiceLog:
                     )
                     log.counter += len(faces)
             case _:
-                pass
+                # Dice rolled outside battles (research, rockets...): ``rolls`` in the event.
+                extra: ev.Rolls = getattr(e, "rolls", ())
+                chain = log.chain
+                for g, (purpose, faces) in enumerate(extra, start=1):
+                    log.rolls.append(
+                        GroupRoll(
+                            seq=n,
+                            space="",
+                            battle_round=0,
+                            side="",
+                            group=g,
+                            unit_type="",
+                            purpose=purpose,
+                            counter=log.counter,
+                            faces=tuple(faces),
+                            chain=chain.number if chain else None,
+                            round=log.round,
+                            entropy=log.entropy,
+                            label=f"{type(e).__name__} ({purpose})",
+                        )
+                    )
+                    log.counter += len(faces)
     return log
 
 
@@ -264,9 +293,8 @@ def _check_round(
         want = dc.recompute(key, chain.game_id, [(r.counter, r.purpose, len(r.faces))])[0]
         if list(r.faces) != want:
             return fail(
-                f"event #{r.seq} DiceRolled in {r.space} (battle round {r.battle_round}, "
-                f"{r.side}, group {r.group}: {len(r.faces)} {r.unit_type}) shows "
-                f"{_faces(r.faces)}; the revealed seed gives {_faces(want)}."
+                f"event #{r.seq} {r.where()} shows {_faces(r.faces)}; the revealed seed gives "
+                f"{_faces(want)}."
             )
     return RoundCheck(rnd, chain.number, True, True, n_dice, n_rolls,
                       f"{label}: {what} verified; seed links to the commitment.")
@@ -315,7 +343,7 @@ def verify(log: DiceLog, round_: int | None = None) -> DiceReport:
     if stray:
         r = stray[0]
         ok = False
-        lines.append(f"Event #{r.seq} DiceRolled in {r.space} came before any dice commitment.")
+        lines.append(f"Event #{r.seq} {r.where()} came before any dice commitment.")
     keys = sorted(
         {(r.round, r.chain) for r in log.rolls if r.chain is not None}
         | {(r.round, r.chain) for r in log.reveals if r.chain is not None}

@@ -159,6 +159,7 @@ class Technology(_Frozen):
     dice: dict[str, int] = Field(default_factory=dict)  # attack dice per unit (heavy bombers)
     cost_discount: int = 0  # industrial technology
     rockets: bool = False  # AA guns may fire rockets at enemy complexes
+    rocket_range: int = 0  # spaces from the AA gun to the target complex (Rockets: 3, A-10)
 
 
 class Research(_Frozen):
@@ -236,6 +237,9 @@ class EditionRules(_Frozen):
     rules: RuleSet = RuleSet()
     options: dict[str, str] = Field(default_factory=dict)  # option name -> description
     notes: tuple[str, ...] = ()
+    # The engine's messages cite 1941 rule IDs (a1941 digest); an edition maps them to its own
+    # digest's IDs here, e.g. {"MB-2": "R-PLC-04"}, so players read their rulebook's numbers.
+    citations: dict[str, str] = Field(default_factory=dict)
 
     @property
     def word(self) -> str:
@@ -287,6 +291,16 @@ class Edition:
     @cached_property
     def phase_info(self) -> dict[str, PhaseInfo]:
         return {p.id: p for p in self.rules.phases}
+
+    def cite(self, *rules: str) -> str:
+        """The rule IDs as this edition's digest numbers them, joined with '/', without repeats:
+        ``cite("MB-1", "MB-3")`` is "MB-1/MB-3" in 1941 and "R-PLC-01" in Classic."""
+        out: list[str] = []
+        for r in rules:
+            mine = self.rules.citations.get(r, r)
+            if mine not in out:
+                out.append(mine)
+        return "/".join(out)
 
     def side_of(self, power: str) -> str:
         return self.powers[power].side

@@ -329,6 +329,32 @@ def _ev_cleared(s: GameState, e: ev.PurchaseCleared) -> GameState:
     return replace(s, purchase={}, treasury=treasury)
 
 
+def _ev_research(s: GameState, e: ev.ResearchRolled) -> GameState:
+    treasury = dict(s.treasury)
+    treasury[e.power] -= e.cost
+    return replace(s, treasury=treasury, flags=s.flags | {"researched"})
+
+
+def _ev_tech(s: GameState, e: ev.TechnologyDeveloped) -> GameState:
+    have = s.techs.get(e.power, ())
+    if e.tech in have:
+        return s
+    return replace(s, techs={**s.techs, e.power: (*have, e.tech)})
+
+
+def _ev_rocket(s: GameState, e: ev.RocketFired) -> GameState:
+    return replace(s, flags=s.flags | {"rocket"})
+
+
+def _ev_lost(s: GameState, e: ev.PurchaseLost) -> GameState:
+    purchase = dict(s.purchase)
+    for u, n in e.units.items():
+        purchase[u] = purchase.get(u, 0) - n
+        if purchase[u] <= 0:
+            del purchase[u]
+    return replace(s, purchase=purchase)
+
+
 def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
     units = dict(s.units)
     combat = e.phase == "combat_move"
@@ -630,6 +656,10 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.PhaseChanged: _ev_phase,
     ev.UnitsPurchased: _ev_purchased,
     ev.PurchaseCleared: _ev_cleared,
+    ev.ResearchRolled: _ev_research,
+    ev.TechnologyDeveloped: _ev_tech,
+    ev.RocketFired: _ev_rocket,
+    ev.PurchaseLost: _ev_lost,
     ev.UnitsMoved: _ev_moved,
     ev.TerritoryCaptured: _ev_captured,
     ev.NeutralViolated: _ev_neutral,
@@ -718,6 +748,10 @@ def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
                 case od.Buy() | od.ClearPurchase():
                     _need_phase(state, "purchase", order)
                     flow.decide_purchase(tx, order)
+                case od.Research():
+                    flow.decide_research(tx, order, dice)
+                case od.Rocket():
+                    flow.decide_rocket(tx, order, dice)
                 case od.Move():
                     if state.phase not in ("combat_move", "noncombat_move"):
                         raise WrongPhase(

@@ -49,6 +49,70 @@ class UnitsPurchased(_Event):
     cost: int
 
 
+Rolls = tuple[tuple[str, tuple[int, ...]], ...]
+"""Dice rolled outside a battle, as ``(purpose, faces)`` in the order rolled. The dice audit
+(``rules.dice_audit``, ``tools/verify_dice.py``) counts and checks every event with a ``rolls``
+field, so any event that rolls dice outside ``DiceRolled`` records them here."""
+
+
+class ResearchRolled(_Event):
+    """Research dice bought and rolled (Classic R-TEC-01/02): ``cost`` goes to the bank and is
+    never refunded; each die showing the breakthrough number is a breakthrough. ``wasted``
+    breakthroughs found no development left to develop (R-TEC-04)."""
+
+    type: Literal["ResearchRolled"] = "ResearchRolled"
+    power: str
+    dice: int
+    cost: int
+    rolls: Rolls
+    breakthroughs: int
+    wasted: int = 0
+    rule: str = "R-TEC-02"
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        return tuple(f for _, fs in self.rolls for f in fs)
+
+
+class TechnologyDeveloped(_Event):
+    """A breakthrough's development die picked ``tech`` (R-TEC-03), re-rolled past developments
+    the power already had (R-TEC-04); it takes effect at once, for this power only
+    (R-TEC-05/06). ``rolls`` is empty when a development is granted without dice."""
+
+    type: Literal["TechnologyDeveloped"] = "TechnologyDeveloped"
+    power: str
+    tech: str  # Technology.id
+    rolls: Rolls = ()
+    rule: str = "R-TEC-03"
+
+
+class RocketFired(_Event):
+    """An AA gun in ``frm`` fired a rocket at the industrial complex in ``target`` (Rockets,
+    Classic R-TEC table, A-10); the damage follows as ``DamagePaid`` by the complex's owner."""
+
+    type: Literal["RocketFired"] = "RocketFired"
+    power: str
+    frm: str
+    target: str
+    victim: str  # the complex's owner
+    rolls: Rolls
+    rule: str = "R-TEC-05"
+
+    @property
+    def damage(self) -> int:
+        return sum(f for _, fs in self.rolls for f in fs)
+
+
+class PurchaseLost(_Event):
+    """Bought units that were not placed go back to the box without a refund (Classic
+    R-PLC-08, R-BUY-03)."""
+
+    type: Literal["PurchaseLost"] = "PurchaseLost"
+    power: str
+    units: dict[str, int]
+    rule: str = "R-PLC-08"
+
+
 class PurchaseCleared(_Event):
     type: Literal["PurchaseCleared"] = "PurchaseCleared"
     power: str
@@ -360,6 +424,10 @@ Event = Annotated[
     | PhaseChanged
     | UnitsPurchased
     | PurchaseCleared
+    | ResearchRolled
+    | TechnologyDeveloped
+    | RocketFired
+    | PurchaseLost
     | UnitsMoved
     | TerritoryCaptured
     | NeutralViolated

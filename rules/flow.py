@@ -52,8 +52,10 @@ def enter_phase(tx: Tx, phase: str, initial: bool = False) -> None:
     tx.emit(ev.PhaseChanged(power=tx.state.power, phase=pid, skipped=tuple(skipped), rule=rule))
     if pid == "conduct_combat" and not initial:
         combat.open_battles(tx)
-        if not any(b.step != "done" for b in tx.state.battles.values()) and not \
-                combat.open_raids(tx.state):
+        # No battle or raid: the phase passes, unless a rocket could still be fired (A-10).
+        if (not any(b.step != "done" for b in tx.state.battles.values())
+                and not combat.open_raids(tx.state)
+                and not rocket_possible(tx.state, tx.state.power)):
             leave_conduct_combat(tx)
             enter_phase(tx, _after(tx.state, pid))
             return
@@ -149,13 +151,185 @@ def end_turn(tx: Tx) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# Weapons development (Classic R-TEC-01..06)
+
+MAX_RESEARCH_DICE = 100  # per order: a typo guard far above any treasury of a real game
+
+
+def decide_research(tx: Tx, order: od.Research, dice: Dice) -> None:
+    """Buy research dice and roll them all; each breakthrough rolls for a development.
+
+    One research order per turn: the rulebook buys the dice, then rolls them all (R-TEC-01/02),
+    so a second purchase after seeing the dice is not allowed.
+    """
+    s = tx.state
+    ed = s.edition
+    p = order.power
+    research = ed.rules.rules.research
+    if research is None:
+        raise IllegalOrder(
+            f"{ed.rules.title} has no weapons development: there is nothing to research. "
+            "Buy units with 'buy <units>' in the Purchase phase."
+        )
+    if s.phase != "research":
+        phase = ed.phase_info["research"].name
+        raise IllegalOrder(
+            f"Research is done in {phase}, before buying units (§4.1, R-TEC-01); it is "
+            f"{_phase_name(s)} now, so this turn's chance has passed. Research next turn."
+        )
+    if order.dice <= 0:
+        raise InvalidOrder(f"Buy at least one research die, e.g. 'research 2' (not {order.dice}).")
+    if order.dice > MAX_RESEARCH_DICE:
+        raise InvalidOrder(
+            f"{order.dice} research dice is more than one order may buy ({MAX_RESEARCH_DICE})."
+        )
+    if "researched" in s.flags:
+        raise IllegalOrder(
+            f"{p} has already rolled its research dice this turn: all of a turn's research dice "
+            "are bought at once and rolled together (R-TEC-01/02). Use 'end' to go on to "
+            "Purchase."
+        )
+    table = {t.die: t for t in research.technologies}
+    have = set(s.techs.get(p, ()))
+    left = [t for t in research.technologies if t.id not in have]
+    if not left:
+        raise IllegalOrder(
+            f"{p} already has every weapons development: a breakthrough could only be wasted "
+            "(R-TEC-04). Use 'end' to go on to Purchase."
+        )
+    cost = order.dice * research.die_cost
+    money = s.treasury.get(p, 0)
+    if cost > money:
+        can = money // research.die_cost
+        raise IllegalOrder(
+            f"{order.dice} research dice cost {cost} IPCs ({research.die_cost} each); {p} has "
+            f"{money}, enough for {can} (R-TEC-01: research dice are paid for in advance)."
+        )
+    purpose = f"research|{p}|round {s.round}"
+    faces = tuple(dice.roll(order.dice, purpose))
+    hits = sum(1 for f in faces if f == research.breakthrough)
+    tx.emit(ev.ResearchRolled(power=p, dice=order.dice, cost=cost, rolls=((purpose, faces),),
+                              breakthroughs=hits, wasted=max(0, hits - len(left))))
+    for _ in range(min(hits, len(left))):
+        owned = set(tx.state.techs.get(p, ()))
+        dpurpose = f"development|{p}|round {s.round}"
+        rolled: list[int] = []
+        while True:  # R-TEC-04: re-roll a development already owned
+            (f,) = dice.roll(1, dpurpose)
+            rolled.append(f)
+            found = table.get(f)
+            if found is not None and found.id not in owned:
+                break
+        tx.emit(ev.TechnologyDeveloped(power=p, tech=found.id,
+                                       rolls=((dpurpose, tuple(rolled)),),
+                                       rule="R-TEC-04" if len(rolled) > 1 else "R-TEC-03"))
+
+
+def _phase_name(s: GameState) -> str:
+    return s.edition.phase_info[s.phase].name
+
+
+# --------------------------------------------------------------------------------------------
+# Rockets (Classic R-TEC table "Rockets", A-10)
+
+
+def rocket_targets(s: GameState, power: str, frm: str) -> list[str]:
+    """Enemy-owned industrial complexes within rocket range of ``frm`` (A-10)."""
+    from rules import movement, tech
+
+    ed = s.edition
+    reach = tech.rocket_range(s, power)
+    out = []
+    for u in s.units.values():
+        if not ed.units[u.type].abilities.factory or not s.enemy(u.owner, power):
+            continue
+        if movement.air_distance(ed, frm, u.space) <= reach:
+            out.append(u.space)
+    return sorted(set(out))
+
+
+def rocket_sites(s: GameState, power: str) -> list[str]:
+    """Territories holding an AA gun of ``power`` (where a rocket can be fired from)."""
+    ed = s.edition
+    return sorted({u.space for u in s.units.values()
+                   if u.owner == power and ed.units[u.type].abilities.anti_air
+                   and not ed.is_sea(u.space)})
+
+
+def rocket_possible(s: GameState, power: str) -> bool:
+    """The power may still fire this turn's rocket at something."""
+    from rules import tech
+
+    if not tech.has_rockets(s, power) or "rocket" in s.flags:
+        return False
+    return any(rocket_targets(s, power, f) for f in rocket_sites(s, power))
+
+
+def decide_rocket(tx: Tx, order: od.Rocket, dice: Dice) -> None:
+    """Fire the turn's rocket: one die of damage to an enemy complex within range (A-10)."""
+    from rules import tech
+
+    s = tx.state
+    ed = s.edition
+    p = order.power
+    for name in (order.frm, order.target):
+        if name not in ed.spaces:
+            raise InvalidOrder(f"Unknown space {name!r}.")
+    if not tech.has_rockets(s, p):
+        raise IllegalOrder(
+            f"{p} has not developed Rockets: only a power with that weapons development may fire "
+            "rockets (R-TEC-05, development table)."
+        )
+    if s.phase != "conduct_combat":
+        phase = ed.phase_info["conduct_combat"].name
+        raise IllegalOrder(
+            f"Rockets are fired during {phase}, alongside bombing raids (A-10); it is "
+            f"{_phase_name(s)} now."
+        )
+    if "rocket" in s.flags:
+        raise IllegalOrder(
+            f"{p} has already fired its rocket this turn: one rocket attack per turn in all, "
+            "whatever the number of AA guns (A-10)."
+        )
+    sites = rocket_sites(s, p)
+    if order.frm not in sites:
+        raise IllegalOrder(
+            f"{p} has no antiaircraft gun in {order.frm} to fire a rocket from (A-10). "
+            f"Its AA guns: {', '.join(sites) or 'none'}."
+        )
+    victim = next((u.owner for u in s.units_in(order.target)
+                   if ed.units[u.type].abilities.factory), None)
+    if ed.is_sea(order.target) or victim is None or not s.enemy(victim, p):
+        raise IllegalOrder(
+            f"{order.target} holds no enemy industrial complex: a rocket's target is an enemy "
+            "industrial complex (R-TEC table, R-IC-04)."
+        )
+    targets = rocket_targets(s, p, order.frm)
+    if order.target not in targets:
+        from rules import movement
+
+        d = movement.air_distance(ed, order.frm, order.target)
+        far = f"{d} spaces" if d < 10**6 else "out of reach"
+        raise IllegalOrder(
+            f"{order.target} is {far} from {order.frm}; a rocket reaches "
+            f"{tech.rocket_range(s, p)} spaces, counted as for aircraft (A-10). In range of "
+            f"{order.frm}: {', '.join(targets) or 'no enemy complex'}."
+        )
+    purpose = f"rocket|{order.frm}|{order.target}|round {s.round}"
+    faces = tuple(dice.roll(1, purpose))
+    tx.emit(ev.RocketFired(power=p, frm=order.frm, target=order.target, victim=victim,
+                           rolls=((purpose, faces),)))
+    charge_damage(tx, victim, sum(faces), f"a rocket from {order.frm} at {order.target}", "A-10")
+
+
+# --------------------------------------------------------------------------------------------
 # Purchase (PU-1..PU-6)
 
 
 def decide_purchase(tx: Tx, order: od.Buy | od.ClearPurchase) -> None:
     s = tx.state
     if isinstance(order, od.ClearPurchase):
-        refund = purchase_cost(s, s.purchase)
+        refund = purchase_cost(s, s.purchase, order.power)
         tx.emit(ev.PurchaseCleared(power=order.power, refund=refund))
         return
     ed = s.edition
@@ -167,31 +341,41 @@ def decide_purchase(tx: Tx, order: od.Buy | od.ClearPurchase) -> None:
             raise InvalidOrder(f"Unknown unit {u!r}.")
         if ut.cost is None:
             raise IllegalOrder(
-                f"{u.capitalize()} cannot be bought in {ed.rules.title} (PU-6: the Mobilization "
-                "Zone chart lists what can be bought)."
+                f"{u.capitalize()} cannot be bought in {ed.rules.title} ({ed.cite('PU-6')}: the "
+                "Mobilization Zone chart lists what can be bought)."
             )
         if n <= 0:
             raise InvalidOrder(f"Counts must be positive: {n} {u}.")
-    cost = purchase_cost(s, order.units)
+    cost = purchase_cost(s, order.units, order.power)
     have = s.treasury[order.power]
     if cost > have:
         raise IllegalOrder(
             f"{fmt_units(order.units)} costs {cost} IPCs; {order.power} has {have} "
-            "(PU-2/PU-3: buy only what you can afford; the treasury never goes negative)."
+            f"({ed.cite('PU-2', 'PU-3')}: buy only what you can afford; the treasury never goes "
+            "negative)."
         )
     tx.emit(ev.UnitsPurchased(power=order.power, units=dict(order.units), cost=cost))
 
 
-def purchase_cost(s: GameState, units: dict[str, int]) -> int:
-    return sum((s.edition.units[u].cost or 0) * n for u, n in units.items())
+def purchase_cost(s: GameState, units: dict[str, int], power: str | None = None) -> int:
+    """What ``units`` cost ``power`` (the power whose turn it is by default), weapons
+    developments included (Industrial Technology, R-TEC-05)."""
+    from rules import tech
+
+    who = power or s.power
+    return sum((tech.cost(s, who, u) or 0) * n for u, n in units.items())
 
 
 # --------------------------------------------------------------------------------------------
-# Mobilize (MB-1..MB-9)
+# Mobilize (MB-1..MB-9; Classic R-PLC-01..08)
+
+UNLIMITED = 10**6  # production of an original complex in Classic (R-PLC-04)
 
 
 def eligible_factories(s: GameState, power: str) -> list[str]:
-    """Territories with a complex the power has controlled since the turn began (MB-1)."""
+    """Territories with a complex the power has controlled since the turn began (MB-1,
+    R-PLC-01): never one conquered this turn, never an ally's (MN-7, R-PLC-07; a complex the
+    power liberated while its ally's capital is enemy-held is the power's own, R-LIB-02)."""
     out = []
     for u in s.units.values():
         if not s.edition.units[u.type].abilities.factory:
@@ -203,13 +387,56 @@ def eligible_factories(s: GameState, power: str) -> list[str]:
     return sorted(set(out))
 
 
+def factory_capacity(s: GameState, factory: str, power: str) -> int | None:
+    """Units the complex in ``factory`` may place per turn; None: no limit.
+
+    1941 (MB-2): the territory's value. Classic (R-PLC-04): a complex the power had at the
+    start of the game (printed on the board in its own territory) is unlimited; a new or
+    captured one takes the territory's value, at least ``min_factory_capacity`` (1).
+    """
+    ed = s.edition
+    rs = ed.rules.rules
+    sp = ed.spaces[factory]
+    if rs.original_factories_unlimited and sp.factory and sp.original_owner == power:
+        return None
+    return max(ed.value(factory), rs.min_factory_capacity)
+
+
 def cap_left(s: GameState, factory: str) -> int:
-    return s.edition.value(factory) - s.placed.get(factory, 0)  # MB-2
+    """Units the complex may still place this turn (MB-2, R-PLC-04; sea zones included, A-12)."""
+    cap = factory_capacity(s, factory, s.power)
+    if cap is None:
+        return UNLIMITED
+    return cap - s.placed.get(factory, 0)
+
+
+def hostile_for_placement(s: GameState, zone: str, power: str) -> bool:
+    """Classic R-PLC-02: new ships go only into a zone without enemy units (1941 MB-4: any)."""
+    if s.edition.rules.rules.ships_into_hostile_zones:
+        return False
+    return any(s.enemy(u.owner, power) for u in s.units_in(zone))
+
+
+def new_factory_sites(s: GameState, power: str) -> list[str]:
+    """Where a new industrial complex may go (R-PLC-03): a territory the power has owned since
+    the start of its turn (not conquered this turn) that has no complex yet."""
+    ed = s.edition
+    with_factory = {u.space for u in s.units.values() if ed.units[u.type].abilities.factory}
+    return sorted(
+        t for t, o in s.owners.items()
+        if o == power and s.turn_start_owners.get(t) == power and t not in s.captured_this_turn
+        and t not in with_factory
+    )
+
+
+def _aa_guns(s: GameState, space: str) -> int:
+    return sum(1 for u in s.units_in(space) if s.edition.units[u.type].abilities.anti_air)
 
 
 def decide_place(tx: Tx, order: od.Place) -> None:
     s = tx.state
     ed = s.edition
+    rs = ed.rules.rules
     p = order.power
     space = order.space
     if space not in ed.spaces:
@@ -219,45 +446,75 @@ def decide_place(tx: Tx, order: od.Place) -> None:
     for u, n in order.units.items():
         if s.purchase.get(u, 0) < n:
             raise IllegalOrder(
-                f"{p} has {s.purchase.get(u, 0)} {u} waiting to be placed, not {n} (PU-4: only "
-                f"units bought this turn are placed). Waiting: {fmt_units(s.purchase) or 'none'}."
+                f"{p} has {s.purchase.get(u, 0)} {u} waiting to be placed, not {n} "
+                f"({ed.cite('PU-4')}: only units bought this turn are placed). Waiting: "
+                f"{fmt_units(s.purchase) or 'none'}."
             )
+    if any(ed.units[u].abilities.factory for u in order.units):
+        _place_factory(tx, order)
+        return
     factories = eligible_factories(s, p)
     sea = ed.is_sea(space)
     if not sea:
         if space not in factories:
             raise IllegalOrder(
                 f"{p} cannot place units in {space}: new units go only to territories with an "
-                f"industrial complex {p} has controlled since the start of the turn (MB-1/MB-3). "
+                f"industrial complex {p} itself has controlled since the start of the turn, "
+                f"never one taken this turn nor an ally's ({ed.cite('MB-1', 'MB-3', 'MN-7')}). "
                 f"Eligible: {', '.join(factories) or 'none'}."
             )
         for u in order.units:
             if ed.units[u].domain == "sea":
-                raise IllegalOrder(f"{u} is a sea unit: place it in an adjacent sea zone (MB-4).")
+                raise IllegalOrder(
+                    f"{u} is a sea unit: place it in an adjacent sea zone ({ed.cite('MB-4')})."
+                )
+        aa = sum(n for u, n in order.units.items() if ed.units[u].abilities.anti_air)
+        if rs.one_aa_gun_per_territory and aa and _aa_guns(s, space) + aa > 1:
+            raise IllegalOrder(
+                f"{space} would hold {_aa_guns(s, space) + aa} antiaircraft guns: at most one per "
+                "territory (R-PLC-05). An AA gun with no territory left for it is lost at the "
+                "end of the phase."
+            )
         payers = [space]
     else:
         payers = [f for f in factories if space in ed.neighbours[f]]
         if not payers:
             raise IllegalOrder(
-                f"{space} is not next to an industrial complex {p} may use (MB-4). "
-                f"Eligible complexes: {', '.join(factories) or 'none'}."
+                f"{space} is not next to an industrial complex {p} may use "
+                f"({ed.cite('MB-4')}). Eligible complexes: {', '.join(factories) or 'none'}."
             )
         for u in order.units:
             d = ed.units[u].domain
             if d == "land":
                 raise IllegalOrder(
                     "Land units are placed only in a territory with an eligible complex, never "
-                    "onto transports (MB-3)."
+                    f"onto transports ({ed.cite('MB-3')})."
+                )
+            if d == "air" and not rs.new_fighters_on_carriers:
+                raise IllegalOrder(
+                    f"New {u}s are never placed on aircraft carriers: place them in a territory "
+                    f"with your industrial complex ({ed.cite('MB-5')}). "
+                    f"Eligible: {', '.join(payers)}."
                 )
             if d == "air" and not ed.units[u].abilities.carrier_landable:
-                raise IllegalOrder(f"{u} cannot land on carriers; place it in a territory (UB-1).")
+                raise IllegalOrder(
+                    f"{u} cannot land on carriers; place it in a territory ({ed.cite('UB-1')})."
+                )
+        if hostile_for_placement(s, space, p):
+            raise IllegalOrder(
+                f"{space} holds enemy units: new ships go only into sea zones with no enemy units "
+                f"({ed.cite('MB-4')}). Units that cannot be placed are lost at the end of the "
+                "phase (R-PLC-08)."
+            )
     total = sum(order.units.values())
     payer = max(payers, key=lambda f: cap_left(s, f))
     if cap_left(s, payer) < total:
+        least = rs.min_factory_capacity
+        minimum = f", at least {least}" if least else ""
         raise IllegalOrder(
             f"{payer} can place {max(cap_left(s, payer), 0)} more unit(s) this turn: its "
-            f"production is limited to its IPC value {ed.value(payer)}, sea zones next to it "
-            "included (MB-2)."
+            f"production is limited to its IPC value {ed.value(payer)}{minimum}, sea zones "
+            f"next to it included ({ed.cite('MB-2')})."
         )
     # Fighters at sea need room on the power's own carriers, new ones included (MB-5).
     new: list[tuple[int, str, int | None]] = []
@@ -297,6 +554,39 @@ def decide_place(tx: Tx, order: od.Place) -> None:
             f"A fighter waits in {zones} for a new aircraft carrier: place the carrier there "
             "first, and keep room for it on the production cap (MB-6/AIR-5)."
         )
+
+
+def _place_factory(tx: Tx, order: od.Place) -> None:
+    """A new industrial complex (R-PLC-03): in a territory owned since the start of the turn,
+    one per territory; it produces from the power's next turn."""
+    s = tx.state
+    ed = s.edition
+    p = order.power
+    space = order.space
+    kinds = [u for u in order.units if ed.units[u].abilities.factory]
+    if len(order.units) > 1 or sum(order.units.values()) > 1:
+        raise IllegalOrder(
+            f"Place a new {kinds[0]} on its own, one per territory (R-PLC-03), e.g. "
+            f"'place 1 {kinds[0]} in {space}'; other units are placed at complexes you already "
+            "had at the start of the turn."
+        )
+    sites = new_factory_sites(s, p)
+    if space not in sites:
+        if ed.is_sea(space):
+            why = "it is a sea zone"
+        elif any(ed.units[u.type].abilities.factory for u in s.units_in(space)):
+            why = "it already has one (one per territory)"
+        elif s.owners.get(space) != p:
+            why = f"{p} does not control it"
+        else:
+            why = f"{p} has not held it since the start of its turn"
+        raise IllegalOrder(
+            f"{p} cannot place a new {kinds[0]} in {space}: {why}. New complexes go in "
+            "territories you have owned since the start of your turn, not conquered this turn, "
+            "one per territory (R-PLC-03)."
+        )
+    tx.emit(ev.UnitsPlaced(power=p, space=space, units=((s.next_id, kinds[0], None),),
+                           factory=space))
 
 
 def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
@@ -344,9 +634,10 @@ def _fighters_left_waiting(s: GameState, power: str) -> int:
 
 def _caps_allow(ed: Edition, caps: dict[str, int], per_zone: dict[str, int]) -> bool:
     """Can these carriers per zone be charged to adjacent complexes within caps (A-16)?"""
-    slots = [f for f, n in caps.items() for _ in range(max(n, 0))]
-    owner: dict[int, int] = {}
     demands = [z for z, n in per_zone.items() for _ in range(n)]
+    # No complex needs more slots than there are carriers (unlimited ones, R-PLC-04).
+    slots = [f for f, n in caps.items() for _ in range(max(min(n, len(demands)), 0))]
+    owner: dict[int, int] = {}
 
     def augment(d: int, seen: set[int]) -> bool:
         for i, f in enumerate(slots):
@@ -372,26 +663,41 @@ def end_mobilize(tx: Tx, confirm: bool) -> None:
             "aircraft carrier that can still be placed there: place it (MB-6/AIR-5)."
         )
     if s.purchase:
+        ed = s.edition
+        lost = ed.rules.rules.unplaced_units == "lost"
         placeable = [u for u in s.purchase if _could_place(s, u)]
         if placeable and not confirm:
+            fate = ("to give them up: units not placed are lost, without refund"
+                    if lost else "to return them to the box with a refund")
             raise IllegalOrder(
                 f"Still waiting to be placed: {fmt_units(s.purchase)}. Place them with "
-                "'place <units> in <space>', or 'end confirm' to return them to the box with a "
-                "refund (MB-9)."
+                f"'place <units> in <space>', or 'end confirm' {fate} ({ed.cite('MB-9')})."
             )
-        amount = purchase_cost(s, s.purchase)
-        tx.emit(ev.PurchaseRefunded(power=s.power, units=dict(s.purchase), amount=amount))
+        if lost:
+            tx.emit(ev.PurchaseLost(power=s.power, units=dict(s.purchase),
+                                    rule=ed.cite("MB-9")))
+        else:
+            amount = purchase_cost(s, s.purchase)
+            tx.emit(ev.PurchaseRefunded(power=s.power, units=dict(s.purchase), amount=amount))
     movement.remove_unlanded_air(tx, final=True)
 
 
 def _could_place(s: GameState, utype: str) -> bool:
+    """Some placement of one ``utype`` is still open this phase (R-PLC-08 / MB-9 warn)."""
     ed = s.edition
-    for f in eligible_factories(s, s.power):
+    ut = ed.units[utype]
+    p = s.power
+    if ut.abilities.factory:
+        return bool(new_factory_sites(s, p))
+    for f in eligible_factories(s, p):
         if cap_left(s, f) <= 0:
             continue
-        if ed.units[utype].domain != "sea":
+        if ut.domain != "sea":
+            if (ut.abilities.anti_air and ed.rules.rules.one_aa_gun_per_territory
+                    and _aa_guns(s, f) >= 1):
+                continue  # R-PLC-05
             return True
-        if any(ed.is_sea(n) for n in ed.neighbours[f]):
+        if any(ed.is_sea(n) and not hostile_for_placement(s, n, p) for n in ed.neighbours[f]):
             return True
     return False
 

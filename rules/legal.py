@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from rules import combat, engine, flow, movement
+from rules import combat, engine, flow, movement, tech
 from rules import orders as od
 from rules.errors import AmbiguousOrder, RulesError
 from rules.state import BattleState, GameState, Unit
@@ -28,14 +28,14 @@ MAX_CASUALTY_CHOICES = 24
 def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
     """Orders ``engine.check`` accepts for ``power`` now, lazily, in a stable order.
 
-    Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
-    whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
-    offloads, battle/press/retreat, strategic bombing raids (``bomb``), casualty choices and
-    submarine declarations (strike, submerge all or some) the power owes, submarine withdrawals
-    (``withdraw``), placements and ``end``. ``end confirm`` is listed
-    only when a plain ``end`` is refused (it forfeits something, e.g. unlanded air units or
-    unplaced units). Standing casualty orders are settings rather than moves and are not
-    listed.
+    Covers research (1 to 6 dice, as affordable), purchase (one of each affordable unit,
+    ``buy clear``), moves of one unit and of the whole group of that type in a space (with
+    ``via`` for ambiguous blitz routes), loads and offloads, battle/press/retreat, strategic
+    bombing raids (``bomb``), rockets (each AA gun at each enemy complex in range), casualty
+    choices and submarine declarations (strike, submerge all or some) the power owes, submarine
+    withdrawals (``withdraw``), placements and ``end``. ``end confirm`` is listed only when a
+    plain ``end`` is refused (it forfeits something, e.g. unlanded air units or unplaced
+    units). Standing casualty orders are settings rather than moves and are not listed.
     """
     for order in candidate_orders(state, power):
         try:
@@ -99,12 +99,15 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
     if power != state.power:
         return
     match state.phase:
+        case "research":
+            yield from _research_candidates(state, power)
         case "purchase":
             yield from _purchase_candidates(state, power)
         case "combat_move" | "noncombat_move":
             yield from _move_candidates(state, power)
         case "conduct_combat":
             yield from _battle_candidates(state, power)
+            yield from _rocket_candidates(state, power)
         case "mobilize":
             yield from _place_candidates(state, power)
         case _:
@@ -116,10 +119,32 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
 # Purchase
 
 
+# Research dice offered: 1 up to this many (more are legal, but a list has to stop somewhere).
+MAX_RESEARCH_CHOICES = 6
+
+
+def _research_candidates(s: GameState, power: str) -> Iterator[od.Order]:
+    research = s.edition.rules.rules.research
+    if research is None:
+        return
+    afford = s.treasury.get(power, 0) // research.die_cost
+    for n in range(1, min(afford, MAX_RESEARCH_CHOICES) + 1):
+        yield od.Research(power=power, dice=n)
+
+
+def _rocket_candidates(s: GameState, power: str) -> Iterator[od.Order]:
+    if not flow.rocket_possible(s, power):
+        return
+    for frm in flow.rocket_sites(s, power):
+        for target in flow.rocket_targets(s, power, frm):
+            yield od.Rocket(power=power, frm=frm, target=target)
+
+
 def _purchase_candidates(s: GameState, power: str) -> Iterator[od.Order]:
     have = s.treasury.get(power, 0)
-    for name, ut in s.edition.units.items():
-        if ut.cost is not None and ut.cost <= have:
+    for name in s.edition.units:
+        price = tech.cost(s, power, name)
+        if price is not None and price <= have:
             yield od.Buy(power=power, units={name: 1})
     if s.purchase:
         yield od.ClearPurchase(power=power)
@@ -322,7 +347,10 @@ def _place_candidates(s: GameState, power: str) -> Iterator[od.Order]:
         spaces.append(f)
         spaces.extend(sorted(z for z in ed.neighbours[f] if ed.is_sea(z)))
     for name in sorted(s.purchase):
-        for space in dict.fromkeys(spaces):
+        where = spaces
+        if ed.units[name].abilities.factory:
+            where = flow.new_factory_sites(s, power)  # R-PLC-03
+        for space in dict.fromkeys(where):
             yield od.Place(power=power, units={name: 1}, space=space)
 
 

@@ -32,6 +32,22 @@ class ClearPurchase(_Order):
     kind: Literal["buy_clear"] = "buy_clear"
 
 
+class Research(_Order):
+    """Weapons development: buy ``dice`` research dice and roll them all (Classic R-TEC-01/02)."""
+
+    kind: Literal["research"] = "research"
+    dice: int
+
+
+class Rocket(_Order):
+    """Rockets development: an AA gun in ``frm`` fires at an enemy industrial complex in
+    ``target`` within 3 spaces, once per turn, in Conduct Combat (Classic R-TEC table, A-10)."""
+
+    kind: Literal["rocket"] = "rocket"
+    frm: str
+    target: str
+
+
 class Move(_Order):
     """Combat or noncombat move of units of one power from one space to another.
 
@@ -141,6 +157,8 @@ class StandingCasualties(_Order):
 Order = Annotated[
     Buy
     | ClearPurchase
+    | Research
+    | Rocket
     | Move
     | Battle
     | Casualties

@@ -39,7 +39,9 @@ from rules.orders import (
     Move,
     Place,
     Press,
+    Research,
     Retreat,
+    Rocket,
     StandingCasualties,
     Strike,
     Submerge,
@@ -232,6 +234,8 @@ class Kick(_Meta):
 Command = Annotated[
     Buy
     | ClearPurchase
+    | Research
+    | Rocket
     | Move
     | Battle
     | Casualties
@@ -288,6 +292,8 @@ USAGE: dict[str, str] = {
                 "rounds, where the edition has it)",
     "bomb": "bomb <space>  (resolve a strategic bombing raid; also 'raid <space>')",
     "place": "place <units> in <space>",
+    "research": "research <n>  (buy and roll n research dice, e.g. 'research 2')",
+    "rocket": "rocket <space with your AA gun> at <space with an enemy complex>",
     "end": "end | end confirm | end!",
     "undo": "undo",
     "odds": "odds <units> vs <units> [in <space>] [with <developments>]",
@@ -1155,6 +1161,26 @@ def _place(rest: str, names: Names, verb: str) -> Command:
     return Place(units=got[0], space=got[1])
 
 
+def _research(rest: str, names: Names, verb: str) -> Command:
+    words = rest.split()
+    if words and words[-1].casefold() in ("dice", "die", "research"):
+        words = words[:-1]
+    if len(words) != 1:
+        raise _usage("research", "research 2")
+    return Research(dice=_small_int(words[0], "number of research dice", MAX_COUNT))
+
+
+_AT = re.compile(r"\bat\b|\bagainst\b|\bon\b|->|→", re.I)
+
+
+def _rocket(rest: str, names: Names, verb: str) -> Command:
+    text = re.sub(r"^from\s+", "", rest, flags=re.I)
+    ends = _try_splits(_split_all(text, _AT), names.space, names.space)
+    if ends is None:
+        raise _usage("rocket", "rocket Western Europe at United Kingdom")
+    return Rocket(frm=ends[0], target=ends[1])
+
+
 def _end(rest: str, names: Names, verb: str) -> Command:
     words = " ".join(rest.casefold().split())
     if verb == "end!" or words in ("confirm", "!", "phase confirm", "confirm!", "phase!"):
@@ -1445,6 +1471,9 @@ _HANDLERS: dict[str, _Handler] = {
     "bomb": _bomb,
     "raid": _bomb,
     "place": _place,
+    "research": _research,
+    "rocket": _rocket,
+    "rockets": _rocket,
     "end": _end,
     "end!": _end,
     "undo": _undo,

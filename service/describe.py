@@ -320,6 +320,50 @@ def _damage(s: GameState, e: ev.DamagePaid) -> str:
     return f"{line}{_rule(e.rule)}."
 
 
+def _faces_text(faces: Sequence[int]) -> str:
+    return ",".join(str(f) for f in faces) or "nothing"
+
+
+def _tech_name(s: GameState, tech_id: str) -> str:
+    from rules import tech
+
+    t = tech.technologies(s.edition).get(tech_id)
+    return t.name if t is not None else tech_id
+
+
+def _research(s: GameState, e: ev.ResearchRolled) -> str:
+    dice = "1 research die" if e.dice == 1 else f"{e.dice} research dice"
+    line = f"{e.power} bought {dice} ({ipcs(e.cost)}) and rolled {_faces_text(e.faces)}: "
+    if not e.breakthroughs:
+        line += "no breakthrough, research failed this turn"
+    else:
+        line += "1 breakthrough" if e.breakthroughs == 1 else f"{e.breakthroughs} breakthroughs"
+        if e.wasted:
+            line += f", {e.wasted} wasted as no development was left to find (R-TEC-04)"
+    return f"{line}{_rule(e.rule)}."
+
+
+def _developed(s: GameState, e: ev.TechnologyDeveloped) -> str:
+    faces = [f for _, fs in e.rolls for f in fs]
+    how = ""
+    if len(faces) > 1:
+        how = f" (development dice {_faces_text(faces)}, re-rolled past what it had)"
+    elif faces:
+        how = f" (development die {faces[0]})"
+    return (f"{e.power} developed {_tech_name(s, e.tech)}{how}, in effect at once"
+            f"{_rule(e.rule)}.")
+
+
+def _rocket(s: GameState, e: ev.RocketFired) -> str:
+    return (f"{e.power} fired a rocket from {e.frm} at {e.victim}'s industrial complex in "
+            f"{e.target}: rolled {e.damage}{_rule(e.rule)}.")
+
+
+def _lost(s: GameState, e: ev.PurchaseLost) -> str:
+    return (f"{e.power} lost {format_units(e.units)} it could not place, without refund"
+            f"{_rule(e.rule)}.")
+
+
 def _placed(s: GameState, e: ev.UnitsPlaced) -> str:
     counts: dict[str, int] = {}
     for _, utype, _carried in e.units:
@@ -396,6 +440,10 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.PhaseChanged: _phase_changed,
     ev.UnitsPurchased: _purchased,
     ev.PurchaseCleared: _cleared,
+    ev.ResearchRolled: _research,
+    ev.TechnologyDeveloped: _developed,
+    ev.RocketFired: _rocket,
+    ev.PurchaseLost: _lost,
     ev.UnitsMoved: _moved,
     ev.TerritoryCaptured: _captured,
     ev.BattleOpened: _battle_opened,

@@ -167,15 +167,23 @@ class Chain:
 
 
 class Roll:
+    """One group of dice: a unit group of a ``DiceRolled`` event, or one ``(purpose, faces)``
+    entry of an event's ``rolls`` (dice rolled outside battles: research, rockets...)."""
+
     def __init__(self, seq: int, e: Json, group: int, counter: int, chain: Chain | None,
                  rnd: int, entropy: bytes) -> None:
-        unit_type, _value, faces = e["groups"][group - 1]
         self.seq = seq
         self.event = e
         self.group = group
-        self.unit_type = str(unit_type)
+        if e.get("type") == "DiceRolled":
+            unit_type, _value, faces = e["groups"][group - 1]
+            self.unit_type = str(unit_type)
+            self.purpose = purpose_of(e, self.unit_type)
+        else:
+            purpose, faces = e["rolls"][group - 1]
+            self.unit_type = ""
+            self.purpose = str(purpose)
         self.faces = [int(f) for f in faces]
-        self.purpose = purpose_of(e, self.unit_type)
         self.counter = counter
         self.chain = chain
         self.round = rnd
@@ -183,6 +191,10 @@ class Roll:
 
     def where(self) -> str:
         e = self.event
+        if e.get("type") != "DiceRolled":
+            n = len(self.faces)
+            return (f"event #{self.seq} {e.get('type')} ({self.purpose}), {n} "
+                    f"{'die' if n == 1 else 'dice'}")
         return (
             f"event #{self.seq} DiceRolled in {e['space']} (battle round {e['round']}, "
             f"{e['side']}, group {self.group}: {len(self.faces)} {self.unit_type})"
@@ -212,6 +224,11 @@ def walk(events: list[Json]) -> tuple[list[Chain], list[Roll], Reveals]:
             reveals.append((seq, chain, e))
         elif kind == "DiceRolled":
             for g in range(1, len(e["groups"]) + 1):
+                roll = Roll(seq, e, g, counter, chain, rnd, entropy)
+                rolls.append(roll)
+                counter += len(roll.faces)
+        elif isinstance(e.get("rolls"), list):
+            for g in range(1, len(e["rolls"]) + 1):
                 roll = Roll(seq, e, g, counter, chain, rnd, entropy)
                 rolls.append(roll)
                 counter += len(roll.faces)

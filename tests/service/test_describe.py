@@ -102,6 +102,18 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ),
         ev.PurchaseRefunded: ev.PurchaseRefunded(power="Germany", units={"tank": 1}, amount=6),
         ev.IncomeCollected: ev.IncomeCollected(power="Germany", amount=12),
+        ev.ResearchRolled: ev.ResearchRolled(
+            power="Germany", dice=2, cost=10, rolls=(("research|Germany|round 1", (6, 3)),),
+            breakthroughs=1,
+        ),
+        ev.TechnologyDeveloped: ev.TechnologyDeveloped(
+            power="Germany", tech="jet_power", rolls=(("development|Germany|round 1", (1,)),)
+        ),
+        ev.RocketFired: ev.RocketFired(
+            power="Germany", frm="Germany", target="Caucasus", victim="Soviet Union",
+            rolls=(("rocket|Germany|Caucasus|round 1", (4,)),),
+        ),
+        ev.PurchaseLost: ev.PurchaseLost(power="Germany", units={"tank": 1}),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
         ev.DiceCommitted: ev.DiceCommitted(
