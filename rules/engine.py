@@ -605,7 +605,10 @@ def _ev_placed(s: GameState, e: ev.UnitsPlaced) -> GameState:
             del purchase[utype]
         placed[e.factory] = placed.get(e.factory, 0) + 1
         nid = max(nid, uid + 1)
-    return replace(s, units=units, purchase=purchase, placed=placed, next_id=nid)
+    flags = s.flags
+    if any(s.edition.units[t].abilities.factory for _, t, _c in e.units):
+        flags = flags | {f"new factory|{e.space}"}  # produces from the next turn (R-PLC-03)
+    return replace(s, units=units, purchase=purchase, placed=placed, next_id=nid, flags=flags)
 
 
 def _ev_refunded(s: GameState, e: ev.PurchaseRefunded) -> GameState:

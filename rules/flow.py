@@ -382,7 +382,7 @@ def eligible_factories(s: GameState, power: str) -> list[str]:
             continue
         t = u.space
         if (s.owners.get(t) == power and s.turn_start_owners.get(t) == power
-                and t not in s.captured_this_turn):
+                and t not in s.captured_this_turn and f"new factory|{t}" not in s.flags):
             out.append(t)
     return sorted(set(out))
 
