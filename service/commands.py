@@ -150,6 +150,8 @@ async def execute(
         case (
             od.Buy()
             | od.ClearPurchase()
+            | od.Research()
+            | od.Rocket()
             | od.Move()
             | od.Battle()
             | od.Casualties()
