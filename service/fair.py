@@ -89,7 +89,7 @@ def rolled_after_new_round(events: Sequence[ev.Event], round_: int) -> bool:
     for e in events:
         if isinstance(e, ev.TurnStarted):
             rnd = e.round
-        elif (isinstance(e, ev.DiceRolled) or getattr(e, "rolls", ())) and rnd != round_:
+        elif (isinstance(e, ev.DiceRolled) or bool(getattr(e, "rolls", None))) and rnd != round_:
             return True
     return False
 
