@@ -295,3 +295,34 @@ def test_R_SBR_01_parse_and_legal_orders() -> None:
     orders = [o for o in legal.legal_orders(g.state, UK) if isinstance(o, od.Move)]
     assert any(o.raid and o.to == "Germany" and "bomber" in o.units for o in orders)
     assert not any(o.raid and "fighter" in o.units for o in orders)
+
+
+def test_R_BMB_01_bombers_fly_six() -> None:
+    """R-BMB-01: a bomber flies 6 (3 out, 3 back): Germany → Russia and back; 4 out to Eastern
+    Canada leaves 2, and no Axis territory is within 2 of it."""
+    g = game(GER, CM, {"Germany": {GER: {"bomber": 2}}, "Russia": {RUS: {"infantry": 1}}})
+    g.refuse(move({"bomber": 1}, "Germany", "Eastern Canada"), "could not land",
+             "2 movement left")
+    g.move({"bomber": 1}, "Germany", "Russia")
+    assert one(g, "Russia", GER, "bomber").moved == 3
+
+
+def test_R_BMB_02_bombers_never_land_on_carriers() -> None:
+    """R-BMB-02: a bomber may not land on a carrier (nor, R-AIR-06, in a territory conquered this
+    turn)."""
+    g = game(UK, NCM, {"United Kingdom": {UK: {"bomber": 1}},
+                       "North Sea Zone": {UK: {"aircraft carrier": 1}}})
+    g.refuse(move({"bomber": 1}, "United Kingdom", "North Sea Zone"), "never land on carriers")
+
+
+def test_R_AIR_01_aircraft_attack_in_combat_movement_and_land_in_non_combat() -> None:
+    """R-AIR-01: a fighter flies into an attack in Combat Movement (land or sea) and must land in
+    Non-combat Movement; it never ends Combat Movement in a friendly space."""
+    g = game(UK, CM, {"United Kingdom": {UK: {"fighter": 2}},
+                      "North Sea Zone": {GER: {"submarine": 1}},
+                      "Western Europe": {GER: {"infantry": 1}}})
+    g.refuse(move({"fighter": 1}, "United Kingdom", "Eire"), "neutral")
+    g.move({"fighter": 1}, "United Kingdom", "North Sea Zone")
+    g.move({"fighter": 1}, "United Kingdom", "Western Europe")
+    assert g.units("North Sea Zone", UK) == {"fighter": 1}
+    assert g.units("Western Europe", UK) == {"fighter": 1}

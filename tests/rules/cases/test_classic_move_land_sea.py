@@ -427,3 +427,13 @@ def test_R_MAP_09_R_MAP_11_R_MAP_14_land_moves_follow_the_board() -> None:
                         "Ukraine S.S.R.": {GER: {"tank": 1}}}, owners={"Caucasus": GER})
     h.refuse(move({"infantry": 1}, "Finland Norway", "Eastern Europe"), "moves 1")
     h.move({"tank": 1}, "Ukraine S.S.R.", "Caucasus")
+
+
+def test_R_TRP_08_cargo_is_in_the_sea_zone_with_its_transport() -> None:
+    """R-TRP-08 / R-MAP-06: loaded units are at sea, in the transport's zone, until they land."""
+    g = game(UK, NCM, {"United Kingdom": {UK: {"infantry": 2}},
+                       "North Sea Zone": {UK: {"transport": 1}}})
+    g.move({"infantry": 2}, "United Kingdom", "North Sea Zone")
+    assert g.units("North Sea Zone", UK) == {"transport": 1, "infantry": 2}
+    t = one(g, "North Sea Zone", UK, "transport")
+    assert all(u.carried_by == t.id for u in pieces(g, "North Sea Zone", UK, "infantry"))
