@@ -34,6 +34,7 @@ with everybody (R-SUB-06). Two steps come before round 1 of a land battle:
   attacking aircraft, each 1 destroying an aircraft, once per battle; the attacker loses its
   aircraft in its casualty order, cheapest first (A-04: the attacker chooses). AA guns are never
   casualties and never count as defenders (R-AAG-04); one gun fires however many are listed.
+  A territory held only by AA guns is taken without a battle, so nothing fires (A-05).
 - Bombardment (R-AMP-05/06, with ``bombardment`` not "none"): attacking sea units with the
   ``bombard`` ability in a land battle fire once, in round 1, with the attacker's other units
   (their casualties still fire back, so it is one volley); they are never targets and do not
@@ -297,8 +298,11 @@ class _Model:
         # RuleSet.sub_first_strike: "declared" (1941 SS-4/SS-5) lets both sides strike;
         # "attacker_only" (Classic R-SUB-02, R-SUB-06) only the attacker.
         self.defender_strikes = defender_strikes
-        self.aa = not sea and dfd.aa and any(k.air for k in att.kinds)
-        self.opening = self.aa or (not sea and bool(att.bombard))
+        # No battle without defenders that fight: a gun alone neither fires nor holds the
+        # territory (A-05, R-AAG-04; as rules/combat.py opens no battle there).
+        fight = any(dfd.start)
+        self.aa = fight and not sea and dfd.aa and any(k.air for k in att.kinds)
+        self.opening = fight and (self.aa or (not sea and bool(att.bombard)))
         self._hits_cache: dict[tuple[int, State, int, bool, bool, int],
                                tuple[tuple[Cats, ...], tuple[float, ...], tuple[float, ...]]] = {}
         self._assign_cache: dict[tuple[int, State, Cats], State] = {}

@@ -138,17 +138,39 @@ def test_R_LC_02_AA_fire_before_round_1() -> None:
 
 
 def test_A_04_AA_hits_take_the_cheapest_aircraft_and_fire_once() -> None:
-    """Fighter (12) goes before bomber (15); a territory with only an AA gun falls to the land
-    units after the AA fire, which fires once however many guns are listed (R-AAG-01)."""
-    r = odds(ED, {"infantry": 1, "fighter": 1, "bomber": 1}, {"antiaircraft gun": 2})
+    """Fighter (12) goes before bomber (15) (A-04: the attacker chooses, cheapest first); the
+    guns fire once however many are listed (R-AAG-01). Against 1 infantry, from the AA dice
+    alone: the fighter is lost on any hit, the bomber only on two."""
+    r = odds(ED, {"infantry": 1, "fighter": 1, "bomber": 1}, {"infantry": 1,
+                                                                "antiaircraft gun": 2})
+    two = odds(ED, {"infantry": 1, "fighter": 1, "bomber": 1}, {"infantry": 1,
+                                                                  "antiaircraft gun": 1})
+    assert r.attacker_survivors == two.attacker_survivors and r.attacker_win == two.attacker_win
+    assert r.defender_survivors["antiaircraft gun"] == 2
+    model = _Model(_Side(ED, ATT, {"infantry": 1, "fighter": 1, "bomber": 1}, False, ()),
+                   _Side(ED, DEF, {"infantry": 1, "antiaircraft gun": 1}, False, ()), False)
+    kinds = model.sides[ATT].kinds
+    after = {tuple(k.type for k, n in zip(kinds, st, strict=True) if n): p
+             for st, p in model.aa_fire(model.sides[ATT].start).items()}
+    assert after == pytest.approx({("infantry", "fighter", "bomber"): 25 / 36,
+                                   ("infantry", "bomber"): 10 / 36, ("infantry",): 1 / 36})
+    # A standing order may send the bomber first.
+    model = _Model(_Side(ED, ATT, {"infantry": 1, "fighter": 1, "bomber": 1}, False,
+                         ("bomber",)),
+                   _Side(ED, DEF, {"infantry": 1, "antiaircraft gun": 1}, False, ()), False)
+    kinds = model.sides[ATT].kinds
+    assert {frozenset(k.type for k, n in zip(kinds, st, strict=True) if n)
+            for st in model.aa_fire(model.sides[ATT].start)} == {
+        frozenset({"infantry", "fighter", "bomber"}), frozenset({"infantry", "fighter"}),
+        frozenset({"infantry"})}
+
+
+def test_A_05_a_gun_alone_is_no_battle() -> None:
+    """A territory held only by an AA gun falls to the land units that enter, without a
+    battle, so the gun does not fire (A-05, R-AAG-04; rules/combat.py opens no battle)."""
+    r = odds(ED, {"infantry": 1, "fighter": 1}, {"antiaircraft gun": 1})
     check(r, F(1), F(0), F(0))
-    assert close(r.attacker_survivors["fighter"], F(25, 36))  # lost on any one hit
-    assert close(r.attacker_survivors["bomber"], F(35, 36))  # lost only on two hits
-    assert r.attacker_captures == 1 and r.expected_rounds == 0
-    # A standing order may send the bomber first (A-04: the attacker chooses).
-    b = odds(ED, {"infantry": 1, "fighter": 1, "bomber": 1}, {"antiaircraft gun": 1},
-             attacker_order=("bomber",))
-    assert close(b.attacker_survivors["bomber"], F(25, 36))
+    assert not r.aa_fire and r.attacker_survivors["fighter"] == 1 and r.expected_rounds == 0
 
 
 def test_R_LC_02_no_AA_fire_without_aircraft_or_gun() -> None:
