@@ -1,6 +1,8 @@
 """The odds calculator for Axis & Allies Classic (rules/odds.py, digest §6): hand-computed
 battles for each Classic rule, refusals, developments, the order text, and the exact odds
-against an independent, straightforward simulation of the digest's rules.
+against an independent, straightforward simulation of the digest's rules and against 800
+seeded battles of the real combat code per scenario (AA fire, submarines, bombardment,
+developments).
 
 Every Classic behaviour comes from the edition's data and rule switches: one-hit battleships,
 transports that defend at 1 and are ordinary casualties, first strikes for attacking
@@ -18,10 +20,15 @@ from fractions import Fraction as F
 import pytest
 
 from rules import engine
+from rules import events as ev
+from rules import orders as od
+from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
 from rules.odds import ATT, DEF, OddsResult, _Model, _Side, game_developments, odds, summary
 from rules.parse import Odds, names_for, parse
+from rules.state import GameState
+from tests.rules.test_odds import RESULT
 from tests.rules.helpers import Game, position
 
 ED = load_edition("classic")
@@ -442,3 +449,128 @@ def test_big_battle_with_AA_fire_goes_to_monte_carlo_by_its_work() -> None:
     assert abs(r.attacker_win - exact.attacker_win) <= 4 * se + 1e-9
     with pytest.raises(InvalidOrder, match="max_work"):
         odds(ED, att, dfd, max_work=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Agreement with the real combat code: seeded battles fought by rules.engine (DESIGN §9)
+
+GER, UK, SU = "Germany", "United Kingdom", "Russia"
+
+
+def _classic_state(att: dict[str, int], dfd: dict[str, int], kind: str,
+                   techs: dict[str, tuple[str, ...]] | None = None) -> tuple[GameState, str]:
+    """The state with the battle open: ``kind`` "land" (Germany attacks Karelia from Eastern
+    Europe), "sea" (the United Kingdom attacks German ships in the North Sea Zone) or
+    "amphibious" (British infantry lands in Western Europe from the North Sea Zone, where the
+    battleships stay to bombard)."""
+    if kind == "land":
+        g = Game(position(GER, "combat_move", {"Eastern Europe": {GER: att}, LAND: {SU: dfd}},
+                          edition="classic"))
+        g.move(att, "Eastern Europe", LAND)
+        space = LAND
+    elif kind == "sea":
+        ships = {t: n for t, n in att.items() if ED.units[t].domain == "sea"}
+        air = {t: n for t, n in att.items() if ED.units[t].domain == "air"}
+        g = Game(position(UK, "combat_move", {"East Canada Sea Zone": {UK: ships},
+                                              "United Kingdom": {UK: air}, SEA: {GER: dfd}},
+                          edition="classic"))
+        if ships:
+            g.move(ships, "East Canada Sea Zone", SEA)
+        if air:
+            g.move(air, "United Kingdom", SEA)
+        space = SEA
+    else:
+        land = {t: n for t, n in att.items() if ED.units[t].domain == "land"}
+        ships = {t: n for t, n in att.items() if ED.units[t].domain == "sea"}
+        cargo = {**ships, "transport": (sum(land.values()) + 1) // 2, **land}
+        g = Game(position(UK, "combat_move", {SEA: {UK: cargo}, "Western Europe": {GER: dfd}},
+                          edition="classic"))
+        g.move(land, SEA, "Western Europe")
+        space = "Western Europe"
+    g.end()
+    s = g.state
+    if techs:
+        s = replace(s, techs=techs)
+    return s, space
+
+
+def _engine(s: GameState, space: str, n: int, key: str
+            ) -> tuple[dict[str, int], dict[str, list[int]], dict[str, list[int]]]:
+    b = s.battles[space]
+    att_ids = set(b.attacking) | set(b.seaborne) | set(b.bombarding)
+    dfd_ids = {u.id for u in s.units_in(space) if s.enemy(u.owner, b.attacker)
+               and not ED.units[u.type].abilities.factory}
+    wins = {"attacker": 0, "defender": 0, "draw": 0}
+    surv_a: dict[str, list[int]] = {}
+    surv_d: dict[str, list[int]] = {}
+    for ids, surv in ((att_ids, surv_a), (dfd_ids, surv_d)):
+        for i in ids:
+            surv[s.units[i].type] = []
+    order = od.Battle(power=s.power, space=space, all=True)
+    for i in range(n):
+        evs = engine.decide(s, order, HmacDice(f"{key}-{i}".encode(), game="odds"))
+        gone = {x for e in evs if isinstance(e, ev.UnitsRemoved) for x in e.ids}
+        end = [e for e in evs if isinstance(e, ev.BattleEnded) and e.space == space][-1]
+        wins[RESULT[end.result]] += 1
+        for ids, surv in ((att_ids, surv_a), (dfd_ids, surv_d)):
+            for typ in surv:
+                surv[typ].append(sum(1 for x in ids if x not in gone and s.units[x].type == typ))
+    return wins, surv_a, surv_d
+
+
+def _agree_engine(att: dict[str, int], dfd: dict[str, int], kind: str, key: str,
+                  techs: dict[str, tuple[str, ...]] | None = None, n: int = 800) -> OddsResult:
+    """As tests/rules/test_odds.py::_agree: outcomes within 4 standard errors of the exact odds
+    (the developments as ``game_developments`` finds them), mean survivors per type within 4
+    standard errors (+3/n)."""
+    s, space = _classic_state(att, dfd, kind, techs)
+    a_t, d_t = game_developments(s, space)
+    r = odds(ED, att, dfd, space=space, attacker_techs=a_t, defender_techs=d_t)
+    assert r.method == "exact"
+    wins, surv_a, surv_d = _engine(s, space, n, key)
+    for name, p in (("attacker", r.attacker_win), ("defender", r.defender_win),
+                    ("draw", r.draw)):
+        se = math.sqrt(p * (1 - p) / n)
+        assert abs(wins[name] / n - p) <= 4 * se + 1e-9, (name, wins[name] / n, p, se)
+    for surv, want in ((surv_a, r.attacker_survivors), (surv_d, r.defender_survivors)):
+        for typ, xs in surv.items():
+            if typ == "transport" and typ not in want:
+                continue  # the landing's transports: not in the battle (R-AMP-08)
+            mean = sum(xs) / n
+            sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1))
+            assert abs(mean - want[typ]) <= 4 * sd / math.sqrt(n) + 3 / n, (typ, mean, want[typ])
+    return r
+
+
+def test_R_LC_02_exact_odds_agree_with_the_engine_AA_gun_and_aircraft() -> None:
+    r = _agree_engine({"infantry": 3, "tank": 1, "fighter": 2, "bomber": 1},
+                      {"infantry": 4, "tank": 1, "antiaircraft gun": 1}, "land", "aa")
+    assert r.aa_fire
+
+
+def test_R_SUB_02_exact_odds_agree_with_the_engine_subs_against_transports_and_bb() -> None:
+    _agree_engine({"submarine": 3, "fighter": 1}, {"transport": 2, "battleship": 1}, "sea",
+                  "subs")
+
+
+def test_R_NC_exact_odds_agree_with_the_engine_fleet_with_carrier() -> None:
+    _agree_engine({"battleship": 1, "submarine": 2, "fighter": 1},
+                  {"aircraft carrier": 1, "fighter": 2, "transport": 1}, "sea", "fleet")
+
+
+def test_R_AMP_05_exact_odds_agree_with_the_engine_bombardment() -> None:
+    r = _agree_engine({"infantry": 4, "battleship": 2}, {"infantry": 3, "tank": 1},
+                      "amphibious", "bombard")
+    assert r.bombarding == 2
+
+
+def test_R_TEC_05_exact_odds_agree_with_the_engine_developments() -> None:
+    r = _agree_engine({"infantry": 2, "bomber": 2}, {"infantry": 3, "fighter": 1},
+                      "land", "techs", {GER: ("heavy_bombers",), SU: ("jet_power",)})
+    assert r.attacker_developments == ("Heavy Bombers",)
+    assert r.defender_developments == ("Jet Power",)
+
+
+def test_R_SUB_06_exact_odds_agree_with_the_engine_defending_subs_fire_normally() -> None:
+    _agree_engine({"submarine": 2, "battleship": 1},
+                  {"submarine": 2, "aircraft carrier": 1, "fighter": 1}, "sea", "def-subs")
