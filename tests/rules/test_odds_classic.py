@@ -28,8 +28,8 @@ from rules.errors import InvalidOrder
 from rules.odds import ATT, DEF, OddsResult, _Model, _Side, game_developments, odds, summary
 from rules.parse import Odds, names_for, parse
 from rules.state import GameState
-from tests.rules.test_odds import RESULT
 from tests.rules.helpers import Game, position
+from tests.rules.test_odds import RESULT
 
 ED = load_edition("classic")
 A1941 = load_edition("a1941")
