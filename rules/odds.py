@@ -86,6 +86,8 @@ __all__ = [
     "DEFAULT_SAMPLES",
     "OddsResult",
     "SplitMix64",
+    "battle_forces",
+    "battle_odds",
     "game_developments",
     "odds",
     "summary",
@@ -965,8 +967,44 @@ def game_developments(s: GameState, space: str | None = None
     return a, d
 
 
-# --------------------------------------------------------------------------------------------
-# Text
+def battle_forces(s: GameState, space: str) -> tuple[dict[str, int], dict[str, int]]:
+    """The units of the battle open in ``space``, as ``odds`` takes them: the attackers (with
+    the ships bombarding in round 1, R-AMP-05) and the defenders (with the defender's AA guns in
+    a territory, which fire before round 1 but are never casualties, R-LC-02, R-AAG-04)."""
+    b = s.battles[space]
+    ed = s.edition
+
+    def count(ids: Sequence[int]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in dict.fromkeys(ids):
+            u = s.units.get(i)
+            if u is not None:
+                out[u.type] = out.get(u.type, 0) + 1
+        return out
+
+    guns: tuple[int, ...] = ()
+    if not b.sea:
+        guns = tuple(u.id for u in s.units_in(space) if ed.units[u.type].abilities.anti_air
+                     and ed.side_of(u.owner) != ed.side_of(b.attacker))
+    return (count((*b.attacking, *b.seaborne, *b.bombarding)),
+            count((*b.defending, *guns)))
+
+
+def battle_odds(s: GameState, space: str) -> OddsResult:
+    """The odds of the battle open in ``space`` before its first roll: its units
+    (``battle_forces``), each side's developments (``game_developments``), the standing
+    casualty orders of the attacker and of the largest defending power."""
+    b = s.battles[space]
+    att, dfd = battle_forces(s, space)
+    a_techs, d_techs = game_developments(s, space)
+    owners = [s.units[i].owner for i in b.defending if i in s.units]
+    # The defending power with the most units (first in turn order), as game_developments.
+    lead = max(b.defenders, key=owners.count) if b.defenders else None
+    return odds(s.edition, att, dfd, space=space, attacker_techs=a_techs,
+                defender_techs=d_techs, attacker_order=s.standing.get(b.attacker, ()),
+                defender_order=s.standing.get(lead, ()) if lead else ())
+
+
 
 
 def _pct(x: float) -> str:

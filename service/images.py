@@ -98,14 +98,13 @@ def battle_image(log: Sequence[ev.Event], end: int, game_id: str) -> RenderedIma
     odds_result = None
     note = ""
     try:
-        from rules.odds import game_developments, odds
+        from rules.odds import battle_odds
     except ImportError:  # rules.odds not there: the board says so
         note = "Odds before the first roll: not available in this version."
     else:
         try:
-            att, dfd = game_developments(at_open, space)  # R-TEC-06: each side's own
-            odds_result = odds(at_open.edition, rec.attacker.start, rec.defender.start,
-                               space=space, attacker_techs=att, defender_techs=dfd)
+            # The battle's own units, AA guns and bombarding ships, each side's developments.
+            odds_result = battle_odds(at_open, space)
         except Exception as e:  # odds cannot model it (e.g. units it refuses): say so
             note = f"Odds before the first roll: not available ({e})."
     image = render_battle(rec, at_open.edition, odds=odds_result, odds_note=note,

@@ -25,7 +25,18 @@ from rules import orders as od
 from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
-from rules.odds import ATT, DEF, OddsResult, _Model, _Side, game_developments, odds, summary
+from rules.odds import (
+    ATT,
+    DEF,
+    OddsResult,
+    _Model,
+    _Side,
+    battle_forces,
+    battle_odds,
+    game_developments,
+    odds,
+    summary,
+)
 from rules.parse import Odds, names_for, parse
 from rules.state import GameState
 from tests.rules.helpers import Game, position
@@ -574,3 +585,23 @@ def test_R_TEC_05_exact_odds_agree_with_the_engine_developments() -> None:
 def test_R_SUB_06_exact_odds_agree_with_the_engine_defending_subs_fire_normally() -> None:
     _agree_engine({"submarine": 2, "battleship": 1},
                   {"submarine": 2, "aircraft carrier": 1, "fighter": 1}, "sea", "def-subs")
+
+
+def test_R_LC_02_R_AMP_05_battle_odds_take_the_guns_and_the_bombarding_ships() -> None:
+    """The battle board's odds (service/images.py) come from the open battle: the AA gun that
+    fires before round 1 and the battleships that bombard are in, the transports are not
+    (R-AMP-08); standing casualty orders and developments count."""
+    s, space = _classic_state({"infantry": 3, "fighter": 2},
+                              {"infantry": 2, "antiaircraft gun": 1}, "land")
+    assert battle_forces(s, space) == ({"infantry": 3, "fighter": 2},
+                                       {"infantry": 2, "antiaircraft gun": 1})
+    r = battle_odds(s, space)
+    assert r.aa_fire and r == odds(ED, {"infantry": 3, "fighter": 2},
+                                   {"infantry": 2, "antiaircraft gun": 1}, space=space)
+    s, space = _classic_state({"infantry": 2, "battleship": 1}, {"infantry": 1}, "amphibious")
+    assert battle_forces(s, space) == ({"infantry": 2, "battleship": 1}, {"infantry": 1})
+    assert battle_odds(s, space).bombarding == 1
+    s = replace(s, techs={UK: ("heavy_bombers",)}, standing={GER: ("infantry",)})
+    assert battle_odds(s, space) == odds(ED, {"infantry": 2, "battleship": 1}, {"infantry": 1},
+                                         space=space, attacker_techs=["heavy_bombers"],
+                                         defender_order=["infantry"])
