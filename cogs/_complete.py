@@ -201,8 +201,16 @@ def _spaces_of(kinds: tuple[type[od.Order], ...]) -> Callback:
     return complete
 
 
-battle_space = _spaces_of((od.Battle, od.Press, od.Retreat, od.Casualties, od.Submerge, od.Strike))
+battle_space = _spaces_of((od.Battle, od.Press, od.Retreat, od.Casualties, od.Submerge, od.Strike,
+                           od.Withdraw))
 place_space = _spaces_of((od.Place,))
+raid_space = _spaces_of((od.Bomb,))
+
+
+async def withdraw_to(interaction: discord.Interaction[Any], current: str) -> Choices:
+    ctx = await context(interaction)
+    zones = [o.to for o in ctx.legal() if isinstance(o, od.Withdraw) and o.to]
+    return merged(list(dict.fromkeys(zones)), ctx.names.complete("space", current), current)
 
 
 async def buy_units(interaction: discord.Interaction[Any], current: str) -> Choices:

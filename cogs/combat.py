@@ -1,5 +1,5 @@
 """Battles and dice: ``/battle``, ``/casualties``, ``/retreat``, ``/press``, ``/submerge``,
-``/strike``, ``/odds``, ``/luck``, ``/dice verify``."""
+``/strike``, ``/withdraw``, ``/bomb``, ``/odds``, ``/luck``, ``/dice verify``."""
 
 from __future__ import annotations
 
@@ -67,6 +67,29 @@ class CombatCog(commands.Cog):
     @app_commands.autocomplete(space=ac.battle_space)
     async def strike(self, interaction: discord.Interaction[Any], space: str) -> None:
         await play(interaction, f"strike {space}")
+
+    @app_commands.command(
+        name="withdraw", description="Your submarines leave a sea battle between rounds"
+    )
+    @app_commands.describe(
+        space="The battle", n="How many (default: all)", to="The sea zone they withdraw to"
+    )
+    @app_commands.autocomplete(space=ac.battle_space, to=ac.withdraw_to)
+    async def withdraw(
+        self,
+        interaction: discord.Interaction[Any],
+        space: str,
+        n: app_commands.Range[int, 1, 99] | None = None,
+        to: str | None = None,
+    ) -> None:
+        text = f"withdraw {space}" + ("" if n is None else f" {n}")
+        await play(interaction, text + ("" if to is None else f" to {to}"))
+
+    @app_commands.command(name="bomb", description="Attacker: resolve a strategic bombing raid")
+    @app_commands.describe(space="The territory the bombers raid")
+    @app_commands.autocomplete(space=ac.raid_space)
+    async def bomb(self, interaction: discord.Interaction[Any], space: str) -> None:
+        await play(interaction, f"bomb {space}")
 
     @app_commands.command(
         name="odds", description="Battle odds: exact where feasible, else Monte Carlo"
