@@ -8,6 +8,7 @@ from ``rules/editions/<id>/edition.json`` (rule facts, hand-kept with rulebook c
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import cache, cached_property
 from pathlib import Path
@@ -301,6 +302,21 @@ class Edition:
             if mine not in out:
                 out.append(mine)
         return "/".join(out)
+
+    @cached_property
+    def _citation_pattern(self) -> re.Pattern[str] | None:
+        keys = sorted(self.rules.citations, key=len, reverse=True)
+        if not keys:
+            return None
+        alternatives = "|".join(map(re.escape, keys))
+        return re.compile(r"(?<![A-Za-z0-9-])(" + alternatives + r")(?![A-Za-z0-9])")
+
+    def cite_text(self, text: str) -> str:
+        """``text`` with the engine's rule IDs replaced by this edition's (``citations``)."""
+        pattern = self._citation_pattern
+        if pattern is None:
+            return text
+        return pattern.sub(lambda m: self.rules.citations[m.group(1)], text)
 
     def side_of(self, power: str) -> str:
         return self.powers[power].side

@@ -15,7 +15,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
 from rules.edition import Edition, load_edition
-from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
+from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, RulesError, WrongPhase
 from rules.state import BattleState, GameState, Unit
 
 # --------------------------------------------------------------------------------------------
@@ -727,7 +727,20 @@ def pending(state: GameState) -> list[Pending]:
 
 
 def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
-    """Check ``order`` and return its events. Raises a RulesError and changes nothing if illegal."""
+    """Check ``order`` and return its events. Raises a RulesError and changes nothing if illegal.
+
+    A refusal cites the rule IDs of the game's own rulebook (``Edition.cite``).
+    """
+    try:
+        return _decide(state, order, dice)
+    except RulesError as e:
+        e.reason = state.edition.cite_text(e.reason)
+        e.rule = state.edition.cite_text(e.rule) if e.rule else None
+        e.args = (f"{e.reason} (rule {e.rule})" if e.rule else e.reason,)
+        raise
+
+
+def _decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
     from rules import combat, flow, movement
 
     if state.winner:

@@ -477,7 +477,7 @@ def describe(before: GameState, event: ev.Event) -> str:
     fn = DESCRIBERS.get(type(event))
     if fn is None:  # an event type added to rules/events.py without a describer here
         return f"{type(event).__name__}: {ev.event_to_json(event)}"
-    return fn(before, event)
+    return before.edition.cite_text(fn(before, event))
 
 
 def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[str]:

@@ -81,7 +81,7 @@ def test_R_CM_05_taking_an_empty_enemy_territory_without_battle() -> None:
 def test_R_CM_moving_into_a_friendly_territory_is_not_a_combat_move() -> None:
     """§4.2 definitions: moving into a friendly territory is a non-combat move."""
     g = game(GER, CM, {"Germany": {GER: {"infantry": 1}}})
-    g.refuse(move({"infantry": 1}, "Germany", "Eastern Europe"), "friendly", "CM-4")
+    g.refuse(move({"infantry": 1}, "Germany", "Eastern Europe"), "friendly", "R-CM-01")
 
 
 # --------------------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ def test_R_NCM_01_units_that_moved_in_combat_do_not_move_again_except_aircraft()
     g.end()
     assert g.state.phase == NCM
     g.refuse(move({"infantry": 1}, "French West Africa", "Algeria"), "able to make this move",
-             "NC-1")
+             "R-NCM-01")
     g.refuse(move({"tank": 1}, "Anglo-Egyptian Sudan", "Libya"), "able to make this move")
     g.move({"fighter": 1}, "Anglo-Egyptian Sudan", "Libya")
     assert g.units("Libya", GER) == {"fighter": 1}
