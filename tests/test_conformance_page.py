@@ -79,6 +79,8 @@ def test_a_test_of_one_edition_does_not_cover_the_other() -> None:
     cover = conformance.scan_tests(classic, rules)
     everything = [t for tests in cover.values() for t in tests]
     assert not [t for t in everything if "a1941" in t]
+    # a test of no edition by name that cites 1941-only IDs (CC-6C, A-10) is 1941's
+    assert not [t for t in cover["A-10"] if "test_CC_6C" in t]
     a1941 = conformance.book("1941")
     cover = conformance.scan_tests(a1941, conformance.read_index(a1941.index))
     assert not [t for tests in cover.values() for t in tests if "classic" in t]
