@@ -26,7 +26,7 @@ from typing import Annotated, Literal, NoReturn, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from rules.edition import Edition, load_edition
+from rules.edition import Edition, RuleSet, load_edition
 from rules.edition import edition_catalog as edition_rules_catalog
 from rules.errors import AmbiguousOrder, InvalidOrder
 from rules.orders import (
@@ -82,6 +82,7 @@ __all__ = [
     "parse",
     "parse_units",
     "plural",
+    "usage_for",
 ]
 
 MAX_LENGTH = 2000  # characters in one order line
@@ -311,6 +312,26 @@ USAGE: dict[str, str] = {
 }
 
 VERBS: tuple[str, ...] = tuple(USAGE)
+
+# Orders that only some editions have, by the rule switch that gives them (rules.edition.RuleSet);
+# an order not listed here is in every edition.
+_VERB_NEEDS: dict[str, Callable[[RuleSet], bool]] = {
+    "submerge": lambda r: r.sub_retreat == "submerge",  # 1941 SS-3
+    "strike": lambda r: r.sub_first_strike == "declared",  # 1941 SS-2
+    "withdraw": lambda r: r.sub_retreat == "withdraw",  # Classic R-SUB-05
+    "bomb": lambda r: r.strategic_bombing,  # Classic R-SBR
+    "research": lambda r: r.research is not None,  # Classic R-TEC
+    "rocket": lambda r: r.research is not None and any(t.rockets for t in r.research.technologies),
+}
+
+
+def usage_for(edition: Edition | None) -> dict[str, str]:
+    """The orders as listed to the players of an edition (every order without one)."""
+    if edition is None:
+        return dict(USAGE)
+    rules = edition.rules.rules
+    return {v: u for v, u in USAGE.items() if v not in _VERB_NEEDS or _VERB_NEEDS[v](rules)}
+
 """The orders, as listed to players (first words, plus the two-word ones)."""
 
 _GAME_USAGE: dict[str, str] = {

@@ -57,25 +57,29 @@ _LATER = {
 }
 
 
-def help_text(topic: str | None = None) -> str:
-    """The list of orders, or one order's usage."""
+def help_text(topic: str | None = None, edition: Edition | None = None) -> str:
+    """The list of orders (those of ``edition`` in a game), or one order's usage."""
+    usage = ps.usage_for(edition)
     if topic:
         key = topic.strip().casefold()
         if key in ("game", "games"):
             return "\n".join(_GAME_HELP)
         if key in ("edition", "editions", "new", "game new"):
             return f"{_GAME_HELP[0]}\n{editions_text()}"
-        usage = ps.USAGE.get(key)
-        if usage is None:
-            matches = [u for v, u in ps.USAGE.items() if v.startswith(key)]
+        found = usage.get(key)
+        if found is None:
+            matches = [u for v, u in usage.items() if v.startswith(key)]
             if not matches:
-                return f"No help on {topic!r}. Orders: {', '.join(ps.VERBS)}."
+                elsewhere = " (not an order of this edition)" if key in ps.USAGE else ""
+                return f"No help on {topic!r}{elsewhere}. Orders: {', '.join(usage)}."
             return "\n".join(matches)
-        return usage
+        return found
     lines = ["Game:", *(f"  {line}" for line in _GAME_HELP)]
-    lines += ["Editions:", *(f"  {line}" for line in editions_text().splitlines()), "Orders:"]
-    lines += [f"  {usage}" for verb, usage in ps.USAGE.items() if verb not in ("game",)]
-    lines.append("Names are forgiving: 'e europe', 'sz5', '3 inf, 1 arm'. 'help <order>' for one.")
+    if edition is None:
+        lines += ["Editions:", *(f"  {line}" for line in editions_text().splitlines())]
+    lines.append("Orders:" if edition is None else f"Orders ({edition.rules.title}):")
+    lines += [f"  {u}" for verb, u in usage.items() if verb not in ("game",)]
+    lines.append("Names are forgiving: 'e europe', '3 inf, 1 arm'. 'help <order>' for one.")
     return "\n".join(lines)
 
 
@@ -98,7 +102,7 @@ async def handle(service: GameService, channel: str, person: str, text: str) -> 
         return await _new(service, channel, person, cmd)
     if game is None:
         if isinstance(cmd, ps.Help):
-            return Result(ok=True, answer=help_text(cmd.topic), kind="help")
+            return Result(ok=True, answer=help_text(cmd.topic), kind="help")  # no game: all
         if isinstance(cmd, ps.Odds):
             return await _odds(_odds_edition(), cmd, None)
         if cmd.kind in _LATER:
@@ -210,7 +214,10 @@ async def execute(
         case ps.State():
             return await _state(service, game_id)
         case ps.Help():
-            return Result(ok=True, answer=help_text(cmd.topic), kind="help")
+            from rules.engine import resolve_edition
+
+            edition = resolve_edition((await service.info(game_id)).edition)
+            return Result(ok=True, answer=help_text(cmd.topic, edition), kind="help")
         case ps.Odds():
             info = await service.info(game_id)
             from rules.engine import resolve_edition

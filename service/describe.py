@@ -6,6 +6,7 @@ describer gets the state *before* its event, so unit ids can be named by type an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -477,7 +478,15 @@ def describe(before: GameState, event: ev.Event) -> str:
     fn = DESCRIBERS.get(type(event))
     if fn is None:  # an event type added to rules/events.py without a describer here
         return f"{type(event).__name__}: {ev.event_to_json(event)}"
-    return before.edition.cite_text(fn(before, event))
+    return tidy(before.edition.cite_text(fn(before, event)))
+
+
+_DOUBLE_STOP = re.compile(r"(?<=[A-Z])\.\.(?=[\s,;)]|$)")
+
+
+def tidy(line: str) -> str:
+    """One full stop after a name that ends with one ("to Karelia S.S.R.." -> "S.S.R.")."""
+    return _DOUBLE_STOP.sub(".", line)
 
 
 def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[str]:
@@ -488,7 +497,7 @@ def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[s
         if state is None:
             if not isinstance(e, ev.GameStarted):
                 raise ValueError("a run of events without a state must begin with GameStarted")
-            lines.append(_game_started(None, e))
+            lines.append(tidy(_game_started(None, e)))
             from rules.engine import replay
 
             state = replay([e])

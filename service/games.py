@@ -138,7 +138,7 @@ class Result:
 
     @classmethod
     def refused(cls, error: str, *, kind: str = "", game: GameInfo | None = None) -> Result:
-        return cls(ok=False, error=error, kind=kind, game=game)
+        return cls(ok=False, error=ds.tidy(error), kind=kind, game=game)
 
 
 Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]

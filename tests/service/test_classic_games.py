@@ -149,3 +149,19 @@ async def test_classic_state_fields_round_trip_through_snapshots() -> None:
     assert back.techs["Germany"] == ("jet_power", "heavy_bombers")
     assert back.debts == {"United Kingdom": 4} and "researched" in back.flags
     assert back.edition.id == "classic"
+
+
+async def test_help_in_a_game_lists_that_editions_orders() -> None:
+    svc = service()
+    await svc.create("classic-room", "alice", "classic")
+    await svc.create("1941-room", "alice", "1941")
+    classic = ok(await svc.handle("classic-room", "bob", "help")).answer
+    a1941 = ok(await svc.handle("1941-room", "bob", "help")).answer
+    nowhere = ok(await svc.handle("empty-room", "bob", "help")).answer
+    for verb in ("withdraw <space>", "bomb <space>"):
+        assert verb in classic and verb not in a1941 and verb in nowhere
+    for verb in ("submerge <space>", "strike <space>"):
+        assert verb in a1941 and verb not in classic and verb in nowhere
+    assert "Orders (Axis & Allies Classic" in classic and "Editions:" in nowhere
+    answer = ok(await svc.handle("classic-room", "bob", "help submerge")).answer
+    assert "not an order of this edition" in answer
