@@ -605,3 +605,9 @@ def test_R_LC_02_R_AMP_05_battle_odds_take_the_guns_and_the_bombarding_ships() -
     assert battle_odds(s, space) == odds(ED, {"infantry": 2, "battleship": 1}, {"infantry": 1},
                                          space=space, attacker_techs=["heavy_bombers"],
                                          defender_order=["infantry"])
+
+
+def test_R_TRP_05_exact_odds_agree_with_the_engine_attacking_transports_as_casualties() -> None:
+    """Attacking transports do not fire but may be taken as casualties, cheapest first."""
+    _agree_engine({"battleship": 1, "transport": 2, "fighter": 1},
+                  {"submarine": 2, "aircraft carrier": 1, "fighter": 1}, "sea", "att-tt")
