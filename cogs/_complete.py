@@ -271,3 +271,19 @@ async def edition_options(interaction: discord.Interaction[Any], current: str) -
         label = f"{prefix}{name}: {about}"
         out.append(app_commands.Choice(name=label[:100], value=f"{prefix}{name}"[:100]))
     return out[:MAX_CHOICES]
+
+
+async def rocket_from(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Where the asking power's antiaircraft guns can fire a rocket from now."""
+    ctx = await context(interaction)
+    srcs = [o.frm for o in ctx.legal() if isinstance(o, od.Rocket)]
+    return merged(srcs, ctx.names.complete("space", current), current)
+
+
+async def rocket_target(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Enemy industrial complexes a rocket can reach (from ``from`` when it is given)."""
+    ctx = await context(interaction)
+    frm = known_space(ctx.names, option(interaction, "from"))
+    targets = [o.target for o in ctx.legal()
+               if isinstance(o, od.Rocket) and (not frm or o.frm == frm)]
+    return merged(targets, ctx.names.complete("space", current), current)

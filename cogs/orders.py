@@ -1,4 +1,5 @@
-"""The turn orders: ``/buy``, ``/move``, ``/place``, ``/end``, ``/undo``, ``/standing``.
+"""The turn orders: ``/research``, ``/buy``, ``/move``, ``/rocket``, ``/place``, ``/end``,
+``/undo``, ``/standing``.
 
 Each command is the same line of the order language the local table reads; the service checks
 that the person holds the power whose turn it is, and the rules check the order.
@@ -21,6 +22,15 @@ class OrdersCog(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+
+    @app_commands.command(
+        name="research", description="Weapons development: buy research dice and roll them"
+    )
+    @app_commands.describe(dice="How many research dice to buy and roll (editions that have it)")
+    async def research(
+        self, interaction: discord.Interaction[Any], dice: app_commands.Range[int, 1, 99]
+    ) -> None:
+        await play(interaction, f"research {dice}")
 
     @app_commands.command(
         name="buy", description="Purchase units (cumulative; 'clear' empties the list)"
@@ -53,6 +63,18 @@ class OrdersCog(commands.Cog):
         if via.strip():
             text += f" via {via}"
         await play(interaction, text)
+
+    @app_commands.command(
+        name="rocket", description="Rockets: an AA gun fires at an enemy industrial complex"
+    )
+    @app_commands.rename(frm="from", target="at")
+    @app_commands.describe(
+        frm="A territory with your antiaircraft gun",
+        target="A territory with an enemy industrial complex in range",
+    )
+    @app_commands.autocomplete(frm=ac.rocket_from, target=ac.rocket_target)
+    async def rocket(self, interaction: discord.Interaction[Any], frm: str, target: str) -> None:
+        await play(interaction, f"rocket {frm} at {target}")
 
     @app_commands.command(name="place", description="Mobilize purchased units")
     @app_commands.rename(where="in")

@@ -128,3 +128,44 @@ async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
     spaces = await t.alice.autocomplete(t.channel, "game map", "space", "syria")
     assert spaces[0]["value"] == "Syria-Iraq"
     assert "Traceback" not in t.env.transcript()
+
+
+async def test_research_and_rocket_through_the_cogs(table: Table) -> None:
+    t = table
+    t.service.allow_scripted_dice = True
+    # research die 6 (a breakthrough), development die 2 (Rockets), then the rocket's die 4
+    info = await t.service.create(str(t.channel.id), str(t.alice.id), "classic", dice=[6, 2, 4])
+    for p in CLASSIC_AXIS:
+        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
+    for p in CLASSIC_ALLIES:
+        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
+    assert (await t.service.start(info.id, str(t.alice.id))).ok
+    r = await t.bob.slash(t.channel, "research", dice=1)
+    body = text_of(r)
+    assert not r.ephemeral and "Russia developed Rockets" in body
+    for _ in range(3):  # Purchase Units, Combat Movement: to Combat
+        r = await t.bob.slash(t.channel, "end")
+        assert not r.ephemeral, r.response.content
+    frm = [c["value"] for c in await t.bob.autocomplete(t.channel, "rocket", "from", "")]
+    assert "Karelia S.S.R." in frm
+    at = [c["value"] for c in
+          await t.bob.autocomplete(t.channel, "rocket", "at", "", **{"from": "Karelia S.S.R."})]
+    assert "Germany" in at
+    r = await t.bob.slash(t.channel, "rocket", **{"from": "karelia", "at": "germany"})
+    assert not r.ephemeral and "Germany paid 4 IPCs" in text_of(r)
+    r = await t.bob.slash(t.channel, "rocket", **{"from": "Russia", "at": "Germany"})
+    assert r.ephemeral  # once per turn
+    r = await t.carol.slash(t.channel, "game status")
+    assert "Weapons developments: Russia Rockets." in text_of(r)
+
+
+async def test_research_in_a_1941_game_is_refused_plainly(table: Table) -> None:
+    t = table
+    await t.alice.slash(t.channel, "game new", edition="1941")
+    for p in CLASSIC_AXIS:
+        await t.alice.slash(t.channel, "game join", power=p)
+    for p in ("Soviet Union", "United Kingdom", "United States"):
+        await t.bob.slash(t.channel, "game join", power=p)
+    await t.alice.slash(t.channel, "game start")
+    r = await t.bob.slash(t.channel, "research", dice=1)
+    assert r.ephemeral and "no weapons development" in r.response.content

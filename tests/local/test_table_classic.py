@@ -23,10 +23,12 @@ game join Japan
 alice: game start
 """
 
-# Russia's first turn (R-TRN-01): no research, a purchase, an attack on Eastern Europe with
-# overwhelming force, fighters home, reinforcements, placement; the referee collects income.
+# Russia's first turn (R-TRN-01): one research die that finds nothing, a purchase, an attack on
+# Eastern Europe with overwhelming force, fighters home, reinforcements, placement; the referee
+# collects income.
 FIRST_TURN = """\
-alice: end
+alice: research 1
+end
 buy 3 infantry, 1 tank
 end
 move 3 infantry, 1 tank from Karelia to Eastern Europe
@@ -43,8 +45,9 @@ place 3 infantry, 1 tank in Russia
 end
 """
 
-# Seven attack dice that all hit, five defence dice that all miss.
-DICE = "1,1,1,1,1,1,1,6,6,6,6,6"
+# A research die without a breakthrough; seven attack dice that all hit, five defence dice that
+# all miss.
+DICE = "3,1,1,1,1,1,1,1,6,6,6,6,6"
 
 
 def _phases(got: list[dict[str, Any]]) -> list[tuple[str, str]]:
@@ -69,6 +72,9 @@ def test_russias_first_turn_by_script(tmp_path: Path) -> None:
         ("Germany", "research"),
     ]
     events = [e for a in got for e in a["events"]]
+    research = next(e for e in events if e["type"] == "ResearchRolled")
+    assert (research["power"], research["dice"], research["cost"]) == ("Russia", 1, 5)
+    assert not [e for e in events if e["type"] == "TechnologyDeveloped"]
     bought = next(e for e in events if e["type"] == "UnitsPurchased")
     assert bought["units"] == {"infantry": 3, "tank": 1} and bought["cost"] == 14
     captured = [e for e in events if e["type"] == "TerritoryCaptured"]
@@ -78,7 +84,7 @@ def test_russias_first_turn_by_script(tmp_path: Path) -> None:
     assert (income["power"], income["amount"]) == ("Russia", 27)
     status = got[-1]["answer"]
     assert "Round 1, Germany's turn, Weapons Development." in status
-    assert "Treasury: Russia 37, Germany 32" in status
+    assert "Treasury: Russia 32, Germany 32" in status  # 24 - 5 - 14 + 27
 
 
 def test_russias_first_turn_reads_in_the_editions_words(tmp_path: Path) -> None:
@@ -91,6 +97,7 @@ def test_russias_first_turn_reads_in_the_editions_words(tmp_path: Path) -> None:
     for phase in ("Weapons Development", "Purchase Units", "Combat Movement", "Combat",
                   "Non-combat Movement", "Placement of New Units", "Collection of Income"):
         assert f"Russia: {phase}." in out
+    assert "Russia bought 1 research di" in out
     assert "Russia bought 3 infantry, 1 tank (14 IPCs)." in out
     assert "Russia captured Eastern Europe" in out
     assert "Russia placed 3 infantry, 1 tank in Russia." in out
@@ -181,3 +188,14 @@ def test_a_classic_position_under_1941_is_refused(tmp_path: Path) -> None:
     code, _, err = in_process("--position", str(pos), "--edition", "1941", "--script", "-")
     assert code == 2 and err.startswith("error: --position")
     assert "'Ukraine S.S.R.' is not a territory" in err
+
+
+def test_a_breakthrough_at_the_table(tmp_path: Path) -> None:
+    script = tmp_path / "research.txt"
+    script.write_text(SEATS + "alice: research 2\nend\nbuy 1 fighter\ngame status\n")
+    # dice 2 and 6: one breakthrough; development die 4: Long-Range Aircraft
+    code, out, err = in_process("--script", str(script), "--dice", "2,6,4")
+    assert code == 0, out + err
+    assert "Russia developed Long-Range Aircraft" in out
+    assert "Weapons developments: Russia Long-Range Aircraft." in out
+    assert "Treasury: Russia 2," in out  # 24 - 2 research dice at 5 - a fighter at 12
