@@ -44,11 +44,11 @@ def enter_phase(tx: Tx, phase: str, initial: bool = False) -> None:
         break
     if i >= len(ids):
         tx.emit(ev.PhaseChanged(power=tx.state.power, phase=ids[-1], skipped=tuple(skipped),
-                                rule="T-4"))
+                                rule=ed.cite("T-4")))
         end_turn(tx)
         return
     pid = ids[i]
-    rule = "T-4" if skipped else "T-2"
+    rule = ed.cite("T-4") if skipped else ed.cite("T-2")
     tx.emit(ev.PhaseChanged(power=tx.state.power, phase=pid, skipped=tuple(skipped), rule=rule))
     if pid == "conduct_combat" and not initial:
         combat.open_battles(tx)
@@ -118,7 +118,7 @@ def leave_conduct_combat(tx: Tx) -> None:
             continue
         if s.friendly(orig, owner) and s.capital_held(orig):
             tx.emit(ev.TerritoryCaptured(space=t, by=s.power, previous=owner, owner=orig,
-                                         how="liberation", rule="LIB-2"))
+                                         how="liberation", rule=s.edition.cite("LIB-2")))
 
 
 def end_turn(tx: Tx) -> None:
@@ -714,7 +714,7 @@ def collect_income(tx: Tx) -> None:
     # R-INC-03 / R-SBR-05: unpaid damage is settled out of this income first.
     debt_paid = min(s.debts.get(s.power, 0), amount)
     tx.emit(ev.IncomeCollected(power=s.power, amount=amount, debt_paid=debt_paid,
-                               rule="IN-1" if not debt_paid else "R-INC-03"))
+                               rule=s.edition.cite("IN-1") if not debt_paid else "R-INC-03"))
 
 
 
@@ -741,14 +741,14 @@ def capture(tx: Tx, space: str, by: str, how: str, rule: str) -> None:
             and (s.capital_held(orig) or ed.powers[orig].capital == space)):
         new_owner = orig
         how_ = "liberation"
-        rule = "LIB-1"
+        rule = ed.cite("LIB-1")
     seized = 0
     seized_from: str | None = None
     cap_of = ed.spaces[space].capital_of
     if cap_of is not None and s.enemy(cap_of, by):
         seized = s.treasury[cap_of]  # CAP-1
         seized_from = cap_of
-        rule = "CAP-1"
+        rule = ed.cite("CAP-1")
     tx.emit(ev.TerritoryCaptured(space=space, by=by, previous=prev, owner=new_owner, how=how_,
                                  seized=seized, seized_from=seized_from, rule=rule))
     if cap_of is not None and new_owner == cap_of and prev is not None and s.enemy(prev, cap_of):
@@ -764,7 +764,7 @@ def _liberate_capital(tx: Tx, power: str) -> None:
         o = s.owners.get(t)
         if o is not None and o != power and s.friendly(o, power):
             tx.emit(ev.TerritoryCaptured(space=t, by=power, previous=o, owner=power,
-                                         how="capital liberated", rule="CAP-3"))
+                                         how="capital liberated", rule=s.edition.cite("CAP-3")))
 
 
 def unit_list(units: list[Unit]) -> dict[str, int]:

@@ -239,3 +239,19 @@ def test_research_dice_are_in_the_dice_audit() -> None:
         (f"development|{GER}|round 1", (3,), 2),
     ]
     assert log.counter == 3
+
+
+def test_R_TEC_05_status_shows_developments_and_debts() -> None:
+    """The 'state' document keeps its ten keys (COMMANDS.md); 'game status' text names each
+    power's developments and what it owes (R-SBR-05)."""
+    from rules import flow
+    from service.describe import status_lines
+
+    g = research_game()
+    research(g, 1, 6, 2)
+    tx = engine.Tx(g.state)
+    flow.charge_damage(tx, UK, 40, "a rocket", "R-SBR-05")
+    lines = status_lines(tx.state)
+    assert "Weapons developments: Germany Rockets." in lines
+    assert "Owed to the bank (from its next income): United Kingdom 10." in lines
+    assert len(engine.state_json(tx.state)) == 10
