@@ -254,7 +254,7 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
             f"Resolve the strategic bombing raid on {b.space} first, with 'bomb {b.space}'; the "
             "battle there follows (A-16)."
         )
-    if not b.amphibious and not b.sea:
+    if not b.amphibious and not b.sea and s.edition.rules.rules.amphibious_first:
         first = [x.space for x in s.battles.values()
                  if x.step != "done" and _is_amphibious_part(s, x)]
         if first:

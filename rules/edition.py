@@ -195,7 +195,13 @@ class RuleSet(_Frozen):
     # Territories one transport may offload into in a turn: 1941 UT-12/UT-13 one; Classic
     # R-TRP-04 bridging lands cargo in two (the UK zone example: Finland-Norway and W. Europe).
     offload_territories: int = 1
+    # 1941 A-7: own fighters left aboard a carrier that moves in Combat Move ride as cargo;
+    # Classic A-19 / R-AIR-04 (False): they stay where the carrier started and fly on their own.
+    own_fighters_ride_in_combat_move: bool = True
     # Combat
+    # 1941 CC-0: amphibious assaults are resolved before general combat. Classic fixes no order
+    # between battles except the sea battle before the landing it enables (R-AMP-03, §4.3).
+    amphibious_first: bool = True
     sub_first_strike: Literal["declared", "attacker_only"] = "declared"  # 1941 SS / R-SUB-02
     sub_retreat: Literal["submerge", "withdraw"] = "submerge"  # 1941 SS-3 / Classic R-SUB-05
     battleship_repair: bool = True  # 1941 UB-2 (irrelevant when battleships take one hit)

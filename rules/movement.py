@@ -655,10 +655,18 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
                                              stopped=True))
     # Cargo travels with its carrier (CC-2 / CM-22).
     moved_hosts = {m.id: m for m in moves if ed.units[s.units[m.id].type].domain == "sea"}
+    ride = phase != COMBAT or ed.rules.rules.own_fighters_ride_in_combat_move
     for host_id, m in moved_hosts.items():
-        for c in cargo_of(s, s.units[host_id]):
-            if c.id not in taken:
-                moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
+        host = s.units[host_id]
+        for c in cargo_of(s, host):
+            if c.id in taken:
+                continue
+            if not ride and ed.units[c.type].domain == "air" and c.owner == host.owner:
+                # the fighter stays where its carrier started, airborne, and attacks (or
+                # lands) under its own range (R-AIR-04).
+                moves.append(ev.UnitMove(id=c.id, path=(c.space,), cost=0, carried_by=None))
+                continue
+            moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
     from rules import flow
 
     violated = _violations(s, moves) if phase == COMBAT else []

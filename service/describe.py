@@ -108,7 +108,8 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> str:
         if all(m.carried_by is not None for m in e.moves):
             return f"{e.power}: {what} landed on a carrier in {e.to}."
         return f"{e.power}: {what} stayed in {e.to}."
-    line = f"{e.power} moved {_units_of_ids(s, (m.id for m in e.moves))} from {e.frm} to {e.to}"
+    went = [m for m in e.moves if len(m.path) > 1 or e.frm == e.to]
+    line = f"{e.power} moved {_units_of_ids(s, (m.id for m in went))} from {e.frm} to {e.to}"
     via = {m.path[1:-1] for m in e.moves if len(m.path) > 2}
     if len(via) == 1:
         (path,) = via
@@ -125,6 +126,9 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> str:
         notes.append(f"blitzing through {', '.join(e.blitzed)}")
     if any(m.raid for m in e.moves):
         notes.append(f"strategic bombing raid on {e.to}")
+    stayed = [m for m in e.moves if m not in went]
+    if stayed:  # Classic A-19: own fighters stay behind when their carrier moves in combat
+        notes.append(f"{_units_of_ids(s, (m.id for m in stayed))} stayed airborne in {e.frm}")
     if notes:
         line += f" ({'; '.join(notes)})"
     return line + "."
@@ -309,6 +313,9 @@ def _battle_ended(s: GameState, e: ev.BattleEnded) -> str:
         notes.append(f"{_units_of_ids(s, e.offloaded)} landed")
     if e.stranded:
         notes.append(f"{_units_of_ids(s, e.stranded)} must find a place to land")
+    stayed = [m for m in e.moves if m not in went]
+    if stayed:  # Classic A-19: own fighters stay behind when their carrier moves in combat
+        notes.append(f"{_units_of_ids(s, (m.id for m in stayed))} stayed airborne in {e.frm}")
     if notes:
         line += f" ({'; '.join(notes)})"
     return line + "."
