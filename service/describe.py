@@ -313,9 +313,6 @@ def _battle_ended(s: GameState, e: ev.BattleEnded) -> str:
         notes.append(f"{_units_of_ids(s, e.offloaded)} landed")
     if e.stranded:
         notes.append(f"{_units_of_ids(s, e.stranded)} must find a place to land")
-    stayed = [m for m in e.moves if m not in went]
-    if stayed:  # Classic A-19: own fighters stay behind when their carrier moves in combat
-        notes.append(f"{_units_of_ids(s, (m.id for m in stayed))} stayed airborne in {e.frm}")
     if notes:
         line += f" ({'; '.join(notes)})"
     return line + "."
