@@ -127,7 +127,7 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> str:
     if any(m.raid for m in e.moves):
         notes.append(f"strategic bombing raid on {e.to}")
     stayed = [m for m in e.moves if m not in went]
-    if stayed:  # Classic A-19: own fighters stay behind when their carrier moves in combat
+    if stayed:  # fighters that stayed behind their carrier
         notes.append(f"{_units_of_ids(s, (m.id for m in stayed))} stayed airborne in {e.frm}")
     if notes:
         line += f" ({'; '.join(notes)})"

@@ -59,15 +59,16 @@ def test_R_AIR_03_islands_cost_two_and_carriers_save_one() -> None:
 
 
 def test_R_AIR_04_fighters_launch_from_where_the_carrier_started() -> None:
-    """R-AIR-04 / A-19: a carrier that moved first takes its fighter along as cargo; that fighter
-    cannot then launch an attack from the new position."""
+    """R-AIR-04 / A-19: a carrier that moves in Combat Movement leaves its fighter where it
+    started; the fighter attacks from there under its own range, never from the new position."""
     g = game(JAP, CM, {"Caroline Islands Sea Zone": {JAP: {"aircraft carrier": 1,
                                                           "fighter": 1}},
                        "Philippines Sea Zone": {USA: {"submarine": 1}},
                        "Wake Island Sea Zone": {USA: {"transport": 1}}})
     g.move({"aircraft carrier": 1}, "Caroline Islands Sea Zone", "Philippines Sea Zone")
     g.refuse(move({"fighter": 1}, "Philippines Sea Zone", "Wake Island Sea Zone"),
-             "R-AIR-04")
+             "no fighter in Philippines Sea Zone")
+    g.move({"fighter": 1}, "Caroline Islands Sea Zone", "Wake Island Sea Zone")
 
 
 def test_R_AIR_06_never_land_in_a_territory_conquered_this_turn() -> None:
