@@ -49,6 +49,7 @@ class OrdersCog(commands.Cog):
         frm="Where the units are",
         to="Where they go (a sea zone loads onto transports; a coast offloads)",
         via="Spaces to pass through, comma-separated, when the path is ambiguous",
+        raid="Bombers declare a strategic bombing raid on the target (editions that have it)",
     )
     @app_commands.autocomplete(units=ac.move_units, frm=ac.move_from, to=ac.move_to)
     async def move(
@@ -58,10 +59,13 @@ class OrdersCog(commands.Cog):
         frm: str,
         to: str,
         via: str = "",
+        raid: bool = False,
     ) -> None:
         text = f"move {units} from {frm} to {to}"
         if via.strip():
             text += f" via {via}"
+        if raid:
+            text += " raid"
         await play(interaction, text)
 
     @app_commands.command(

@@ -169,3 +169,27 @@ async def test_research_in_a_1941_game_is_refused_plainly(table: Table) -> None:
     await t.alice.slash(t.channel, "game start")
     r = await t.bob.slash(t.channel, "research", dice=1)
     assert r.ephemeral and "no weapons development" in r.response.content
+
+
+async def test_a_bombing_raid_declared_and_resolved_through_the_cogs(table: Table) -> None:
+    t = table
+    t.service.allow_scripted_dice = True
+    # Germany's AA gun misses (6); the bomber rolls 5 damage.
+    position = {"edition": "classic", "power": "United Kingdom", "phase": "combat_move"}
+    info = await t.service.create(str(t.channel.id), str(t.alice.id), "classic",
+                                  dice=[6, 5], position=position)
+    for p in CLASSIC_AXIS:
+        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
+    for p in CLASSIC_ALLIES:
+        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
+    assert (await t.service.start(info.id, str(t.alice.id))).ok
+    r = await t.bob.slash(t.channel, "move", units="1 bomber", raid=True,
+                          **{"from": "United Kingdom", "to": "Germany"})
+    assert not r.ephemeral, r.response.content
+    r = await t.bob.slash(t.channel, "end")
+    assert not r.ephemeral and "Combat" in text_of(r)
+    spaces = [c["value"] for c in await t.bob.autocomplete(t.channel, "bomb", "space", "")]
+    assert "Germany" in spaces
+    r = await t.bob.slash(t.channel, "bomb", space="Germany")
+    assert not r.ephemeral, r.response.content
+    assert "Germany paid 5 IPCs" in text_of(r)

@@ -199,3 +199,22 @@ def test_a_breakthrough_at_the_table(tmp_path: Path) -> None:
     assert "Russia developed Long-Range Aircraft" in out
     assert "Weapons developments: Russia Long-Range Aircraft." in out
     assert "Treasury: Russia 2," in out  # 24 - 2 research dice at 5 - a fighter at 12
+
+
+def test_the_documented_classic_turn_plays_through(tmp_path: Path) -> None:
+    """docs/local-table.md: Russia's first turn of Classic is accepted line by line, and the
+    answers quoted there are the table's."""
+    from tests.local.test_table import doc_block
+
+    command = doc_block("turn-classic-command").split()
+    dice = command[command.index("--dice") + 1]
+    script = tmp_path / "classic.txt"
+    script.write_text(doc_block("turn-classic-script"))
+    code, out, err = in_process("--script", str(script), "--dice", dice)
+    assert code == 0, out + err
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "local-table.md").read_text("utf-8")
+    quoted = doc[doc.index("<!-- turn-classic-script -->"):].split("Some answers:", 1)[1]
+    quoted = quoted[quoted.index("```text") + 7: quoted.index("```", quoted.index("```text") + 7)]
+    for line in quoted.strip().splitlines():
+        if line != "...":
+            assert line in out, line
