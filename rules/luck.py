@@ -113,6 +113,7 @@ def battle_luck(events: Iterable[ev.Event], space: str | None = None) -> list[Ba
     (by first roll; battles without dice last)."""
     out: list[BattleLuck] = []
     current: dict[str, int] = {}  # space -> index in out of its battle going on
+    raids: dict[str, int] = {}  # space -> index in out of its bombing raid going on
     game_round = 1
     rounds_seen: dict[int, set[int]] = {}
     first_roll: dict[int, int] = {}  # index in out -> position of its first roll in the log
@@ -120,11 +121,30 @@ def battle_luck(events: Iterable[ev.Event], space: str | None = None) -> list[Ba
         if isinstance(e, ev.TurnStarted):
             game_round = e.round
             current = {}
+            raids = {}
         elif isinstance(e, ev.BattleOpened):
             current[e.space] = len(out)
             out.append(BattleLuck(space=e.space, round=game_round, attacker=e.attacker,
                                   defenders=e.defenders))
-        elif isinstance(e, ev.DiceRolled) and e.stage != "overflight":
+        elif isinstance(e, ev.DiceRolled) and e.stage == "raid_aa":
+            # A bombing raid's antiaircraft fire (R-SBR-02): a "battle" of its own, beside any
+            # battle in the same territory (A-16); who raided is known at RaidResolved.
+            i = raids.get(e.space)
+            if i is None:
+                raids[e.space] = i = len(out)
+                out.append(BattleLuck(space=e.space, round=game_round, attacker="attacker",
+                                      defenders=()))
+            first_roll.setdefault(i, pos)
+            out[i] = out[i].model_copy(update={"defending": out[i].defending + roll_luck(e.groups),
+                                               "rounds": 1})
+        elif isinstance(e, ev.RaidResolved):
+            i = raids.pop(e.space, None)
+            if i is not None:
+                out[i] = out[i].model_copy(update={
+                    "attacker": e.attacker, "result": "raid",
+                    "defenders": (e.defender,) if e.defender else ()})
+        elif isinstance(e, ev.DiceRolled) and e.stage not in ("overflight", "raid"):
+            # (a raid's damage dice are no hits: R-SBR-03 sums them)
             i = current.get(e.space)
             if i is None:  # dice without an opened battle: keep them, attacker unknown
                 current[e.space] = i = len(out)
@@ -188,7 +208,8 @@ def _line(who: str, luck: Luck) -> str:
 
 
 _RESULT = {"attacker": "attacker won", "defender": "defender held", "both destroyed":
-           "both destroyed", "retreat": "attacker retreated", "no combat": "nobody could hit"}
+           "both destroyed", "retreat": "attacker retreated", "no combat": "nobody could hit",
+          "raid": "bombing raid"}
 
 
 def luck_text(report: GameLuck, space: str | None = None) -> str:

@@ -543,7 +543,9 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
             for u in s.units_in(frm):
                 if u.owner == power and not s.edition.units[u.type].abilities.factory:
                     mine[u.type] = mine.get(u.type, 0) + 1
-            there = ", ".join(f"{k} {t}" for t, k in mine.items()) or "no units"
+            from rules.parse import format_units
+
+            there = format_units(mine) if mine else "no units"
             raise IllegalOrder(
                 f"{power} has no {utype_name} in {frm} ({power} has {there} there). Check the "
                 "space and the units with 'state' or 'game map <space>'."

@@ -218,3 +218,27 @@ def test_the_documented_classic_turn_plays_through(tmp_path: Path) -> None:
     for line in quoted.strip().splitlines():
         if line != "...":
             assert line in out, line
+
+
+def test_a_bombing_raid_and_its_luck_at_the_table(tmp_path: Path) -> None:
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps({"edition": "classic", "power": "Germany",
+                               "phase": "combat_move"}))
+    script = tmp_path / "raid.txt"
+    script.write_text(
+        "Germany: move 1 bomber from Germany to United Kingdom raid\n"
+        "end\n"
+        "bomb uk\n"
+        "luck\n"
+        "game status\n"
+    )
+    # the AA gun misses (3); the bomber's damage die is 6
+    code, out, err = in_process("--position", str(pos), "--dice", "3,6", "--script", str(script))
+    assert code == 0, out + err
+    assert "(strategic bombing raid on United Kingdom)" in out
+    assert "United Kingdom paid 6 IPCs to the bank" in out
+    # the raid's antiaircraft die counts for the defender; its damage dice are no hits (R-SBR-03)
+    assert ("Round 1, United Kingdom (Germany attacking, bombing raid): Germany rolled no dice; "
+            "United Kingdom 0 hits from 1 die") in out
+    assert "attacker 0 hits" not in out
+    assert "Treasury: Russia 24, Germany 32, United Kingdom 24" in out
