@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable
 from functools import cache, cached_property
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 EDITIONS_DIR = Path(__file__).parent / "editions"
 
@@ -187,6 +187,9 @@ class RuleSet(_Frozen):
     ships_into_hostile_zones: bool = True  # 1941 MB-4 / Classic R-PLC-02 (False)
     new_fighters_on_carriers: bool = True  # 1941 MB-5 / Classic R-PLC-06 (False)
     one_aa_gun_per_territory: bool = False  # Classic R-PLC-05
+    buy_factories: bool = True  # Classic O-5 "No New Complexes" (False); 1941 ICs have no cost
+    # Developments each power has from the start (Classic O-3 "Weapons Development Advantage").
+    starting_techs: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     strategic_bombing: bool = False  # Classic R-SBR
     # Movement
     neutral_fee: int | None = None  # None: neutrals impassable (1941 MAP-8); Classic R-NEU-02: 3
@@ -243,6 +246,9 @@ class EditionRules(_Frozen):
     victory: dict[str, tuple[VictoryCondition, ...]]  # "standard", "short"
     rules: RuleSet = RuleSet()
     options: dict[str, str] = Field(default_factory=dict)  # option name -> description
+    # option name -> the RuleSet switches it changes (Classic Appendix IV), e.g.
+    # {"no_new_complexes": {"buy_factories": false}}; read through ``Edition.ruleset(options)``.
+    option_rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
     notes: tuple[str, ...] = ()
     # The engine's messages cite 1941 rule IDs (a1941 digest); an edition maps them to its own
     # digest's IDs here, e.g. {"MB-2": "R-PLC-04"}, so players read their rulebook's numbers.
@@ -324,6 +330,22 @@ class Edition:
             return text
         return pattern.sub(lambda m: self.rules.citations[m.group(1)], text)
 
+    def ruleset(self, options: frozenset[str] = frozenset()) -> RuleSet:
+        """The rule switches of a game with these options: the edition's, changed by each
+        chosen option's ``option_rules`` (options applied in sorted order)."""
+        key = frozenset(o for o in options if o in self.rules.option_rules)
+        cache_ = self._rulesets
+        if key not in cache_:
+            data = self.rules.rules.model_dump()
+            for o in sorted(key):
+                data.update(self.rules.option_rules[o])
+            cache_[key] = RuleSet.model_validate(data)
+        return cache_[key]
+
+    @cached_property
+    def _rulesets(self) -> dict[frozenset[str], RuleSet]:
+        return {}
+
     def side_of(self, power: str) -> str:
         return self.powers[power].side
 
@@ -382,6 +404,21 @@ class Edition:
                     for c in cond.capitals
                     if c not in names
                 )
+        for opt in self.rules.option_rules:
+            if opt not in self.rules.options:
+                problems.append(f"option_rules: {opt!r} is not an option")
+                continue
+            try:
+                rs = self.ruleset(frozenset({opt}))
+            except ValidationError as e:
+                problems.append(f"option_rules {opt!r}: {e.errors()[0]['msg']}")
+                continue
+            techs = {t.id for t in rs.research.technologies} if rs.research else set()
+            for p, ts in rs.starting_techs.items():
+                if p not in self.powers:
+                    problems.append(f"option {opt!r}: unknown power {p!r}")
+                problems.extend(f"option {opt!r}: unknown development {t!r}"
+                                for t in ts if t not in techs)
         # Starting treasury (P-3) is a rule fact; income follows territories (P-4). Report both.
         return problems
 

@@ -229,6 +229,8 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
         units=units,
         next_id=next_id,
         turn_start_owners=dict(owners),
+        # Classic O-3: developments some powers start with when the option is chosen.
+        techs={p: tuple(ts) for p, ts in ed.ruleset(opts).starting_techs.items() if ts},
     )
 
 

@@ -165,7 +165,7 @@ def decide_research(tx: Tx, order: od.Research, dice: Dice) -> None:
     s = tx.state
     ed = s.edition
     p = order.power
-    research = ed.rules.rules.research
+    research = s.ruleset().research
     if research is None:
         raise IllegalOrder(
             f"{ed.rules.title} has no weapons development: there is nothing to research. "
@@ -339,6 +339,11 @@ def decide_purchase(tx: Tx, order: od.Buy | od.ClearPurchase) -> None:
         ut = ed.units.get(u)
         if ut is None:
             raise InvalidOrder(f"Unknown unit {u!r}.")
+        if ut.abilities.factory and ut.cost is not None and not s.ruleset().buy_factories:
+            raise IllegalOrder(
+                f"No {u} may be bought in this game (option O-5 'No New Complexes'): only the "
+                "complexes on the board at the start are used."
+            )
         if ut.cost is None:
             raise IllegalOrder(
                 f"{u.capitalize()} cannot be bought in {ed.rules.title} ({ed.cite('PU-6')}: the "
@@ -395,7 +400,7 @@ def factory_capacity(s: GameState, factory: str, power: str) -> int | None:
     captured one takes the territory's value, at least ``min_factory_capacity`` (1).
     """
     ed = s.edition
-    rs = ed.rules.rules
+    rs = s.ruleset()
     sp = ed.spaces[factory]
     if rs.original_factories_unlimited and sp.factory and sp.original_owner == power:
         return None
@@ -412,7 +417,7 @@ def cap_left(s: GameState, factory: str) -> int:
 
 def hostile_for_placement(s: GameState, zone: str, power: str) -> bool:
     """Classic R-PLC-02: new ships go only into a zone without enemy units (1941 MB-4: any)."""
-    if s.edition.rules.rules.ships_into_hostile_zones:
+    if s.ruleset().ships_into_hostile_zones:
         return False
     return any(s.enemy(u.owner, power) for u in s.units_in(zone))
 
@@ -436,7 +441,7 @@ def _aa_guns(s: GameState, space: str) -> int:
 def decide_place(tx: Tx, order: od.Place) -> None:
     s = tx.state
     ed = s.edition
-    rs = ed.rules.rules
+    rs = s.ruleset()
     p = order.power
     space = order.space
     if space not in ed.spaces:
@@ -664,7 +669,7 @@ def end_mobilize(tx: Tx, confirm: bool) -> None:
         )
     if s.purchase:
         ed = s.edition
-        lost = ed.rules.rules.unplaced_units == "lost"
+        lost = s.ruleset().unplaced_units == "lost"
         placeable = [u for u in s.purchase if _could_place(s, u)]
         if placeable and not confirm:
             fate = ("to give them up: units not placed are lost, without refund"
@@ -693,7 +698,7 @@ def _could_place(s: GameState, utype: str) -> bool:
         if cap_left(s, f) <= 0:
             continue
         if ut.domain != "sea":
-            if (ut.abilities.anti_air and ed.rules.rules.one_aa_gun_per_territory
+            if (ut.abilities.anti_air and s.ruleset().one_aa_gun_per_territory
                     and _aa_guns(s, f) >= 1):
                 continue  # R-PLC-05
             return True

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from rules.edition import Edition
+from rules.edition import Edition, RuleSet
 
 Phase = str  # one of Edition.phase_ids
 
@@ -133,6 +133,10 @@ class GameState:
     def income(self) -> dict[str, int]:
         """National production levels from territories held (P-4)."""
         return self.edition.income_from(self.owners)
+
+    def ruleset(self) -> RuleSet:
+        """The rule switches in force: the edition's, with this game's options (Edition.ruleset)."""
+        return self.edition.ruleset(self.options)
 
     def has_tech(self, power: str, tech: str) -> bool:
         return tech in self.techs.get(power, ())
