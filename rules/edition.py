@@ -414,9 +414,9 @@ class Edition:
                 problems.append(f"option_rules {opt!r}: {e.errors()[0]['msg']}")
                 continue
             techs = {t.id for t in rs.research.technologies} if rs.research else set()
-            for p, ts in rs.starting_techs.items():
-                if p not in self.powers:
-                    problems.append(f"option {opt!r}: unknown power {p!r}")
+            for who, ts in rs.starting_techs.items():
+                if who not in self.powers:
+                    problems.append(f"option {opt!r}: unknown power {who!r}")
                 problems.extend(f"option {opt!r}: unknown development {t!r}"
                                 for t in ts if t not in techs)
         # Starting treasury (P-3) is a rule fact; income follows territories (P-4). Report both.
