@@ -187,7 +187,7 @@ def _dice(s: GameState, e: ev.DiceRolled) -> str:
         return line + (" [scripted dice]." if e.dice == "scripted" else ".")
     if e.stage == "raid_aa":
         return (f"Bombing raid on {e.space}: the antiaircraft gun rolled {faces} → "
-                f"{e.hits} bomber(s) shot down (R-SBR-02).")
+                f"{_n_bombers(e.hits)} shot down (R-SBR-02).")
     if e.stage == "raid":
         return (f"Bombing raid on {e.space}: the bombers rolled {faces} → "
                 f"{sum(f for g in e.groups for f in g[2])} damage (R-SBR-03).")
@@ -486,11 +486,17 @@ def describe(before: GameState, event: ev.Event) -> str:
 
 
 _DOUBLE_STOP = re.compile(r"(?<=[A-Z])\.\.(?=[\s,;)]|$)")
+_PLURAL_POSSESSIVE = re.compile(r"\b([A-Z][a-z]*s)'s\b")
+
+
+def _n_bombers(n: int) -> str:
+    return "no bomber" if n == 0 else f"{n} bomber{'s' if n != 1 else ''}"
 
 
 def tidy(line: str) -> str:
-    """One full stop after a name that ends with one ("to Karelia S.S.R.." -> "S.S.R.")."""
-    return _DOUBLE_STOP.sub(".", line)
+    """One full stop after a name that ends with one ("to Karelia S.S.R.." -> "S.S.R."), and
+    a name ending in s takes only an apostrophe ("United States's turn" -> "States' turn")."""
+    return _PLURAL_POSSESSIVE.sub(r"\1'", _DOUBLE_STOP.sub(".", line))
 
 
 def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[str]:
@@ -586,7 +592,7 @@ def status_lines(state: GameState) -> list[str]:
     ed = state.edition
     income = state.income()
     lines = [
-        f"Round {state.round}, {state.power}'s turn, {phase_name(state)}.",
+        tidy(f"Round {state.round}, {state.power}'s turn, {phase_name(state)}."),
         "Treasury: " + ", ".join(f"{p} {state.treasury.get(p, 0)}" for p in ed.turn_order),
         "Income: " + ", ".join(f"{p} {income.get(p, 0)}" for p in ed.turn_order),
     ]
