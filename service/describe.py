@@ -495,7 +495,7 @@ def _n_bombers(n: int) -> str:
 
 def tidy(line: str) -> str:
     """One full stop after a name that ends with one ("to Karelia S.S.R.." -> "S.S.R."), and
-    a name ending in s takes only an apostrophe ("United States's turn" -> "States' turn")."""
+    a name ending in s takes only an apostrophe ("the Philippines's" -> "the Philippines'")."""
     return _PLURAL_POSSESSIVE.sub(r"\1'", _DOUBLE_STOP.sub(".", line))
 
 
