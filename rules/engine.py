@@ -46,9 +46,10 @@ def resolve_edition(name: str) -> Edition:
         ed = load_edition(eid)
         if key == eid or key in (a.lower() for a in ed.rules.aliases):
             return ed
-    raise InvalidOrder(
-        f"Unknown edition {name!r}. Available: {', '.join(available_editions())}."
-    )
+    from rules.edition import edition_catalog
+
+    known = "; ".join(f"{r.word} = {r.title}" for r in edition_catalog())
+    raise InvalidOrder(f"Unknown edition {name!r}. Editions: {known}.")
 
 
 def new_game(
