@@ -219,26 +219,24 @@ async def buy_units(interaction: discord.Interaction[Any], current: str) -> Choi
     return unit_list(ctx.names, current, affordable)
 
 
-async def place_units(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    where = known_space(ctx.names, option(interaction, "in"))
-    groups = [
-        ps.format_units(o.units)
-        for o in ctx.legal()
-        if isinstance(o, od.Place) and (not where or o.space == where)
-    ]
-    return unit_list(ctx.names, current, groups)
+def _units_in(kind: type[od.Place] | type[od.Casualties], space_option: str) -> Callback:
+    """Unit lists of the legal ``kind`` orders, narrowed to the space already chosen."""
+
+    async def complete(interaction: discord.Interaction[Any], current: str) -> Choices:
+        ctx = await context(interaction)
+        where = known_space(ctx.names, option(interaction, space_option))
+        groups = [
+            ps.format_units(o.units)
+            for o in ctx.legal()
+            if isinstance(o, kind) and (not where or o.space == where)
+        ]
+        return unit_list(ctx.names, current, groups)
+
+    return complete
 
 
-async def casualty_units(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    where = known_space(ctx.names, option(interaction, "space"))
-    groups = [
-        ps.format_units(o.units)
-        for o in ctx.legal()
-        if isinstance(o, od.Casualties) and (not where or o.space == where)
-    ]
-    return unit_list(ctx.names, current, groups)
+place_units = _units_in(od.Place, "in")
+casualty_units = _units_in(od.Casualties, "space")
 
 
 async def retreat_to(interaction: discord.Interaction[Any], current: str) -> Choices:
