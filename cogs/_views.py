@@ -27,6 +27,7 @@ from cogs._common import (
     with_mentions,
 )
 from cogs._errors import FunnelView
+from cogs._follow import follow_up
 from rules import orders as od
 from rules import parse as ps
 from rules.engine import Pending, pending
@@ -135,8 +136,7 @@ class DecisionView(FunnelView):
                     await interaction.message.edit(view=None)
                 except discord.HTTPException:
                     log.warning("could not close a decision message", exc_info=True)
-            await post_decisions(bot.service, interaction.channel, result.game, bot.posted)
-            await bot.board.refresh(result.game)
+            await follow_up(bot, result.game, interaction.channel)
 
 
 # The kinds of accepted requests that change the game: the pinned status is edited after them.
@@ -193,11 +193,8 @@ async def play(interaction: discord.Interaction[Any], text: str, *, slow: bool =
         await interaction.response.defer(ephemeral=True, thinking=True)
     result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
     title = f"{interaction.user.display_name}: {text}"
-    if await show(interaction, result, title):
-        if result.events:
-            await post_decisions(bot.service, interaction.channel, result.game, bot.posted)
-        if result.kind in CHANGES:
-            await bot.board.refresh(result.game)
+    if await show(interaction, result, title) and result.kind in CHANGES:
+        await follow_up(bot, result.game, interaction.channel)
     return result
 
 

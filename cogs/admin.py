@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import channel_key, person, send_private, send_public, umpire
+from cogs._follow import follow_up
 from cogs.reminders import timestamp
 from service.commands import no_game
 from service.games import GameInfo
@@ -55,7 +56,7 @@ class AdminCog(
         embed = discord.Embed(title="Admin", description=f"<@{interaction.user.id}>: {text}")
         embed.set_footer(text=f"Game {game.id}")
         await send_public(interaction, embed=embed, game=None)
-        await umpire(interaction).board.refresh(game)
+        await follow_up(umpire(interaction), game, interaction.channel)
 
     @app_commands.command(name="deadline", description="Set the deadline of the current wait")
     @app_commands.describe(

@@ -22,6 +22,7 @@ from typing import Any, Literal
 import discord
 from discord.ext import commands, tasks
 
+from cogs._follow import follow_up
 from rules import events as ev
 from service.games import GameInfo, GameService, ServiceError
 
@@ -175,7 +176,7 @@ class RemindersCog(commands.Cog):
             sent += 1
             await self.direct(ids, channel, text)
             if kind == "due":
-                await self.bot.board.refresh(await self.service.info(d.game_id))
+                await follow_up(self.bot, await self.service.info(d.game_id), channel)
         return sent
 
     async def direct(self, ids: Sequence[int], channel: Any, text: str) -> int:
