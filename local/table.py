@@ -27,6 +27,7 @@ from rules import events as ev
 from rules import parse as ps
 from rules.edition import default_edition, edition_rules
 from rules.errors import RulesError
+from service import batch as bt
 from service.games import GameService, Result, ServiceError
 from service.images import RenderedImage
 
@@ -164,12 +165,16 @@ class Answer:
             out["state"] = r.state
         if r.kind == "odds" and r.data is not None:
             out["odds"] = r.data
+        if r.kind == "batch" and r.data is not None:
+            out["lines"] = r.data["lines"]  # each order line of the block with its result
         if self.files:
             out["files"] = self.files
         return out
 
     def to_text(self) -> str:
         r = self.result
+        if r.kind == "batch" and r.answer:
+            return "\n".join([r.answer, *(f"Wrote {f}" for f in self.files)])
         if not r.ok:
             return f"Refused: {r.error}"
         parts: list[str] = []
@@ -190,6 +195,7 @@ class Table:
         self.channel = channel
         self.speaker: str | None = None
         self._spelling: dict[str, str] = {}
+        self.block: Block | None = None  # an open 'orders' ... 'end orders' block
 
     def _person(self, name: str) -> str:
         """Names are case-insensitive at the table: the first spelling seen is kept."""
@@ -235,11 +241,19 @@ class Table:
         return name, rest.strip()
 
     async def answer(self, raw: str) -> Answer | None:
-        """Answer one input line; ``None`` for blank lines and ``#`` comments."""
+        """Answer one input line; ``None`` for blank lines and ``#`` comments, and for the
+        lines of an ``orders`` block until its ``end orders`` (answered for the whole block)."""
         line = raw.rstrip("\r\n")
+        if self.block is not None:
+            return await self._in_block(line)
         if not line.strip() or line.lstrip().startswith("#"):
             return None
         name, text = self.split(line)
+        if _words(text) == bt.BEGIN:
+            return self._open_block(line, name)
+        if _words(text) == bt.END:
+            why = f"No block of orders is open: begin one with '{bt.BEGIN}' on a line of its own."
+            return Answer(line, Result.refused(why, kind="batch"))
         if name is not None:
             self.speaker = self._person(name)
             if not text:
@@ -253,6 +267,38 @@ class Table:
             files.append(self._write_export(result.data))
         files.extend(self._write_image(image) for image in result.images)
         return Answer(line, result, files)
+
+    # --- blocks of orders: one batch (service/batch.py) -------------------------------------
+    def _open_block(self, line: str, name: str | None) -> Answer | None:
+        if name is not None:
+            self.speaker = self._person(name)
+        if self.speaker is None:
+            return Answer(line, Result.refused(no_name(), kind="name"))
+        self.block = Block(line, self.speaker)
+        return None
+
+    async def _in_block(self, line: str) -> Answer | None:
+        assert self.block is not None
+        if _words(line) != bt.END:
+            self.block.lines.append(line)
+            return None
+        block, self.block = self.block, None
+        batch = await bt.run_batch(self.service, self.channel, block.person, "\n".join(block.lines))
+        result = batch.as_result()
+        files = [self._write_image(image) for image in result.images]
+        return Answer(block.opening, result, files)
+
+    def close(self) -> Answer | None:
+        """At the end of the input: an open block is refused whole (nothing of it applied)."""
+        if self.block is None:
+            return None
+        block, self.block = self.block, None
+        n = sum(1 for x in block.lines if x.strip() and not x.lstrip().startswith("#"))
+        why = (
+            f"The block of orders begun with {block.opening.strip()!r} was not closed with "
+            f"'{bt.END}'; none of its {n} order line(s) was applied."
+        )
+        return Answer(block.opening, Result.refused(why, kind="batch"))
 
     def _kind(self, text: str) -> str | None:
         try:
@@ -276,6 +322,20 @@ class Table:
         return str(path)
 
 
+@dataclass
+class Block:
+    """An ``orders`` block being read: its opening line, its speaker, its lines so far."""
+
+    opening: str
+    person: str
+    lines: list[str] = field(default_factory=list)
+
+
+def _words(text: str) -> str:
+    """``"  End   Orders "`` → ``"end orders"``: block lines are matched case-insensitively."""
+    return " ".join(text.casefold().split())
+
+
 # --------------------------------------------------------------------------------------------
 # Running
 
@@ -297,7 +357,8 @@ def _interactive_lines(table: Table, stdin: TextIO, stdout: TextIO) -> Iterator[
     while True:
         if tty:
             try:
-                line = input(f"{table.speaker or ''}> ")
+                prompt = f"{table.speaker or ''} orders" if table.block else table.speaker or ""
+                line = input(f"{prompt}> ")
             except EOFError:
                 stdout.write("\n")
                 return
@@ -410,6 +471,10 @@ async def _run(
                 refused = True
                 if not args.keep_going:
                     return EXIT_REFUSED
+        unclosed = table.close()
+        if unclosed is not None:
+            emit(unclosed)
+            refused = refused or in_script
         return EXIT_REFUSED if refused else EXIT_OK
     finally:
         if script is not None:
