@@ -51,6 +51,8 @@ async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
         lines.append(f"**Phase** {phase_name(state)}")
         if state.winner:
             lines.append(f"**Game over**: the {state.winner} won.")
+        elif state.ended:
+            lines.append("**Game over**: " + ("a draw." if state.ended == "draw" else "cancelled."))
         else:
             waits = []
             for p in pending(state):

@@ -14,6 +14,9 @@ exactly these (a test compares them).
 - ``game_deadline``: a game's deadline (due time, renewal period, action, paused since).
 - ``deadline``: the reminders and deadline actions claimed, one row per (game, kind, due_at):
   the unique key lets exactly one of several bot processes claim each (revision 0002).
+- ``game.guild`` and ``game_vote`` (revision 0003): the server a game belongs to (``/game list``)
+  and the votes to cancel, draw or concede, one row per (game, kind, person): a person's vote
+  counts once however often or concurrently it is given.
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ class Game(SQLModel, table=True):
     next_order: int = 0
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+    guild: str = Field(default="", index=True, max_length=200)
 
 
 class Seat(SQLModel, table=True):
@@ -122,6 +126,15 @@ class Deadline(SQLModel, table=True):
     claimed_at: datetime | None = None
 
 
+class GameVote(SQLModel, table=True):
+    __tablename__ = "game_vote"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    kind: str = Field(primary_key=True, max_length=64)  # "cancel", "draw", "concede:<side>"
+    person: str = Field(primary_key=True, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
 def table(model: type[SQLModel]) -> sa.Table:
     """The Core table of a model (typed)."""
     t = model.__table__  # type: ignore[attr-defined]
@@ -137,4 +150,5 @@ SNAPSHOT = table(Snapshot)
 SECRET = table(Secret)
 DEADLINE = table(Deadline)
 GAME_DEADLINE = table(GameDeadline)
+GAME_VOTE = table(GameVote)
 metadata = SQLModel.metadata

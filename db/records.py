@@ -14,7 +14,9 @@ from typing import Any, Literal
 
 from rules import events as ev
 
-GameStatus = Literal["lobby", "active", "finished"]
+GameStatus = Literal["lobby", "active", "finished", "cancelled"]
+# A game in one of these is over: archived (readable, listed), and its channel may start another.
+ENDED: tuple[GameStatus, ...] = ("finished", "cancelled")
 DiceKind = Literal["fair", "scripted"]
 DeadlineAction = Literal["remind", "defaults", "end"]
 DEADLINE_ACTIONS: tuple[DeadlineAction, ...] = ("remind", "defaults", "end")
@@ -62,6 +64,7 @@ class GameRecord:
     seats: Mapping[str, str] = field(default_factory=dict)
     entropy: Mapping[str, str] = field(default_factory=dict)
     position: dict[str, Any] | None = None
+    guild: str = ""  # the server (Discord guild id) the channel belongs to; "" at the table
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,7 @@ class CorruptGame(StoreError):
 
 __all__ = [
     "DEADLINE_ACTIONS",
+    "ENDED",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",

@@ -34,6 +34,7 @@ from db.models import (
     EVENT,
     GAME,
     GAME_DEADLINE,
+    GAME_VOTE,
     ORDER,
     SEAT,
     SECRET,
@@ -41,6 +42,7 @@ from db.models import (
     utcnow,
 )
 from db.records import (
+    ENDED,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -191,6 +193,7 @@ class SqlStore:
         owner: str,
         dice: DiceSpec,
         position: dict[str, Any] | None = None,
+        guild: str = "",
     ) -> GameRecord:
         for _ in range(50):
             try:
@@ -208,6 +211,7 @@ class SqlStore:
                             status="lobby",
                             dice=_dice_json(dice),
                             position=position,
+                            guild=guild,
                             next_order=0,
                             created_at=now,
                             updated_at=now,
@@ -224,6 +228,7 @@ class SqlStore:
                 status="lobby",
                 dice=dice,
                 position=position,
+                guild=guild,
             )
         raise StoreError("Could not create a game: too many games created at once; try again.")
 
@@ -254,6 +259,7 @@ class SqlStore:
                 seats=seats[r.id],
                 entropy=phrases[r.id],
                 position=r.position,
+                guild=r.guild,
             )
             for r in rows
         ]
@@ -269,10 +275,15 @@ class SqlStore:
         async with self._read() as conn:
             return await self._records(conn, GAME.c.channel == channel)
 
-    async def unfinished_games(self) -> list[GameRecord]:
-        """Every game not finished, oldest first (a restarted bot picks them up)."""
+    async def games_in_guild(self, guild: str) -> list[GameRecord]:
         async with self._read() as conn:
-            return await self._records(conn, GAME.c.status != "finished")
+            return await self._records(conn, GAME.c.guild == guild)
+
+    async def unfinished_games(self) -> list[GameRecord]:
+        """Every game not over (finished or cancelled), oldest first (a restarted bot picks
+        them up)."""
+        async with self._read() as conn:
+            return await self._records(conn, GAME.c.status.not_in(ENDED))
 
     async def set_status(self, game_id: str, status: GameStatus) -> None:
         async with self._write() as conn:
@@ -550,6 +561,55 @@ class SqlStore:
         except IntegrityError:
             return False
         return True
+
+    # --- votes ---------------------------------------------------------------------------
+    @staticmethod
+    async def _voters(conn: AsyncConnection, game_id: str, kind: str) -> list[str]:
+        rows = await conn.execute(
+            sa.select(GAME_VOTE.c.person)
+            .where(GAME_VOTE.c.game_id == game_id, GAME_VOTE.c.kind == kind)
+            .order_by(GAME_VOTE.c.created_at, GAME_VOTE.c.person)
+        )
+        return [str(r[0]) for r in rows]
+
+    async def cast_vote(self, game_id: str, kind: str, person: str) -> list[str]:
+        """Under the game's row lock: insert the vote unless it is there; the primary key
+        (game, kind, person) would refuse a second row in any case."""
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            there = await conn.scalar(
+                sa.select(GAME_VOTE.c.person).where(
+                    GAME_VOTE.c.game_id == game_id,
+                    GAME_VOTE.c.kind == kind,
+                    GAME_VOTE.c.person == person,
+                )
+            )
+            if there is None:
+                await conn.execute(
+                    GAME_VOTE.insert().values(
+                        game_id=game_id, kind=kind, person=person, created_at=utcnow()
+                    )
+                )
+            return await self._voters(conn, game_id, kind)
+
+    async def withdraw_vote(self, game_id: str, kind: str, person: str) -> list[str]:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            await conn.execute(
+                GAME_VOTE.delete().where(
+                    GAME_VOTE.c.game_id == game_id,
+                    GAME_VOTE.c.kind == kind,
+                    GAME_VOTE.c.person == person,
+                )
+            )
+            return await self._voters(conn, game_id, kind)
+
+    async def votes(self, game_id: str, kind: str) -> list[str]:
+        async with self._read() as conn:
+            exists = await conn.scalar(sa.select(GAME.c.id).where(GAME.c.id == game_id))
+            if exists is None:
+                raise GameNotFound(f"No game {game_id!r}.")
+            return await self._voters(conn, game_id, kind)
 
     # --- snapshots ----------------------------------------------------------------------
     async def load_state(

@@ -40,6 +40,7 @@ _WRITTEN = frozenset(
         "edition", "options", "round", "power", "phase", "treasury", "owners", "units",
         "next_id", "purchase", "placed", "turn_start_owners", "battles", "standing", "winner",
         "seq", "started", "carrier_promises", "captured_this_turn", "techs", "debts", "flags",
+        "ended",
     }
 )
 ENABLED = frozenset(SHAPE["GameState"]) == _WRITTEN
@@ -87,6 +88,7 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "techs": {p: list(v) for p, v in state.techs.items()},
         "debts": dict(state.debts),
         "flags": sorted(state.flags),
+        "ended": state.ended,
     }
 
 
@@ -122,6 +124,7 @@ def state_from_json(doc: dict[str, Any]) -> GameState:
         techs={p: tuple(v) for p, v in doc["techs"].items()},
         debts=dict(doc["debts"]),
         flags=frozenset(doc["flags"]),
+        ended=doc.get("ended"),
     )
 
 

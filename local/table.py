@@ -429,7 +429,7 @@ async def _run(
 ) -> int:
     if isinstance(table.service.store, SqlStore) and not args.json and stdin.isatty():
         game = await table.service.game_in(table.channel)
-        if game is not None and game.status != "finished" and position is None:
+        if game is not None and game.status not in ("finished", "cancelled") and position is None:
             stdout.write(f"Continuing game {game.id} ({game.status}) from the database.\n")
 
     def emit(answer: Answer) -> None:

@@ -646,6 +646,10 @@ def _ev_won(s: GameState, e: ev.GameWon) -> GameState:
     return replace(s, winner=e.side)
 
 
+def _ev_ended(s: GameState, e: ev.GameEnded) -> GameState:
+    return replace(s, ended=e.result)
+
+
 def _ev_standing(s: GameState, e: ev.StandingOrderSet) -> GameState:
     return replace(s, standing={**s.standing, e.power: e.order})
 
@@ -691,6 +695,9 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.DiceCommitted: _ev_dice_record,
     ev.DiceEntropyFixed: _ev_dice_record,
     ev.DiceSeedRevealed: _ev_dice_record,
+    # The side's concession changes nothing by itself; the GameWon after it ends the game.
+    ev.SideConceded: _ev_dice_record,
+    ev.GameEnded: _ev_ended,
 }
 
 
@@ -721,7 +728,7 @@ def pending(state: GameState) -> list[Pending]:
     """Who the game waits for now: battle decisions first, then the power whose turn it is."""
     from rules import combat
 
-    if state.winner:
+    if state.winner or state.ended:
         return []
     out = combat.pending_decisions(state)
     if not out:
@@ -748,6 +755,8 @@ def _decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
 
     if state.winner:
         raise IllegalOrder(f"The game is over: the {state.winner} won. No more orders.")
+    if state.ended:
+        raise IllegalOrder(f"The game is over ({state.ended}). No more orders.")
     if not order.power or order.power not in state.edition.powers:
         raise InvalidOrder(f"Unknown power {order.power!r}.")
     tx = Tx(state)
@@ -824,6 +833,30 @@ def _need_phase(state: GameState, phase: str, order: od.Order) -> None:
         )
 
 
+def concession(state: GameState, side: str) -> list[ev.Event]:
+    """``side`` gives up: it concedes, and the other side wins the game by concession."""
+    sides = state.edition.rules.sides
+    if side not in sides:
+        raise InvalidOrder(f"Unknown side {side!r}; sides: {', '.join(sides)}.")
+    if state.winner or state.ended:
+        raise IllegalOrder("The game is over already.")
+    others = [s for s in sides if s != side]
+    powers = tuple(p for p in state.edition.turn_order if state.side(p) == side)
+    return [
+        ev.SideConceded(side=side, powers=powers),
+        ev.GameWon(side=others[0], rule="concession", capitals=()),
+    ]
+
+
+def game_ended(state: GameState, result: str, powers: Sequence[str]) -> list[ev.Event]:
+    """The game ends without a winner: ``draw`` or ``cancelled`` by the players' vote."""
+    if result not in ("draw", "cancelled"):
+        raise InvalidOrder(f"A game ends in a draw or is cancelled, not {result!r}.")
+    if state.winner or state.ended:
+        raise IllegalOrder("The game is over already.")
+    return [ev.GameEnded(result=result, powers=tuple(powers))]  # type: ignore[arg-type]
+
+
 def outcome(state: GameState) -> str | None:
     """The winning side, or None while the game goes on."""
     return state.winner
@@ -860,8 +893,10 @@ __all__ = [
     "Pending",
     "Tx",
     "check",
+    "concession",
     "decide",
     "evolve",
+    "game_ended",
     "new_game",
     "outcome",
     "pending",

@@ -418,6 +418,27 @@ class DiceSeedRevealed(_Event):
     master: str = ""
 
 
+# --- a game's whole life: ends other than a victory on the board (issue 11, item 5) -------------
+
+
+class SideConceded(_Event):
+    """A side gave up: every person holding its seats conceded. ``GameWon`` (rule
+    "concession") for the other side follows it."""
+
+    type: Literal["SideConceded"] = "SideConceded"
+    side: str
+    powers: tuple[str, ...]
+
+
+class GameEnded(_Event):
+    """The game ended without a winner: a ``draw`` or ``cancelled``, by the unanimous vote of
+    the players (``powers``: every seated power)."""
+
+    type: Literal["GameEnded"] = "GameEnded"
+    result: Literal["draw", "cancelled"]
+    powers: tuple[str, ...]
+
+
 Event = Annotated[
     GameStarted
     | TurnStarted
@@ -452,7 +473,9 @@ Event = Annotated[
     | StandingOrderSet
     | DiceCommitted
     | DiceEntropyFixed
-    | DiceSeedRevealed,
+    | DiceSeedRevealed
+    | SideConceded
+    | GameEnded,
     Field(discriminator="type"),
 ]
 

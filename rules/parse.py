@@ -58,10 +58,16 @@ __all__ = [
     "CommandAdapter",
     "Deadline",
     "DiceVerify",
+    "GameCancel",
+    "GameConcede",
+    "GameDraw",
     "GameExport",
     "GameHistory",
     "GameJoin",
+    "GameLeave",
+    "GameList",
     "GameMap",
+    "GameMine",
     "GameNew",
     "GameStart",
     "GameStatus",
@@ -153,6 +159,74 @@ class GameExport(_Meta):
     """`game export`: the full event log as JSON."""
 
     kind: Literal["game_export"] = "game_export"
+
+
+# --- a game's whole life (issue 11, item 5) ---------------------------------------------------
+
+
+class GameLeave(_Meta):
+    """`game leave`: give up one's seats before the start."""
+
+    kind: Literal["game_leave"] = "game_leave"
+
+
+class GameCancel(_Meta):
+    """`game cancel [withdraw]`: the owner before the start; after it, a vote of the players."""
+
+    kind: Literal["game_cancel"] = "game_cancel"
+    withdraw: bool = False
+
+
+class GameConcede(_Meta):
+    """`game concede [withdraw]`: give up for one's side (every holder of its seats concedes)."""
+
+    kind: Literal["game_concede"] = "game_concede"
+    withdraw: bool = False
+
+
+class GameDraw(_Meta):
+    """`game draw [withdraw]`: vote for a draw (every seated player must)."""
+
+    kind: Literal["game_draw"] = "game_draw"
+    withdraw: bool = False
+
+
+class GameList(_Meta):
+    """`game list [all]`: the games of this server (`all`: finished and cancelled ones too)."""
+
+    kind: Literal["game_list"] = "game_list"
+    all: bool = False
+
+
+class GameMine(_Meta):
+    """`game mine`: my seats across this server and where I am awaited."""
+
+    kind: Literal["game_mine"] = "game_mine"
+
+
+def _game_life(sub: str, args: str) -> Command | None:
+    """The `game` words of a game's whole life, or None if ``sub`` is not one of them."""
+    word = args.casefold()
+    if sub in ("cancel", "concede", "draw"):
+        if word not in ("", "withdraw"):
+            raise InvalidOrder(
+                f"Expected 'game {sub}' (your vote) or 'game {sub} withdraw' (take it back)."
+            )
+        withdraw = word == "withdraw"
+        if sub == "cancel":
+            return GameCancel(withdraw=withdraw)
+        return GameConcede(withdraw=withdraw) if sub == "concede" else GameDraw(withdraw=withdraw)
+    if sub == "leave":
+        _no_args("game leave", args)
+        return GameLeave()
+    if sub == "list":
+        if word not in ("", "all"):
+            raise InvalidOrder("Expected 'game list' or 'game list all' (finished games too).")
+        return GameList(all=word == "all")
+    if sub == "mine":
+        _no_args("game mine", args)
+        return GameMine()
+    return None
 
 
 class Undo(_Meta):
@@ -256,6 +330,12 @@ Command = Annotated[
     | GameMap
     | GameHistory
     | GameExport
+    | GameLeave
+    | GameCancel
+    | GameConcede
+    | GameDraw
+    | GameList
+    | GameMine
     | Undo
     | Odds
     | Luck
@@ -301,7 +381,8 @@ USAGE: dict[str, str] = {
     "luck": "luck [space]  (hits rolled against hits expected: the game, or one space's battles)",
     "dice verify": "dice verify [round]",
     "standing casualties": "standing casualties <power> <unit>, <unit>, ...",
-    "game": "game new|join|start|status|map|history|export ...",
+    "game": "game new|join|start|status|map|history|export|leave|cancel|concede|draw|list|mine"
+            " ...",
     "state": "state",
     "help": "help [order]",
     "pause": "pause",
@@ -342,6 +423,12 @@ _GAME_USAGE: dict[str, str] = {
     "map": "game map [space]",
     "history": "game history [n]",
     "export": "game export",
+    "leave": "game leave",
+    "cancel": "game cancel [withdraw]",
+    "concede": "game concede [withdraw]",
+    "draw": "game draw [withdraw]",
+    "list": "game list [all]",
+    "mine": "game mine",
 }
 
 # ----------------------------------------------------------------------------------------------
@@ -1420,6 +1507,9 @@ def _game(rest: str, names: Names, verb: str) -> Command:
     if sub == "export":
         _no_args("game export", args)
         return GameExport()
+    life = _game_life(sub, args)
+    if life is not None:
+        return life
     forms = "; ".join(f"'{u}'" for u in _GAME_USAGE.values())
     if not sub:
         raise InvalidOrder(f"Expected a game command: {forms}.")

@@ -105,6 +105,7 @@ class GameState:
     techs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # power -> developments (R-TEC)
     debts: dict[str, int] = field(default_factory=dict)  # unpaid bombing damage (R-SBR-05)
     flags: frozenset[str] = frozenset()  # this turn's markers, e.g. "researched" (cleared per turn)
+    ended: str | None = None  # "draw" or "cancelled": over without a winner (GameEnded)
 
     # --- convenience -----------------------------------------------------------------------
     def side(self, power: str) -> str:

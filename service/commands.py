@@ -48,6 +48,12 @@ _GAME_HELP = (
     "game map [space]                      the map (a text overview at the local table)",
     "game history [n]                      the last n events (all without n)",
     "game export                           the whole game as JSON",
+    "game leave                            give up your seats before the start",
+    "game cancel [withdraw]                the owner before the start; after it, all players vote",
+    "game concede [withdraw]               give up for your side: the other side wins",
+    "game draw [withdraw]                  a draw, when every player has voted for it",
+    "game list [all]                       the games here (all: finished ones too)",
+    "game mine                             your seats here and where you are awaited",
 )
 
 _LATER = {
@@ -87,8 +93,10 @@ def names_for_game(edition: str | None) -> ps.Names:
     return ps.names_for(edition) if edition else ps.Names()
 
 
-async def handle(service: GameService, channel: str, person: str, text: str) -> Result:
-    """Parse one line typed by ``person`` in ``channel`` and run it."""
+async def handle(
+    service: GameService, channel: str, person: str, text: str, *, guild: str = ""
+) -> Result:
+    """Parse one line typed by ``person`` in ``channel`` (of server ``guild``) and run it."""
     game = await service.game_in(channel)
     names = names_for_game(game.edition if game else None)
     words = text.split(None, 1)
@@ -99,7 +107,9 @@ async def handle(service: GameService, channel: str, person: str, text: str) -> 
     except RulesError as e:
         return Result.refused(str(e), kind="parse", game=game)
     if isinstance(cmd, ps.GameNew):
-        return await _new(service, channel, person, cmd)
+        return await _new(service, channel, person, cmd, guild)
+    if isinstance(cmd, ps.GameList | ps.GameMine):
+        return await _server(service, guild, person, cmd)
     if game is None:
         if isinstance(cmd, ps.Help):
             return Result(ok=True, answer=help_text(cmd.topic), kind="help")  # no game: all
@@ -118,13 +128,24 @@ async def run(service: GameService, rec: GameRecord, person: str, text: str) -> 
     except RulesError as e:
         return Result.refused(str(e), kind="parse", game=GameInfo.of(rec))
     if isinstance(cmd, ps.GameNew):
-        return await _new(service, rec.channel, person, cmd)
+        return await _new(service, rec.channel, person, cmd, rec.guild)
     return await execute(service, rec.id, person, cmd, text)
 
 
-async def _new(service: GameService, channel: str, person: str, cmd: ps.GameNew) -> Result:
+async def _server(
+    service: GameService, guild: str, person: str, cmd: ps.GameList | ps.GameMine
+) -> Result:
+    """`game list` / `game mine`: about the server (the table's store), not one game."""
+    if isinstance(cmd, ps.GameList):
+        return await service.games_of(guild, finished=cmd.all)
+    return await service.mine(guild, person)
+
+
+async def _new(
+    service: GameService, channel: str, person: str, cmd: ps.GameNew, guild: str = ""
+) -> Result:
     try:
-        info = await service.create(channel, person, cmd.edition, cmd.options)
+        info = await service.create(channel, person, cmd.edition, cmd.options, guild=guild)
     except ServiceError as e:
         return Result.refused(str(e), kind="game_new")
     from rules.engine import resolve_edition
@@ -172,7 +193,17 @@ async def execute(
             return await service.submit_order(game_id, person, cmd, text.strip())
         case ps.GameNew():
             info = await service.info(game_id)
-            return await _new(service, info.channel, person, cmd)
+            return await _new(service, info.channel, person, cmd, info.guild)
+        case ps.GameLeave():
+            return await service.leave(game_id, person)
+        case ps.GameCancel():
+            return await service.cancel(game_id, person, withdraw=cmd.withdraw)
+        case ps.GameConcede():
+            return await service.concede(game_id, person, withdraw=cmd.withdraw)
+        case ps.GameDraw():
+            return await service.draw(game_id, person, withdraw=cmd.withdraw)
+        case ps.GameList() | ps.GameMine():
+            return await _server(service, (await service.info(game_id)).guild, person, cmd)
         case ps.GameJoin():
             return await service.join(game_id, person, cmd.power, cmd.entropy)
         case ps.GameStart():

@@ -398,10 +398,21 @@ def _income(s: GameState, e: ev.IncomeCollected) -> str:
 
 
 def _won(s: GameState, e: ev.GameWon) -> str:
+    if e.rule == "concession":
+        return f"The {e.side} won the game: the other side conceded."
     holding = f", holding {', '.join(e.capitals)}" if e.capitals else ""
     if e.production is not None:
         holding = f" with a combined national production of {e.production} IPCs"
     return f"The {e.side} won the game{holding}{_rule(e.rule)}."
+
+
+def _conceded(s: GameState, e: ev.SideConceded) -> str:
+    return f"The {e.side} conceded ({', '.join(e.powers)})."
+
+
+def _ended(s: GameState, e: ev.GameEnded) -> str:
+    how = "in a draw, by" if e.result == "draw" else "cancelled by"
+    return f"The game ended {how} the vote of every player ({', '.join(e.powers)})."
 
 
 def _standing(s: GameState, e: ev.StandingOrderSet) -> str:
@@ -474,6 +485,8 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.DiceCommitted: _dice_committed,
     ev.DiceEntropyFixed: _entropy_fixed,
     ev.DiceSeedRevealed: _seed_revealed,
+    ev.SideConceded: _conceded,
+    ev.GameEnded: _ended,
 }
 
 
@@ -525,6 +538,8 @@ def waiting_line(state: GameState, pend: Sequence[Pending], seats: Mapping[str, 
     """``"Waiting for: <power> (<phase>)"``, or who won."""
     if state.winner:
         return f"Game over: the {state.winner} won."
+    if state.ended:
+        return "Game over: a draw." if state.ended == "draw" else "Game over: cancelled."
     if not pend:
         return "Waiting for: nobody."
     parts = []

@@ -131,7 +131,7 @@ def epilogue(
                     epoch=epoch,
                     master=nxt.master,
                 )
-        if isinstance(e, ev.GameWon):
+        if isinstance(e, ev.GameWon | ev.GameEnded):  # any end of the game reveals the master
             out.append(
                 ev.DiceSeedRevealed(
                     round=rnd, seed=seed_of(master, chain, rnd).hex(), master=master.hex()

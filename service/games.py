@@ -12,7 +12,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -24,8 +24,10 @@ from rules.dice import CHAIN_LENGTH, FAIR_SCHEME, Dice, OutOfDice, ScriptedDice
 from rules.edition import default_edition
 from rules.engine import (
     Pending,
+    concession,
     decide,
     evolve,
+    game_ended,
     new_game,
     pending,
     phase_name,
@@ -39,6 +41,7 @@ from service import describe as ds
 from service import fair
 from service.store import (
     DEADLINE_ACTIONS,
+    ENDED,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -87,6 +90,7 @@ class GameInfo:
     dice: str  # "fair" or "scripted"
     from_position: bool = False
     commitment: str = ""  # fair dice: H(s_0) of the first chain, hex, published at creation
+    guild: str = ""  # the server (Discord guild id) of the channel; "" at the local table
 
     @classmethod
     def of(cls, rec: GameRecord) -> GameInfo:
@@ -101,6 +105,7 @@ class GameInfo:
             dice=rec.dice.kind,
             from_position=rec.position is not None,
             commitment=rec.dice.commitment,
+            guild=rec.guild,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -114,6 +119,7 @@ class GameInfo:
             "seats": dict(self.seats),
             "dice": self.dice,
             "from_position": self.from_position,
+            "guild": self.guild,
         }
 
 
@@ -300,7 +306,7 @@ class GameService:
         games = await self.store.games_in_channel(channel)
         if not games:
             return None
-        live = [g for g in games if g.status != "finished"]
+        live = [g for g in games if g.status not in ENDED]
         return GameInfo.of((live or games)[-1])
 
     # --- lobby ------------------------------------------------------------------------------
@@ -313,13 +319,15 @@ class GameService:
         *,
         dice: Sequence[int] | None = None,
         position: dict[str, Any] | None = None,
+        guild: str = "",
     ) -> GameInfo:
         """Create a game in the lobby, bound to ``channel``. Raises ``ServiceError``.
 
         ``edition`` is an edition id or alias; ``None`` is the default edition (its data says so).
+        ``guild`` is the server the channel belongs to (``/game list`` lists a server's games).
         """
         for g in await self.store.games_in_channel(channel):
-            if g.status != "finished":
+            if g.status not in ENDED:
                 raise ServiceError(
                     f"This channel already has game {g.id} ({g.status}); finish it before "
                     "starting another, or use another channel or thread."
@@ -348,6 +356,7 @@ class GameService:
             owner=owner,
             dice=spec,
             position=position,
+            guild=guild,
         )
         if master is not None:
             # Committed now, before anyone joins with an entropy phrase (DESIGN §6).
@@ -498,11 +507,12 @@ class GameService:
             kind="kick", game=GameInfo.of(rec))
 
     # --- orders -----------------------------------------------------------------------------
-    async def handle(self, channel: str, person: str, text: str) -> Result:
-        """One line typed by ``person`` in ``channel``: any command of the order language."""
+    async def handle(self, channel: str, person: str, text: str, *, guild: str = "") -> Result:
+        """One line typed by ``person`` in ``channel`` (of server ``guild``): any command of the
+        order language."""
         from service import commands
 
-        return await commands.handle(self, channel, person, text)
+        return await commands.handle(self, channel, person, text, guild=guild)
 
     async def submit(self, game_id: str, person: str, text: str) -> Result:
         """Parse one line of the order language and carry it out for ``person`` in this game."""
@@ -779,6 +789,240 @@ class GameService:
             data={"fired": True, "action": d.action},
         )
 
+    # --- a game's whole life: leave, cancel, concede, draw; the games of a server -------------
+    async def leave(self, game_id: str, person: str) -> Result:
+        """Before the start, a seated person gives up every seat they hold (open again)."""
+        kind = "leave"
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind=kind)
+        info = GameInfo.of(rec)
+        held = [p for p, who in rec.seats.items() if who == person]
+        if rec.status in ENDED:
+            return Result.refused("The game is over; there is no seat to leave.", kind=kind,
+                                  game=info)
+        if not held:
+            return Result.refused("You hold no seat in this game; nothing to leave.", kind=kind,
+                                  game=info)
+        if rec.status != "lobby":
+            return Result.refused(
+                "The game has started: a seat is not given up in play. Ask the owner "
+                f"({rec.owner}) to give yours to someone else ('substitute <power> <person>'), "
+                "or give up for your side with 'game concede'.",
+                kind=kind, game=info)
+        for p in held:
+            await self.store.set_seat(game_id, p, None, "")
+        rec = await self.store.get_game(game_id)
+        ed = resolve_edition(rec.edition)
+        lines = [f"{person} leaves {_and(held)}; the seat(s) are open again.",
+                 _open_seats_line(ed.turn_order, rec.seats)]
+        return Result(ok=True, answer="\n".join(lines), kind=kind, game=GameInfo.of(rec))
+
+    async def cancel(self, game_id: str, person: str, *, withdraw: bool = False) -> Result:
+        """Before the start the owner cancels at once; after it, every seated person votes."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind="cancel")
+        if rec.status == "lobby":
+            info = GameInfo.of(rec)
+            if withdraw:
+                return Result.refused("No vote to withdraw: the game has not started.",
+                                      kind="cancel", game=info)
+            if person != rec.owner:
+                return Result.refused(
+                    f"Only the game's owner ({rec.owner}) can cancel it before the start; "
+                    "you can give up your seats with 'game leave'.", kind="cancel", game=info)
+            await self.store.set_status(game_id, "cancelled")
+            rec = await self.store.get_game(game_id)
+            return Result(
+                ok=True,
+                answer=f"Game {rec.id} was cancelled by {person} before the start; this channel "
+                "can start a new game ('game new').",
+                kind="cancel", game=GameInfo.of(rec))
+        return await self._vote(game_id, person, "cancel", withdraw)
+
+    async def draw(self, game_id: str, person: str, *, withdraw: bool = False) -> Result:
+        """A draw, when every seated person has voted for it."""
+        return await self._vote(game_id, person, "draw", withdraw)
+
+    async def concede(self, game_id: str, person: str, *, withdraw: bool = False) -> Result:
+        """Give up for one's side: when every holder of its seats conceded, the other side wins."""
+        return await self._vote(game_id, person, "concede", withdraw)
+
+    async def _vote(self, game_id: str, person: str, what: str, withdraw: bool) -> Result:
+        """Record (or withdraw) ``person``'s vote; when nobody is missing, end the game."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind=what)
+        info = GameInfo.of(rec)
+        if rec.status == "lobby":
+            return Result.refused(
+                "The game has not started: there is nothing to "
+                f"{'concede' if what == 'concede' else 'vote on'}. Give up your seats with "
+                "'game leave'; the owner can cancel the game with 'game cancel'.",
+                kind=what, game=info)
+        got = await self._load_playing(game_id, what)
+        if isinstance(got, Result):
+            return got
+        _, state = got
+        key, needed, label = _ballot(state, rec, person, what)
+        if not needed:
+            return Result.refused(
+                "Only the seated players vote; you hold no seat in this game.", kind=what,
+                game=info)
+        if withdraw:
+            if person not in await self.store.votes(game_id, key):
+                return Result.refused(f"You have not voted {label}; nothing to withdraw.",
+                                      kind=what, game=info)
+            voters = await self.store.withdraw_vote(game_id, key, person)
+            line = f"{person} withdraws their vote {label}."
+            return self._tally(info, what, line, needed, voters)
+        voters = await self.store.cast_vote(game_id, key, person)
+        if any(p not in voters for p in needed):
+            return self._tally(info, what, f"{person} votes {label}.", needed, voters)
+        return await self._end_by_vote(game_id, person, what, f"{person} votes {label}.")
+
+    @staticmethod
+    def _tally(info: GameInfo, what: str, line: str, needed: Sequence[str],
+               voters: Sequence[str]) -> Result:
+        have = [p for p in needed if p in voters]
+        missing = [p for p in needed if p not in voters]
+        lines = [line, f"Voted: {_and(have) or 'nobody'} ({len(have)} of {len(needed)})."]
+        if missing:
+            again = "'game concede'" if what == "concede" else f"'game {what}'"
+            lines.append(f"Still needed: {_and(missing)} ({again} to agree; "
+                         f"'{again[1:-1]} withdraw' takes a vote back).")
+        return Result(ok=True, answer="\n".join(lines), kind=what, game=info,
+                      data={"votes": have, "missing": missing, "ended": False})
+
+    async def _end_by_vote(self, game_id: str, person: str, what: str, line: str) -> Result:
+        """Append the end of the game once: of racing last voters, one appends, the others
+        find the game over (optimistic concurrency, ``StateMovedOn``)."""
+        for _ in range(5):
+            got = await self._load_playing(game_id, what)
+            if isinstance(got, Result):  # over meanwhile: another last vote ended it
+                over = got.error or "The game is over."
+                return Result(ok=True, answer=f"{line}\n{over}", kind=what, game=got.game,
+                              data={"ended": False})
+            loaded, state = got
+            rec = loaded.record
+            try:
+                if what == "concede":
+                    key, _, _ = _ballot(state, rec, person, what)
+                    events = concession(state, key.partition(":")[2])
+                else:
+                    seated = [p for p in state.edition.turn_order if p in rec.seats]
+                    result = "cancelled" if what == "cancel" else "draw"
+                    events = game_ended(state, result, seated)
+                if rec.dice.kind == "fair":
+                    # Any end of the game reveals the dice master, so 'dice verify' covers
+                    # every round of it (DESIGN §6).
+                    master = await self.store.get_secret(game_id, fair.MASTER)
+                    log_before = da.read_log([s.event for s in loaded.events])
+                    events = [*events, *fair.epilogue(master, log_before, state.round, events)]
+            except (RulesError, StoreError) as e:
+                return Result.refused(str(e), kind=what, game=GameInfo.of(rec))
+            try:
+                placed = await self.store.append(
+                    game_id, loaded.seq, events, person=person, power="", text=f"game {what}"
+                )
+            except StateMovedOn:
+                continue  # an order or another last vote came first: look again
+            self._remember(game_id, placed, state, events)
+            await self.store.set_status(game_id, "cancelled" if what == "cancel" else "finished")
+            answer = await self._answer(game_id, state, events, kind=what)
+            return replace(answer, answer=f"{line}\n{answer.answer}",
+                           data={"ended": True})
+        return Result.refused("The game keeps moving on; vote again.", kind=what)
+
+    async def games_of(self, guild: str, *, finished: bool = False) -> Result:
+        """``game list``: the games of a server (of the store at the local table): channel,
+        edition, round, whose turn, deadline; finished and cancelled ones with ``finished``."""
+        rows: list[dict[str, Any]] = []
+        lines: list[str] = []
+        for rec in await self.store.games_in_guild(guild):
+            if rec.status in ENDED and not finished:
+                continue
+            row = await self._list_row(rec)
+            rows.append(row)
+            lines.append(_list_line(row))
+        if not lines:
+            more = "" if finished else " (finished games: 'game list all')"
+            lines = [f"No games here yet{more}; start one with 'game new'."]
+        return Result(ok=True, answer="\n".join(lines), kind="list", data={"games": rows})
+
+    async def mine(self, guild: str, person: str) -> Result:
+        """``game mine``: the games of a server where ``person`` holds seats, and where the game
+        waits for them now (their turn, a battle decision, a vote, the start)."""
+        rows: list[dict[str, Any]] = []
+        lines: list[str] = []
+        for rec in await self.store.games_in_guild(guild):
+            powers = [p for p, who in rec.seats.items() if who == person]
+            if rec.status in ENDED or not (powers or rec.owner == person):
+                continue
+            row = await self._list_row(rec)
+            ed = resolve_edition(rec.edition)
+            row["powers"] = [p for p in ed.turn_order if p in powers]
+            awaited = [w for w in row["waiting"] if w["person"] == person]
+            if rec.status == "lobby" and rec.owner == person:
+                awaited.append({"power": "", "person": person, "what": "the start (game start)"})
+            if rec.status == "active":
+                for what in ("cancel", "draw", f"concede:{ed.side_of(powers[0])}" if powers
+                             else ""):
+                    voters = await self.store.votes(rec.id, what) if what else []
+                    if voters and person not in voters:
+                        word = what.partition(":")[0]
+                        awaited.append({"power": "", "person": person,
+                                        "what": f"a vote to {word} (game {word})"})
+            row["awaited"] = awaited
+            rows.append(row)
+            held = _and(row["powers"]) or "no seat (owner)"
+            now = "; ".join(
+                f"{w['power']} {w['what']}".strip() for w in awaited
+            ) or "nothing now"
+            lines.append(f"{_list_line(row)}\n  You hold {held}; awaited: {now}.")
+        if not lines:
+            lines = ["You hold no seat in a game here; 'game list' shows the games."]
+        return Result(ok=True, answer="\n".join(lines), kind="mine", data={"games": rows})
+
+    async def _list_row(self, rec: GameRecord) -> dict[str, Any]:
+        ed = resolve_edition(rec.edition)
+        row: dict[str, Any] = {
+            "id": rec.id, "channel": rec.channel, "guild": rec.guild, "edition": rec.edition,
+            "title": ed.rules.title, "status": rec.status, "owner": rec.owner,
+            "round": None, "power": None, "phase": None, "waiting": [], "deadline": None,
+            "result": None,
+        }
+        if rec.status == "lobby":
+            return row
+        try:
+            loaded = await self._load(rec.id)
+        except (GameNotFound, CorruptGame):
+            return row
+        state = loaded.state
+        if state is None:
+            return row
+        row.update(round=state.round, power=state.power, phase=phase_name(state))
+        if state.winner:
+            row["result"] = f"won by the {state.winner}"
+        elif state.ended:
+            row["result"] = "a draw" if state.ended == "draw" else "cancelled"
+        elif rec.status == "active":
+            row["waiting"] = [
+                {"power": p.power, "person": rec.seats.get(p.power, ""),
+                 "what": phase_name(state) if p.what.startswith("turn")
+                 else p.what + (f" in {p.space}" if p.space else "")}
+                for p in pending(state)
+            ]
+            d = await self.store.get_deadline(rec.id)
+            if d is not None:
+                row["deadline"] = d.due_at.isoformat()
+                row["paused"] = d.paused
+        return row
+
     # --- views ------------------------------------------------------------------------------
     async def status(self, game_id: str) -> Result:
         """Round, power, phase, treasury, income, battles, seats and who the game waits for.
@@ -920,7 +1164,7 @@ class GameService:
         if report.scripted:
             return Result(ok=False, error=lines[0], kind=kind, game=info, data=data)
         if round_ is not None and not any(r.revealed for r in report.rounds):
-            if round_ >= log.round and rec.status != "finished":
+            if round_ >= log.round and rec.status not in ENDED:
                 why = (f"Round {round_} is not revealed yet: its seed comes when round "
                        f"{round_ + 1} starts or the game ends.")
             else:
@@ -1097,7 +1341,7 @@ class GameService:
             spec = new_dice_spec(None, master, self.chain_length)
         target = channel if channel is not None else str(meta["channel"])
         for g in await self.store.games_in_channel(target):
-            if g.status != "finished":
+            if g.status not in ENDED:
                 raise ServiceError(f"Channel {target!r} already has game {g.id} ({g.status}).")
         rec = await self.store.create_game(
             edition=resolve_edition(str(meta["edition"])).id,
@@ -1106,6 +1350,7 @@ class GameService:
             owner=owner if owner is not None else str(meta["owner"]),
             dice=spec,
             position=meta.get("position"),
+            guild=str(meta.get("guild") or ""),
         )
         if master is not None:
             await self.store.put_secret(rec.id, fair.MASTER, master)
@@ -1129,7 +1374,7 @@ class GameService:
             seq += len(chunk)
         if seq != len(events):
             raise ServiceError("The export's orders do not cover its events.")
-        if master is not None and state is not None and not state.winner:
+        if master is not None and state is not None and not state.winner and not state.ended:
             # The rest of the game rolls under this service's own, newly committed secret.
             committed = fair.import_commitment(master, rec.id, state.round, self.chain_length)
             await self.store.append(
@@ -1138,6 +1383,8 @@ class GameService:
         status: GameStatus = "lobby"
         if state is not None:
             status = "finished" if state.winner else "active"
+            if state.ended:
+                status = "cancelled" if state.ended == "cancelled" else "finished"
         await self.store.set_status(rec.id, status)
         return GameInfo.of(await self.store.get_game(rec.id))
 
@@ -1193,6 +1440,10 @@ class GameService:
 def _not_playing(loaded: _Loaded) -> str | None:
     if loaded.record.status == "lobby" or loaded.state is None:
         return "The game has not started yet; its owner starts it with 'game start'."
+    if loaded.state.ended == "draw":
+        return "The game is over: it ended in a draw. No more orders."
+    if loaded.record.status == "cancelled" or loaded.state.ended:
+        return "The game was cancelled. No more orders; the channel can start a new game."
     if loaded.record.status == "finished" or loaded.state.winner:
         return f"The game is over: the {loaded.state.winner or 'game'} won. No more orders."
     return None
@@ -1273,6 +1524,40 @@ def _resolve_space(state: GameState, name: str) -> str:
     close = [s for s in state.edition.spaces if key in s.casefold()][:5]
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     raise ServiceError(f"Unknown space {name!r}.{hint}")
+
+
+def _ballot(
+    state: GameState, rec: GameRecord, person: str, what: str
+) -> tuple[str, list[str], str]:
+    """The vote ``person`` casts: its key in the store, the people who must all agree (in turn
+    order; empty if ``person`` holds no seat) and how to say it."""
+    ed = state.edition
+    holders = list(dict.fromkeys(rec.seats[p] for p in ed.turn_order if p in rec.seats))
+    if person not in holders:
+        return what, [], what
+    if what == "concede":
+        side = next(state.side(p) for p in ed.turn_order if rec.seats.get(p) == person)
+        side_holders = [rec.seats[p] for p in ed.turn_order
+                        if p in rec.seats and state.side(p) == side]
+        return f"concede:{side}", list(dict.fromkeys(side_holders)), f"to concede for the {side}"
+    label = "to cancel the game" if what == "cancel" else "for a draw"
+    return what, holders, label
+
+
+def _list_line(row: Mapping[str, Any]) -> str:
+    """One game of 'game list', in words (the Discord cog writes its own line from the row)."""
+    head = f"{row['id']} in {row['channel']}: {row['title']}"
+    if row["status"] == "lobby":
+        return f"{head}, waiting for players and the start."
+    if row["result"]:
+        return f"{head}, round {row['round']}, over: {row['result']}."
+    who = "; ".join(
+        f"{w['power']} ({w['person'] or 'open seat'}) {w['what']}" for w in row["waiting"]
+    )
+    line = f"{head}, round {row['round']}, waiting for {who or 'nobody'}"
+    if row["deadline"]:
+        line += f"; deadline {row['deadline'][:16].replace('T', ' ')} UTC"
+    return line + "."
 
 
 def _open_seats_line(order: Sequence[str], seats: Mapping[str, str]) -> str:

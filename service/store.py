@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from db.records import (
     DEADLINE_ACTIONS,
+    ENDED,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -50,8 +51,9 @@ class EventStore(Protocol):
         owner: str,
         dice: DiceSpec,
         position: dict[str, Any] | None = None,
+        guild: str = "",
     ) -> GameRecord:
-        """Create a game in the lobby and give it an id."""
+        """Create a game in the lobby and give it an id (``guild``: the server it belongs to)."""
         ...
 
     async def get_game(self, game_id: str) -> GameRecord:
@@ -60,6 +62,10 @@ class EventStore(Protocol):
 
     async def games_in_channel(self, channel: str) -> list[GameRecord]:
         """Games bound to a channel, oldest first."""
+        ...
+
+    async def games_in_guild(self, guild: str) -> list[GameRecord]:
+        """Games of a server (every game of the store whose ``guild`` is this), oldest first."""
         ...
 
     async def set_status(self, game_id: str, status: GameStatus) -> None: ...
@@ -131,6 +137,19 @@ class EventStore(Protocol):
         """True exactly once per (game, kind, due_at), among every process sharing the store."""
         ...
 
+    # --- votes (cancel, draw, concede: GameService.vote) ------------------------------------
+    async def cast_vote(self, game_id: str, kind: str, person: str) -> list[str]:
+        """Record ``person``'s vote of ``kind`` (once: again is a no-op); every voter of it."""
+        ...
+
+    async def withdraw_vote(self, game_id: str, kind: str, person: str) -> list[str]:
+        """Remove ``person``'s vote of ``kind`` if there is one; the voters left."""
+        ...
+
+    async def votes(self, game_id: str, kind: str) -> list[str]:
+        """The people who voted ``kind`` in this game, in the order they voted."""
+        ...
+
 
 @dataclass
 class _Game:
@@ -148,6 +167,7 @@ class MemoryStore:
         self._secrets: dict[tuple[str, str], bytes] = {}
         self._deadlines: dict[str, DeadlineRecord] = {}
         self._claims: dict[tuple[str, str, datetime], str] = {}
+        self._votes: dict[tuple[str, str], list[str]] = {}
         self._next = 1
 
     async def create_game(
@@ -159,6 +179,7 @@ class MemoryStore:
         owner: str,
         dice: DiceSpec,
         position: dict[str, Any] | None = None,
+        guild: str = "",
     ) -> GameRecord:
         game_id = f"g{self._next}"
         self._next += 1
@@ -171,6 +192,7 @@ class MemoryStore:
             status="lobby",
             dice=dice,
             position=position,
+            guild=guild,
         )
         self._games[game_id] = _Game(record)
         return record
@@ -186,6 +208,9 @@ class MemoryStore:
 
     async def games_in_channel(self, channel: str) -> list[GameRecord]:
         return [g.record for g in self._games.values() if g.record.channel == channel]
+
+    async def games_in_guild(self, guild: str) -> list[GameRecord]:
+        return [g.record for g in self._games.values() if g.record.guild == guild]
 
     async def set_status(self, game_id: str, status: GameStatus) -> None:
         g = self._game(game_id)
@@ -306,9 +331,28 @@ class MemoryStore:
         self._claims[key] = claimer
         return True
 
+    async def cast_vote(self, game_id: str, kind: str, person: str) -> list[str]:
+        self._game(game_id)
+        voters = self._votes.setdefault((game_id, kind), [])
+        if person not in voters:
+            voters.append(person)
+        return list(voters)
+
+    async def withdraw_vote(self, game_id: str, kind: str, person: str) -> list[str]:
+        self._game(game_id)
+        voters = self._votes.setdefault((game_id, kind), [])
+        if person in voters:
+            voters.remove(person)
+        return list(voters)
+
+    async def votes(self, game_id: str, kind: str) -> list[str]:
+        self._game(game_id)
+        return list(self._votes.get((game_id, kind), []))
+
 
 __all__ = [
     "DEADLINE_ACTIONS",
+    "ENDED",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",
