@@ -191,7 +191,9 @@ async def play(interaction: discord.Interaction[Any], text: str, *, slow: bool =
     if slow and not interaction.response.is_done():
         interaction.extras["private_defer"] = True
         await interaction.response.defer(ephemeral=True, thinking=True)
-    result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
+    # The server goes with every line: 'game new' stores it on the game ('/game list').
+    result = await bot.service.handle(channel_key(interaction), person(interaction.user), text,
+                                      guild=str(interaction.guild_id or ""))
     title = f"{interaction.user.display_name}: {text}"
     if await show(interaction, result, title) and result.kind in CHANGES:
         await follow_up(bot, result.game, interaction.channel)

@@ -1,4 +1,5 @@
-"""``/game new|join|start|status|map|history|export``: one game per channel or thread."""
+"""``/game new|join|start|status|map|history|export``: one game per channel or thread; and a
+game's whole life: ``/game leave|cancel|concede|draw|list|mine`` (``cogs._life``)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from cogs._common import (
     umpire,
     with_mentions,
 )
+from cogs._life import life, list_games, my_games
 from cogs._views import play
 from rules.edition import default_edition
 from service.commands import no_game
@@ -159,3 +161,44 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
             files=[json_file(result.data, f"umpire-{game.id}.json")],
             game=result.game,
         )
+
+    # --- a game's whole life (cogs._life) -------------------------------------------------
+    @app_commands.command(name="leave", description="Give up your seats before the game starts")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        await life(interaction, "game leave")
+
+    @app_commands.command(
+        name="cancel",
+        description="Cancel the game: its owner before the start; after it, every player votes",
+    )
+    @app_commands.describe(withdraw="True: take back your vote to cancel")
+    async def cancel(self, interaction: discord.Interaction[Any], withdraw: bool = False) -> None:
+        await life(interaction, "game cancel withdraw" if withdraw else "game cancel")
+
+    @app_commands.command(
+        name="concede", description="Give up for your side (everyone holding its seats must)"
+    )
+    @app_commands.describe(withdraw="True: take back your concession before it is complete")
+    async def concede(self, interaction: discord.Interaction[Any], withdraw: bool = False) -> None:
+        await life(interaction, "game concede withdraw" if withdraw else "game concede")
+
+    @app_commands.command(name="draw", description="Vote for a draw (every player must)")
+    @app_commands.describe(withdraw="True: take back your vote for a draw")
+    async def draw(self, interaction: discord.Interaction[Any], withdraw: bool = False) -> None:
+        await life(interaction, "game draw withdraw" if withdraw else "game draw")
+
+    @app_commands.command(
+        name="list", description="The games in this server: channel, round, whose turn, deadline"
+    )
+    @app_commands.describe(
+        finished="True: finished and cancelled games too",
+        public="True: post the list in the channel (it pings nobody)",
+    )
+    async def list_(
+        self, interaction: discord.Interaction[Any], finished: bool = False, public: bool = False
+    ) -> None:
+        await list_games(interaction, finished, public)
+
+    @app_commands.command(name="mine", description="Your seats in this server and what awaits you")
+    async def mine(self, interaction: discord.Interaction[Any]) -> None:
+        await my_games(interaction)

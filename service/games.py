@@ -1003,7 +1003,8 @@ class GameService:
         except (GameNotFound, CorruptGame):
             return row
         state = loaded.state
-        if state is None:
+        if state is None:  # cancelled by its owner before the start
+            row["result"] = "cancelled before the start"
             return row
         row.update(round=state.round, power=state.power, phase=phase_name(state))
         if state.winner:
@@ -1550,7 +1551,8 @@ def _list_line(row: Mapping[str, Any]) -> str:
     if row["status"] == "lobby":
         return f"{head}, waiting for players and the start."
     if row["result"]:
-        return f"{head}, round {row['round']}, over: {row['result']}."
+        when = f", round {row['round']}" if row["round"] is not None else ""
+        return f"{head}{when}, over: {row['result']}."
     who = "; ".join(
         f"{w['power']} ({w['person'] or 'open seat'}) {w['what']}" for w in row["waiting"]
     )

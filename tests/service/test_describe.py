@@ -121,6 +121,8 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ),
         ev.DiceEntropyFixed: ev.DiceEntropyFixed(phrases={"Germany": "cd" * 32}),
         ev.DiceSeedRevealed: ev.DiceSeedRevealed(round=1, seed="ef" * 32),
+        ev.SideConceded: ev.SideConceded(side="Allies", powers=("Soviet Union",)),
+        ev.GameEnded: ev.GameEnded(result="draw", powers=("Germany", "Soviet Union")),
     }
 
 
