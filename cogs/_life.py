@@ -76,7 +76,9 @@ async def life(interaction: discord.Interaction[Any], text: str) -> None:
     """Leave, cancel, concede, draw: the service's answer, then the follow-up of the change
     (the pinned status says when the game is over)."""
     result = await play(interaction, text)
-    if result.ok and result.game is not None:
+    # A game that never started has no status message to edit (and gets none).
+    if result.ok and result.game is not None and (result.game.status == "active"
+                                                  or result.events):
         await follow_up(umpire(interaction), result.game, interaction.channel)
 
 

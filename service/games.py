@@ -370,6 +370,8 @@ class GameService:
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="join")
         info = GameInfo.of(rec)
+        if rec.status in ENDED:
+            return Result.refused(_OVER, kind="join", game=info)
         if rec.status != "lobby":
             return Result.refused(
                 "The game has started; seats are taken before 'game start' "
@@ -410,6 +412,8 @@ class GameService:
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="start")
         info = GameInfo.of(rec)
+        if rec.status in ENDED:
+            return Result.refused(_OVER, kind="start", game=info)
         if rec.status != "lobby":
             return Result.refused("The game has already started.", kind="start", game=info)
         if person != rec.owner:
@@ -1438,7 +1442,12 @@ class GameService:
 # Helpers
 
 
+_OVER = "This game is over (finished or cancelled); start a new one here with 'game new'."
+
+
 def _not_playing(loaded: _Loaded) -> str | None:
+    if loaded.record.status in ENDED and loaded.state is None:
+        return "The game was cancelled before the start; start a new one with 'game new'."
     if loaded.record.status == "lobby" or loaded.state is None:
         return "The game has not started yet; its owner starts it with 'game start'."
     if loaded.state.ended == "draw":

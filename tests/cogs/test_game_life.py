@@ -67,6 +67,9 @@ async def test_owner_cancels_in_the_lobby_then_a_new_game(table: Table) -> None:
     assert r.ephemeral and "owner" in r.response.content
     r = await t.alice.slash(t.channel, "game cancel")
     assert not r.ephemeral and "cancelled" in text_of(r)
+    assert not [m for m in t.channel.history() if m.embeds and m.embeds[0].title == TITLE]
+    r = await t.bob.slash(t.channel, "game start")
+    assert r.ephemeral and "game new" in r.response.content
     r = await t.bob.slash(t.channel, "game new", edition="1941")
     assert not r.ephemeral, r.response.content
 

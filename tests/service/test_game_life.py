@@ -73,6 +73,9 @@ async def test_owner_cancels_in_the_lobby_and_the_channel_is_free() -> None:
     r = await s.handle("c1", "alice", "game cancel")
     assert r.ok and "cancelled" in r.answer
     assert (await s.info(game)).status == "cancelled"
+    for line in ("game start", "game join Germany", "buy 1 infantry"):
+        refused = await s.handle("c1", "alice", line)
+        assert not refused.ok and "game new" in (refused.error or ""), line
     r = await s.handle("c1", "bob", "game new 1941", guild="G")
     assert r.ok and r.game is not None and r.game.id != game
     listed = await s.handle("c1", "bob", "game list all", guild="G")
