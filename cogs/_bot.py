@@ -56,12 +56,14 @@ class UmpireBot(commands.Bot):
         self.clock = clock
         self.run_reminders = reminders
         self.process_id = process_id
-        self.posted: dict[str, set[tuple[str, str, str, int]]] = {}  # decisions posted
         self.board = StatusBoard(self)  # the pinned status message of each game
         self.dm_reminders: set[str] = set()  # people (user ids) who asked for reminders by DM
 
     async def setup_hook(self) -> None:
-        from cogs import admin, combat, game, orders, reminders
+        from cogs import _views, admin, combat, game, orders, reminders
+
+        # Components that survive restarts: their meaning is in their custom_id.
+        self.add_dynamic_items(_views.DecisionSelect)
 
         await self.add_cog(game.GameCog(self))
         await self.add_cog(orders.OrdersCog(self))

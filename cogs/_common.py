@@ -122,6 +122,20 @@ def result_embed(result: Result, title: str, who: str = "") -> discord.Embed:
     return embed
 
 
+async def defer_first(interaction: discord.Interaction[Any]) -> None:
+    """Acknowledge the interaction before any work that may take Discord's 3 seconds (loading a
+    game, touching the database, rendering). A slash command is deferred privately (a refusal
+    then stays private; ``send_public`` posts an accepted record in the channel); a component
+    click is deferred as an update (each follow-up then chooses public or private)."""
+    if interaction.response.is_done():
+        return
+    if interaction.type == discord.InteractionType.component:
+        await interaction.response.defer()
+    else:
+        interaction.extras["private_defer"] = True
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral answer to the person who asked (refusals, help, confirmations)."""
     text = clip(text, CONTENT_LIMIT) or "Nothing to say."

@@ -4,6 +4,11 @@ Every slash command, autocomplete and component callback ends here when it raise
 the rules or the service explain (``RulesError``, ``ServiceError``) goes to the person who asked,
 privately and in plain language; anything else is logged with its traceback and the person sees
 only ``SOMETHING_WENT_WRONG`` (the service changes nothing on an error, so that is the truth).
+
+Unless the service already accepted something in this interaction (``recorded``: an order was
+stored, then showing it failed, e.g. the interaction expired or Discord answered 403 or 5xx):
+then the person is told the truth, ``Your order was recorded; posting the result failed: ...``,
+and the follow-up work (menus, status) is redone from the stored game (``cogs._follow``).
 """
 
 from __future__ import annotations
@@ -20,6 +25,34 @@ from service.games import ServiceError
 log = logging.getLogger(__name__)
 
 SOMETHING_WENT_WRONG = "Something went wrong; nothing was changed."
+RECORDED = "umpire_recorded"  # interaction.extras: what the service accepted, if anything
+
+
+def recorded(interaction: discord.Interaction[Any], what: str = "order") -> None:
+    """Note that the service accepted and stored ``what`` in this interaction."""
+    interaction.extras[RECORDED] = what
+
+
+def failure_reason(error: BaseException) -> str:
+    """Why showing an answer failed, in words (Discord's status and message)."""
+    if isinstance(error, discord.HTTPException):
+        if error.code == 10062:
+            return "the interaction expired (Discord allows 3 seconds to answer)"
+        if error.status == 403:
+            return f"the bot lacks a permission in this channel (403: {error.text or 'Forbidden'})"
+        if error.status >= 500:
+            return f"Discord had an error ({error.status}: {error.text or 'server error'})"
+        return f"Discord refused it ({error.status}: {error.text or 'error'})"
+    if isinstance(error, TimeoutError):
+        return "Discord did not answer in time"
+    return f"an unexpected error ({type(error).__name__})"
+
+
+def recorded_text(what: str, error: BaseException) -> str:
+    return (
+        f"Your {what} was recorded; posting the result failed: {failure_reason(error)}. "
+        "The game's menus and status are brought up to date from the stored game."
+    )
 
 
 def unwrap(error: BaseException) -> BaseException:
@@ -51,7 +84,16 @@ async def tell(interaction: discord.Interaction[Any], error: BaseException) -> N
     """Answer ``interaction`` privately about ``error``, logging anything unexpected."""
     inner = unwrap(error)
     text = message_for(inner)
-    if text == SOMETHING_WENT_WRONG:
+    what = interaction.extras.get(RECORDED)
+    if what and text == SOMETHING_WENT_WRONG:
+        # The service stored it; only showing it failed: say so, never "nothing was changed".
+        text = recorded_text(str(what), inner)
+        name = interaction.command.qualified_name if interaction.command else "interaction"
+        log.error(
+            "/%s: recorded, but showing it failed", name,
+            exc_info=(type(inner), inner, inner.__traceback__),
+        )
+    elif text == SOMETHING_WENT_WRONG:
         name = interaction.command.qualified_name if interaction.command else "interaction"
         log.error("/%s failed", name, exc_info=(type(inner), inner, inner.__traceback__))
     if interaction.type == discord.InteractionType.autocomplete:

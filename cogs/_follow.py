@@ -39,11 +39,17 @@ async def game_channel(bot: UmpireBot, game: GameInfo) -> Any:
 
 
 async def post_menus(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
-    """Post the menu of each battle decision now owed; close menus no longer owed."""
+    """Post the menu of each battle decision now owed; close menus no longer owed.
+
+    Idempotent and resumable: the menus posted are recorded in the store (one per game and
+    decision, claimed before posting), so a repeated pass, a restarted bot or a second process
+    posts nothing twice, and a pass after a failure posts what is missing and closes what is
+    answered.
+    """
     from cogs._views import post_decisions
 
     try:
-        await post_decisions(bot.service, channel, game, bot.posted)
+        await post_decisions(bot, game, channel)
     except Exception:
         log.exception("posting the decision menus of game %s failed", game.id)
 
@@ -64,7 +70,8 @@ async def follow_up(bot: UmpireBot, game: GameInfo | None, channel: Any = None) 
         return
     if channel is None or not hasattr(channel, "send"):
         channel = await game_channel(bot, info)
+    if channel is not None:
+        await post_menus(bot, info, channel)  # closes the open menus of a finished game too
     if channel is not None and info.status == "active":
-        await post_menus(bot, info, channel)
         await announce_waits(bot, info, channel)
     await bot.board.refresh(info)

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._common import channel_key, person, send_private, send_public, umpire
+from cogs._errors import recorded
 from cogs._follow import follow_up
 from cogs.reminders import timestamp
 from service.commands import no_game
@@ -53,6 +54,7 @@ class AdminCog(
         self, interaction: discord.Interaction[Any], game: GameInfo, text: str
     ) -> None:
         log.info("admin %s in game %s: %s", interaction.user.id, game.id, text)
+        recorded(interaction, "change")  # stored: a failure to post it below is told as such
         embed = discord.Embed(title="Admin", description=f"<@{interaction.user.id}>: {text}")
         embed.set_footer(text=f"Game {game.id}")
         await send_public(interaction, embed=embed, game=None)

@@ -17,6 +17,10 @@ exactly these (a test compares them).
 - ``game.guild`` and ``game_vote`` (revision 0003): the server a game belongs to (``/game list``)
   and the votes to cancel, draw or concede, one row per (game, kind, person): a person's vote
   counts once however often or concurrently it is given.
+- ``decision_menu``: the decision menus posted in Discord, one row per (game, decision key):
+  the primary key lets exactly one process (or retry) post each menu; the message id is kept
+  so that the menu is closed (edited to show the answer) once the decision is answered,
+  after a restart too (revision 0004).
 """
 
 from __future__ import annotations
@@ -133,6 +137,16 @@ class GameVote(SQLModel, table=True):
     kind: str = Field(primary_key=True, max_length=64)  # "cancel", "draw", "concede:<side>"
     person: str = Field(primary_key=True, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+class DecisionMenu(SQLModel, table=True):
+    __tablename__ = "decision_menu"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    key: str = Field(primary_key=True, max_length=200)  # cogs._views.decision_key
+    channel: str = Field(max_length=200)
+    message_id: str | None = Field(default=None, max_length=32)  # None: claimed, not posted yet
+    claimed_by: str = Field(max_length=200)
+    claimed_at: datetime
+    closed_at: datetime | None = None
 
 
 def table(model: type[SQLModel]) -> sa.Table:
@@ -151,4 +165,5 @@ SECRET = table(Secret)
 DEADLINE = table(Deadline)
 GAME_DEADLINE = table(GameDeadline)
 GAME_VOTE = table(GameVote)
+DECISION_MENU = table(DecisionMenu)
 metadata = SQLModel.metadata

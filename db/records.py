@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from rules import events as ev
@@ -112,6 +112,33 @@ class DeadlineRecord:
         return self.paused_at is not None
 
 
+# A menu claimed but never posted (its poster died in between) is posted anew after this long.
+MENU_CLAIM_STALE = timedelta(minutes=2)
+
+
+@dataclass(frozen=True)
+class MenuRecord:
+    """A decision menu posted in Discord (``cogs._views``), kept so that a restarted bot, a retry
+    or a second bot process finds it: one row per (game, decision ``key``).
+
+    A row is first *claimed* (``message_id`` empty) by the process that will post it; the
+    message id is set once it is posted; ``closed_at`` once the menu was edited to show the
+    answer (the decision is no longer owed).
+    """
+
+    game_id: str
+    key: str
+    channel: str
+    message_id: str | None = None
+    claimed_by: str = ""
+    claimed_at: datetime | None = None
+    closed_at: datetime | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.closed_at is None
+
+
 class CorruptGame(StoreError):
     """The stored log of a game fails its hash chain: a row was edited, removed or reordered.
 
@@ -133,6 +160,7 @@ class CorruptGame(StoreError):
 __all__ = [
     "DEADLINE_ACTIONS",
     "ENDED",
+    "MENU_CLAIM_STALE",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",
@@ -141,6 +169,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameStatus",
+    "MenuRecord",
     "OrderRecord",
     "StateMovedOn",
     "StoreError",

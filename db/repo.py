@@ -31,6 +31,7 @@ from db.engine import create_engine
 from db.migrate import upgrade
 from db.models import (
     DEADLINE,
+    DECISION_MENU,
     EVENT,
     GAME,
     GAME_DEADLINE,
@@ -43,6 +44,7 @@ from db.models import (
 )
 from db.records import (
     ENDED,
+    MENU_CLAIM_STALE,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -50,6 +52,7 @@ from db.records import (
     GameNotFound,
     GameRecord,
     GameStatus,
+    MenuRecord,
     OrderRecord,
     StateMovedOn,
     StoredEvent,
@@ -610,6 +613,102 @@ class SqlStore:
             if exists is None:
                 raise GameNotFound(f"No game {game_id!r}.")
             return await self._voters(conn, game_id, kind)
+    # --- decision menus -----------------------------------------------------------------
+    async def claim_menu(
+        self,
+        game_id: str,
+        key: str,
+        channel: str,
+        claimer: str,
+        now: datetime,
+        *,
+        stale_after: timedelta = MENU_CLAIM_STALE,
+    ) -> bool:
+        """Insert the claim row (the primary key (game, key) refuses every later one); else take
+        over a claim that never got its message and is older than ``stale_after``: a
+        conditional update, which exactly one of several racing callers wins."""
+        try:
+            async with self._write() as conn:
+                await conn.execute(
+                    DECISION_MENU.insert().values(
+                        game_id=game_id,
+                        key=key,
+                        channel=channel,
+                        message_id=None,
+                        claimed_by=claimer,
+                        claimed_at=now,
+                        closed_at=None,
+                    )
+                )
+            return True
+        except IntegrityError:
+            pass
+        async with self._write() as conn:
+            taken = await conn.execute(
+                DECISION_MENU.update()
+                .where(
+                    DECISION_MENU.c.game_id == game_id,
+                    DECISION_MENU.c.key == key,
+                    DECISION_MENU.c.message_id.is_(None),
+                    DECISION_MENU.c.closed_at.is_(None),
+                    DECISION_MENU.c.claimed_at <= now - stale_after,
+                )
+                .values(claimed_by=claimer, claimed_at=now, channel=channel)
+            )
+            return bool(taken.rowcount == 1)
+
+    async def menu_posted(self, game_id: str, key: str, message_id: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                DECISION_MENU.update()
+                .where(DECISION_MENU.c.game_id == game_id, DECISION_MENU.c.key == key)
+                .values(message_id=message_id)
+            )
+
+    async def release_menu(self, game_id: str, key: str, claimer: str) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                DECISION_MENU.delete().where(
+                    DECISION_MENU.c.game_id == game_id,
+                    DECISION_MENU.c.key == key,
+                    DECISION_MENU.c.claimed_by == claimer,
+                    DECISION_MENU.c.message_id.is_(None),
+                )
+            )
+
+    async def menus(self, game_id: str) -> list[MenuRecord]:
+        async with self._read() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(DECISION_MENU)
+                    .where(DECISION_MENU.c.game_id == game_id)
+                    .order_by(DECISION_MENU.c.claimed_at, DECISION_MENU.c.key)
+                )
+            ).all()
+        return [
+            MenuRecord(
+                game_id=r.game_id,
+                key=r.key,
+                channel=r.channel,
+                message_id=r.message_id,
+                claimed_by=r.claimed_by,
+                claimed_at=r.claimed_at,
+                closed_at=r.closed_at,
+            )
+            for r in rows
+        ]
+
+    async def close_menu(self, game_id: str, key: str, now: datetime) -> None:
+        async with self._write() as conn:
+            await conn.execute(
+                DECISION_MENU.update()
+                .where(
+                    DECISION_MENU.c.game_id == game_id,
+                    DECISION_MENU.c.key == key,
+                    DECISION_MENU.c.closed_at.is_(None),
+                )
+                .values(closed_at=now)
+            )
 
     # --- snapshots ----------------------------------------------------------------------
     async def load_state(

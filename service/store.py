@@ -23,6 +23,7 @@ from typing import Any, Protocol
 from db.records import (
     DEADLINE_ACTIONS,
     ENDED,
+    MENU_CLAIM_STALE,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -31,6 +32,7 @@ from db.records import (
     GameNotFound,
     GameRecord,
     GameStatus,
+    MenuRecord,
     OrderRecord,
     StateMovedOn,
     StoredEvent,
@@ -148,6 +150,39 @@ class EventStore(Protocol):
 
     async def votes(self, game_id: str, kind: str) -> list[str]:
         """The people who voted ``kind`` in this game, in the order they voted."""
+    # --- decision menus (cogs._views: the menus posted in Discord, closed once answered) ---
+    async def claim_menu(
+        self,
+        game_id: str,
+        key: str,
+        channel: str,
+        claimer: str,
+        now: datetime,
+        *,
+        stale_after: timedelta = MENU_CLAIM_STALE,
+    ) -> bool:
+        """True for exactly one caller per (game, ``key``): that one posts the menu.
+
+        A claim whose message was never recorded (its poster died between the claim and the
+        post) may be taken over ``stale_after`` later, so a menu is never lost for good.
+        """
+        ...
+
+    async def menu_posted(self, game_id: str, key: str, message_id: str) -> None:
+        """Record the message of a claimed menu."""
+        ...
+
+    async def release_menu(self, game_id: str, key: str, claimer: str) -> None:
+        """Drop ``claimer``'s claim of a menu not posted (the post failed): the next pass posts
+        it. A posted menu is kept."""
+        ...
+
+    async def menus(self, game_id: str) -> list[MenuRecord]:
+        """The game's menus, open and closed, oldest claim first."""
+        ...
+
+    async def close_menu(self, game_id: str, key: str, now: datetime) -> None:
+        """Mark a menu closed (edited to show the answer); a closed menu stays closed."""
         ...
 
 
@@ -168,6 +203,7 @@ class MemoryStore:
         self._deadlines: dict[str, DeadlineRecord] = {}
         self._claims: dict[tuple[str, str, datetime], str] = {}
         self._votes: dict[tuple[str, str], list[str]] = {}
+        self._menus: dict[tuple[str, str], MenuRecord] = {}
         self._next = 1
 
     async def create_game(
@@ -348,11 +384,51 @@ class MemoryStore:
     async def votes(self, game_id: str, kind: str) -> list[str]:
         self._game(game_id)
         return list(self._votes.get((game_id, kind), []))
+    async def claim_menu(
+        self,
+        game_id: str,
+        key: str,
+        channel: str,
+        claimer: str,
+        now: datetime,
+        *,
+        stale_after: timedelta = MENU_CLAIM_STALE,
+    ) -> bool:
+        self._game(game_id)
+        old = self._menus.get((game_id, key))
+        if old is not None and (
+            old.message_id is not None
+            or old.closed_at is not None
+            or (old.claimed_at is not None and now - old.claimed_at < stale_after)
+        ):
+            return False
+        self._menus[(game_id, key)] = MenuRecord(game_id, key, channel, None, claimer, now)
+        return True
+
+    async def menu_posted(self, game_id: str, key: str, message_id: str) -> None:
+        m = self._menus.get((game_id, key))
+        if m is not None:
+            self._menus[(game_id, key)] = replace(m, message_id=message_id)
+
+    async def release_menu(self, game_id: str, key: str, claimer: str) -> None:
+        m = self._menus.get((game_id, key))
+        if m is not None and m.message_id is None and m.claimed_by == claimer:
+            del self._menus[(game_id, key)]
+
+    async def menus(self, game_id: str) -> list[MenuRecord]:
+        found = [m for (g, _), m in self._menus.items() if g == game_id]
+        return sorted(found, key=lambda m: (m.claimed_at or datetime.min, m.key))
+
+    async def close_menu(self, game_id: str, key: str, now: datetime) -> None:
+        m = self._menus.get((game_id, key))
+        if m is not None and m.closed_at is None:
+            self._menus[(game_id, key)] = replace(m, closed_at=now)
 
 
 __all__ = [
     "DEADLINE_ACTIONS",
     "ENDED",
+    "MENU_CLAIM_STALE",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",
@@ -363,6 +439,7 @@ __all__ = [
     "GameRecord",
     "GameStatus",
     "MemoryStore",
+    "MenuRecord",
     "OrderRecord",
     "StateMovedOn",
     "StoreError",

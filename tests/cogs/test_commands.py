@@ -169,10 +169,11 @@ async def test_battle_posts_dice_and_a_decision_select(table: Table) -> None:
     for ask in asks:
         holder = t.bob if f"<@{t.bob.id}>" in ask.content else t.alice
         other = t.alice if holder is t.bob else t.bob
-        r = await other.select(ask, ["0"])  # someone else: refused privately
-        assert r.ephemeral, text_of(r)
-        r = await holder.select(ask, ["0"])
-        assert not r.ephemeral, text_of(r)
+        first = ask.components[0].children[0].options[0].value  # an order line
+        r = await other.select(ask, [first])  # someone else: refused privately
+        assert r.followups[-1].ephemeral, text_of(r)
+        r = await holder.select(ask, [first])
+        assert not r.followups[-1].ephemeral, text_of(r)
         assert "casualties" in text_of(r).casefold() or "lose" in text_of(r).casefold()
 
 
