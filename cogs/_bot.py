@@ -60,7 +60,7 @@ class UmpireBot(commands.Bot):
         self.dm_reminders: set[str] = set()  # people (user ids) who asked for reminders by DM
 
     async def setup_hook(self) -> None:
-        from cogs import _views, admin, combat, game, orders, reminders
+        from cogs import _views, admin, combat, game, help, orders, reminders
 
         # Components that survive restarts: their meaning is in their custom_id.
         self.add_dynamic_items(_views.DecisionSelect)
@@ -69,6 +69,7 @@ class UmpireBot(commands.Bot):
         await self.add_cog(orders.OrdersCog(self))
         await self.add_cog(combat.CombatCog(self))
         await self.add_cog(admin.AdminCog(self))
+        await self.add_cog(help.HelpCog(self))
         await self.add_cog(reminders.RemindersCog(self, start=self.run_reminders))
         if not self.sync_commands:
             return

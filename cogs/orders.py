@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import _complete as ac
+from cogs._batch import OrdersModal
 from cogs._views import play
 
 
@@ -108,3 +109,11 @@ class OrdersCog(commands.Cog):
     @app_commands.autocomplete(power=ac.my_power, units=ac.any_units)
     async def standing(self, interaction: discord.Interaction[Any], power: str, units: str) -> None:
         await play(interaction, f"standing casualties {power} {units}")
+
+    @app_commands.command(
+        name="orders", description="Several orders at once (a whole phase): paste one per line"
+    )
+    async def orders(self, interaction: discord.Interaction[Any]) -> None:
+        # A modal must be the first answer to the interaction: no defer before it. The lines
+        # are checked when it is submitted (cogs/_batch.py).
+        await interaction.response.send_modal(OrdersModal())

@@ -40,22 +40,6 @@ def editions_text() -> str:
     return "\n".join(lines)
 
 
-_GAME_HELP = (
-    "game new <edition> [options]          create a game here ('help editions' lists them)",
-    "game join <power> [entropy phrase]    take a seat before the start (powers of one side)",
-    "game start                            the owner starts once every power is seated",
-    "game status [--json]                  round, turn, phase, money, battles, who is waited for",
-    "game map [space]                      the map (a text overview at the local table)",
-    "game history [n]                      the last n events (all without n)",
-    "game export                           the whole game as JSON",
-    "game leave                            give up your seats before the start",
-    "game cancel [withdraw]                the owner before the start; after it, all players vote",
-    "game concede [withdraw]               give up for your side: the other side wins",
-    "game draw [withdraw]                  a draw, when every player has voted for it",
-    "game list [all]                       the games here (all: finished ones too)",
-    "game mine                             your seats here and where you are awaited",
-)
-
 _LATER = {
     "pause": "pause: no game in this channel; start one with 'game new'",
     "resume": "resume: no game in this channel; start one with 'game new'",
@@ -64,29 +48,11 @@ _LATER = {
 
 
 def help_text(topic: str | None = None, edition: Edition | None = None) -> str:
-    """The list of orders (those of ``edition`` in a game), or one order's usage."""
-    usage = ps.usage_for(edition)
-    if topic:
-        key = topic.strip().casefold()
-        if key in ("game", "games"):
-            return "\n".join(_GAME_HELP)
-        if key in ("edition", "editions", "new", "game new"):
-            return f"{_GAME_HELP[0]}\n{editions_text()}"
-        found = usage.get(key)
-        if found is None:
-            matches = [u for v, u in usage.items() if v.startswith(key)]
-            if not matches:
-                elsewhere = " (not an order of this edition)" if key in ps.USAGE else ""
-                return f"No help on {topic!r}{elsewhere}. Orders: {', '.join(usage)}."
-            return "\n".join(matches)
-        return found
-    lines = ["Game:", *(f"  {line}" for line in _GAME_HELP)]
-    if edition is None:
-        lines += ["Editions:", *(f"  {line}" for line in editions_text().splitlines())]
-    lines.append("Orders:" if edition is None else f"Orders ({edition.rules.title}):")
-    lines += [f"  {u}" for verb, u in usage.items() if verb not in ("game",)]
-    lines.append("Names are forgiving: 'e europe', '3 inf, 1 arm'. 'help <order>' for one.")
-    return "\n".join(lines)
+    """``help [topic]`` in order-language words (``service.help`` has the topics, shared with
+    Discord's ``/help``): the orders of ``edition`` in a game, or one topic."""
+    from service.help import help_text as topic_text
+
+    return topic_text(topic, edition, "text")
 
 
 def names_for_game(edition: str | None) -> ps.Names:

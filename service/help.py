@@ -1,0 +1,360 @@
+"""Help topics, the same for every front end: the local table's ``help <topic>`` and Discord's
+``/help topic:<topic>`` (later the e-mail gateway).
+
+A topic is an order (``move``, ``casualties``...) or one of ``TOPICS`` (how turns and battles
+work, how to check the dice, several orders at once, the game commands, the editions). The
+words a person types differ by front end, so every text here is written once with placeholders
+that ``Style`` fills: order-language words at the table (``end confirm``), slash commands with
+their options in Discord (``/end confirm:true``).
+
+Examples use the names of the edition's own board and units (its first power's capital, a land
+neighbour and a sea zone beside it, its cheapest land units), so each example is one the
+edition's parser understands; nothing here names an edition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+from rules import parse as ps
+from rules.edition import edition_catalog
+
+if TYPE_CHECKING:
+    from rules.edition import Edition
+
+Style = Literal["text", "slash"]
+
+# The topics besides the orders, in the order they are listed.
+TOPICS: dict[str, str] = {
+    "orders": "every order of this game's edition, with an example each",
+    "turns": "how a turn goes: phases, who gives orders, ending a phase, undo",
+    "battles": "how battles are fought: rounds, casualties, press or retreat, defaults",
+    "dice": "how the dice are fair and how to check them",
+    "batch": "several orders at once (a whole phase)",
+    "game": "creating, joining, starting and looking at a game",
+    "editions": "the editions installed and their options",
+}
+_ALIASES = {"order": "orders", "turn": "turns", "phases": "turns", "battle rules": "battles",
+            "combat": "battles", "die": "dice", "fair dice": "dice", "verify": "dice verify",
+            "several": "batch", "block": "batch", "new": "editions", "edition": "editions",
+            "games": "game", "game new": "editions"}
+
+# Words a text names, written once: (order language, slash command).
+_WORDS: dict[str, tuple[str, str]] = {
+    "help": ("help <topic>", "/help topic:<topic>"),
+    "end": ("end", "/end"),
+    "end_confirm": ("end confirm", "/end confirm:true"),
+    "undo": ("undo", "/undo"),
+    "battle": ("battle <space>", "/battle space:<space>"),
+    "battle_all": ("battle <space> all", "/battle space:<space> all:true"),
+    "casualties": ("casualties <space> <units>", "/casualties space:<space> units:<units>"),
+    "press": ("press <space>", "/press space:<space>"),
+    "retreat": ("retreat <space> to <space>", "/retreat space:<space> to:<space>"),
+    "standing": ("standing casualties <power> <unit>, <unit>, ...",
+                 "/standing power:<power> units:<unit>, <unit>, ..."),
+    "odds": ("odds <units> vs <units> [in <space>]",
+             "/odds attackers:<units> defenders:<units> space:<space>"),
+    "luck": ("luck [space]", "/luck"),
+    "dice_verify": ("dice verify [round]", "/dice verify"),
+    "export": ("game export", "/game export"),
+    "status": ("game status", "/game status"),
+    "game_new": ("game new", "/game new"),
+    "deadline": ("deadline 24h", "/admin deadline"),
+    "orders": ("a line 'orders', one order per line, then a line 'end orders'",
+               "/orders (a box where you paste one order per line)"),
+}
+
+_TURNS = """\
+A game is played in rounds; in each round every power takes a turn, in this order: {powers}.
+A turn goes through these phases, in order: {phases}.
+Only the player holding the seat of the power whose turn it is gives its orders, phase by phase;
+'{end}' ends the phase (when ending would forfeit something, e.g. units left unplaced, the
+referee says so and '{end_confirm}' ends it anyway). A phase with nothing to do passes by itself.
+'{undo}' takes back your last order of the phase, as long as no dice were rolled since.
+The side that owes a battle decision answers it itself, even during the other side's turn.
+Every answer ends with whom the game now waits for; '{status}' shows the round, the phase,
+money and battles. The owner may set a deadline ('{deadline}').
+Several orders at once: {orders} ('{help_batch}')."""
+
+_BATTLES = """\
+In the combat move the attacker moves units into enemy spaces; each such space is a battle.
+In the combat phase the attacker fights them one at a time: '{battle}' fights one round
+('{battle_all}' fights to the end, both sides losing units in their default order).
+After each round of fire, the side that owes casualties chooses them: '{casualties}'
+(in Discord a menu is posted for the player who owes them). Then the attacker fights on
+with '{press}' or leaves with '{retreat}'.
+A defender sets the order in which its units are lost by default: '{standing}';
+at a deadline with the 'defaults' action the referee answers owed decisions that way.
+Before attacking, '{odds}' gives the odds of a battle fought to the end.
+Every die is shown in the answer that rolled it.{subs}"""
+
+_DICE = """\
+Dice are fair and anyone can check them. At '{game_new}' the referee commits to a secret
+(the commitment is in its answer) before anyone joins; players may add an entropy phrase
+when they join. Each round's seed is revealed when the round ends.
+'{dice_verify}' recomputes every revealed round's rolls from its seed and checks the seeds
+against the commitment; '{export}' gives the whole log to check offline
+(tools/verify_dice.py). '{luck}' compares the hits rolled with the hits expected.
+The scheme in full: docs/dice.md. Scripted dice (the local table's --dice) are marked as such
+and cannot be verified."""
+
+_BATCH = {
+    "text": """\
+Several orders at once, e.g. a whole purchase or combat move: {orders}.
+Each line is checked and applied in turn, exactly as if it had been sent alone; blank lines
+and lines starting with '#' are ignored. The first refused line stops the batch: the lines
+before it stay applied, nothing after it is applied, and the answer lists every line with its
+result. At most 100 orders and 20,000 characters at once.
+Example:
+  orders
+  {example_buy}
+  end
+  {example_move}
+  end orders""",
+    "slash": """\
+Several orders at once, e.g. a whole purchase or combat move: {orders}.
+Each line is checked and applied in turn, exactly as if it had been sent alone; blank lines
+and lines starting with '#' are ignored. The first refused line stops the batch: the lines
+before it stay applied, nothing after it is applied. The channel sees what was applied; you
+see every line with its result. At most 100 orders at once.
+Example (pasted in the box):
+  {example_buy}
+  end
+  {example_move}""",
+}
+
+_GAME_TEXT = (
+    "game new <edition> [options]          create a game here ('help editions' lists them)",
+    "game join <power> [entropy phrase]    take a seat before the start (powers of one side)",
+    "game start                            the owner starts once every power is seated",
+    "game status [--json]                  round, turn, phase, money, battles, who is waited for",
+    "game map [space]                      the map (a text overview at the local table)",
+    "game history [n]                      the last n events (all without n)",
+    "game export                           the whole game as JSON",
+    "game leave                            give up your seats before the start",
+    "game cancel [withdraw]                the owner before the start; after it, all players vote",
+    "game concede [withdraw]               give up for your side: the other side wins",
+    "game draw [withdraw]                  a draw, when every player has voted for it",
+    "game list [all]                       the games here (all: finished ones too)",
+    "game mine                             your seats here and where you are awaited",
+)
+_GAME_SLASH = (
+    "/game new edition:<edition>   create a game in this channel ('/help topic:editions')",
+    "/game join power:<power>      take a seat before the start (powers of one side)",
+    "/game start                   the owner starts once every power is seated",
+    "/game status                  round, turn, phase, money, battles, who is waited for",
+    "/game map                     the map",
+    "/game history                 the last events",
+    "/game export                  the whole game as JSON",
+    "/game leave                   give up your seats before the start",
+    "/game cancel                  the owner before the start; after it, all players vote",
+    "/game concede                 give up for your side: the other side wins",
+    "/game draw                    a draw, when every player has voted for it",
+    "/game list                    the games of this server (finished:true: finished ones too)",
+    "/game mine                    your seats here and where you are awaited",
+)
+_GAME = {"text": _GAME_TEXT, "slash": _GAME_SLASH}
+
+
+@dataclass(frozen=True)
+class _Names:
+    """Names of one edition's board and units for the examples."""
+
+    power: str
+    home: str
+    near: str
+    sea: str
+    cheap: str  # the cheapest land unit that can be bought
+    second: str  # the next one
+
+    @classmethod
+    def of(cls, ed: Edition) -> _Names:
+        power = ed.turn_order[0]
+        home = ed.powers[power].capital
+        spaces = ed.spaces
+        around = sorted(ed.neighbours.get(home, ()))
+        land = [s for s in around if spaces[s].kind != "sea" and not spaces[s].impassable]
+        sea = [s for s in around if spaces[s].kind == "sea"]
+        if not sea:
+            sea = sorted(s for s, sp in spaces.items() if sp.kind == "sea")
+        units = sorted((u for u in ed.units.values()
+                        if u.domain == "land" and u.cost and u.attack > 0),
+                       key=lambda u: (u.cost or 0, u.name))
+        cheap = units[0].name if units else "infantry"
+        second = units[1].name if len(units) > 1 else cheap
+        return cls(power, home, land[0] if land else home, sea[0] if sea else home, cheap, second)
+
+
+def _examples(n: _Names) -> dict[str, tuple[str, str]]:
+    """Each order's example: (order language, slash command)."""
+    two = ps.format_units({n.cheap: 3, n.second: 1}) if n.second != n.cheap \
+        else ps.format_units({n.cheap: 3})
+    return {
+        "buy": (f"buy {two}", f"/buy units:{two}"),
+        "move": (f"move 2 {ps.plural(n.cheap)} from {n.home} to {n.near}",
+                 f"/move units:2 {ps.plural(n.cheap)} from:{n.home} to:{n.near}"),
+        "load": (f"load 1 {n.cheap} from {n.home} to {n.sea}",
+                 f"/move units:1 {n.cheap} from:{n.home} to:{n.sea}"),
+        "unload": (f"unload 1 {n.cheap} from {n.sea} to {n.home}",
+                   f"/move units:1 {n.cheap} from:{n.sea} to:{n.home}"),
+        "battle": (f"battle {n.near}", f"/battle space:{n.near}"),
+        "casualties": (f"casualties {n.near} 1 {n.cheap}",
+                       f"/casualties space:{n.near} units:1 {n.cheap}"),
+        "retreat": (f"retreat {n.near} to {n.home}", f"/retreat space:{n.near} to:{n.home}"),
+        "press": (f"press {n.near}", f"/press space:{n.near}"),
+        "submerge": (f"submerge {n.sea}", f"/submerge space:{n.sea}"),
+        "strike": (f"strike {n.sea}", f"/strike space:{n.sea}"),
+        "withdraw": (f"withdraw {n.sea}", f"/withdraw space:{n.sea}"),
+        "bomb": (f"bomb {n.near}", f"/bomb space:{n.near}"),
+        "place": (f"place 2 {ps.plural(n.cheap)} in {n.home}",
+                  f"/place units:2 {ps.plural(n.cheap)} in:{n.home}"),
+        "research": ("research 2", "/research dice:2"),
+        "rocket": (f"rocket {n.home} at {n.near}", f"/rocket from:{n.home} at:{n.near}"),
+        "end": ("end", "/end"),
+        "undo": ("undo", "/undo"),
+        "odds": (f"odds {two} vs 2 {ps.plural(n.cheap)} in {n.near}",
+                 f"/odds attackers:{two} defenders:2 {ps.plural(n.cheap)} space:{n.near}"),
+        "luck": (f"luck {n.near}", f"/luck space:{n.near}"),
+        "dice verify": ("dice verify 1", "/dice verify round:1"),
+        "standing casualties": (f"standing casualties {n.power} {n.cheap}, {n.second}",
+                                f"/standing power:{n.power} units:{n.cheap}, {n.second}"),
+        "state": ("state", "/game status"),
+        "help": ("help battles", "/help topic:battles"),
+        "pause": ("pause", "/admin pause"),
+        "resume": ("resume", "/admin resume"),
+        "deadline": ("deadline 24h", "/admin deadline hours:24"),
+        "substitute": (f"substitute {n.power} carol", f"/admin substitute power:{n.power} "
+                       "member:@carol"),
+        "kick": ("kick carol", "/admin kick member:@carol"),
+    }
+
+
+def _editions() -> list[Edition]:
+    from rules.engine import resolve_edition
+
+    return [resolve_edition(r.id) for r in edition_catalog()]
+
+
+def topics(edition: Edition | None) -> list[str]:
+    """Every topic offered: the general ones, then the orders of ``edition`` (all without)."""
+    verbs = [v for v in ps.usage_for(edition) if v not in ("game", "help")]
+    return [*TOPICS, *verbs]
+
+
+def _fill(template: str, style: Style, **extra: str) -> str:
+    i = 0 if style == "text" else 1
+    words = {k: v[i] for k, v in _WORDS.items()}
+    words["help_batch"] = "help batch" if style == "text" else "/help topic:batch"
+    return template.format(**words, **extra)
+
+
+def _order_line(verb: str, usage: str, example: tuple[str, str], style: Style,
+                only: str = "") -> str:
+    if style == "text":
+        return f"{usage}\n    e.g. {example[0]}{only}"
+    return f"{example[1]}{only}\n    (order: {usage.split('  (')[0]})"
+
+
+def orders_text(edition: Edition | None, style: Style = "text") -> str:
+    """Every order of ``edition`` (of all installed editions without one), an example each."""
+    eds = _editions()
+    shown = edition or (eds[0] if eds else None)
+    names = _Names.of(shown) if shown is not None else None
+    examples = _examples(names) if names is not None else {}
+    usage = ps.usage_for(edition)
+    head = (f"Orders ({edition.rules.title}):" if edition is not None
+            else "Orders: (of every installed edition; the examples on the board of "
+                 f"{shown.rules.title if shown else 'the default edition'})")
+    lines = [head]
+    for verb, text in usage.items():
+        if verb in ("game", "help", "state"):
+            continue
+        only = ""
+        if edition is None:
+            having = [e.rules.title for e in eds if verb in ps.usage_for(e)]
+            if len(having) < len(eds):
+                only = f"  (only in {', '.join(having)})"
+        example = examples.get(verb, (verb, f"/{verb}"))
+        lines.append(_order_line(verb, text, example, style, only))
+    return "\n".join(lines)
+
+
+def help_text(topic: str | None, edition: Edition | None, style: Style = "text") -> str:
+    """The answer to ``help [topic]`` in a game of ``edition`` (or where there is none)."""
+    if not topic:
+        return _overview(edition, style)
+    key = " ".join(topic.casefold().lstrip("/").split())
+    key = _ALIASES.get(key, key)
+    shown = edition or next(iter(_editions()), None)
+    names = _Names.of(shown) if shown is not None else None
+    match key:
+        case "orders":
+            return orders_text(edition, style)
+        case "turns":
+            powers = ", ".join(shown.turn_order) if shown else "the edition's order"
+            phases = ", ".join(p.name for p in shown.rules.phases) if shown else ""
+            if edition is None:
+                powers += " (in " + (shown.rules.title if shown else "the default edition") + ")"
+            return _fill(_TURNS, style, powers=powers, phases=phases)
+        case "battles":
+            subs = ""
+            verbs = ps.usage_for(edition)
+            extra = [v for v in ("submerge", "strike", "withdraw", "bomb") if v in verbs]
+            if extra:
+                forms = ", ".join(f"'{_order_form(v, style)}'" for v in extra)
+                subs = f"\nWhere the edition has them: {forms} ('{_help_of(extra[0], style)}')."
+            return _fill(_BATTLES, style, subs=subs)
+        case "dice":
+            return _fill(_DICE, style)
+        case "batch":
+            ex = _examples(names) if names else {}
+            return _fill(_BATCH[style], style, example_buy=ex.get("buy", ("buy",))[0],
+                         example_move=ex.get("move", ("move",))[0])
+        case "game":
+            return "\n".join(_GAME[style])
+        case "editions":
+            return _editions_text(style)
+    usage = ps.usage_for(edition)
+    found = usage.get(key)
+    if found is None:
+        matches = [v for v in usage if v.startswith(key)]
+        if len(matches) == 1:
+            key, found = matches[0], usage[matches[0]]
+    if found is None:
+        elsewhere = " (not an order of this edition)" if key in ps.USAGE else ""
+        offered = ", ".join(topics(edition))
+        return f"No help on {topic!r}{elsewhere}. Topics: {offered}."
+    example = _examples(names).get(key, (key, f"/{key}")) if names else (key, f"/{key}")
+    return _order_line(key, found, example, style)
+
+
+def _order_form(verb: str, style: Style) -> str:
+    form = ps.USAGE[verb].split("  (")[0]
+    return form if style == "text" else f"/{verb}"
+
+
+def _help_of(topic: str, style: Style) -> str:
+    return f"help {topic}" if style == "text" else f"/help topic:{topic}"
+
+
+def _editions_text(style: Style) -> str:
+    lines = []
+    for r in edition_catalog():
+        opts = f" (options: {', '.join(r.options)})" if r.options else ""
+        start = f"game new {r.word}" if style == "text" else f"/game new edition:{r.word}"
+        lines.append(f"{start}: {r.title}{opts}")
+    return "\n".join(lines)
+
+
+def _overview(edition: Edition | None, style: Style) -> str:
+    """``help`` alone: the game commands, the orders with an example each, the topics."""
+    lines = ["Game:", *(f"  {line}" for line in _GAME[style])]
+    if edition is None:
+        lines += ["Editions:", *(f"  {line}" for line in _editions_text(style).splitlines())]
+    head, *orders = orders_text(edition, style).splitlines()
+    lines += [head, *(f"  {line}" for line in orders)]
+    lines.append("Names are forgiving: 'e europe', '3 inf, 1 arm'.")
+    more = ", ".join(TOPICS)
+    lines.append(f"More: {_help_of('<topic>', style)}, a topic being {more} or an order's name.")
+    return "\n".join(lines)
