@@ -317,16 +317,19 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
             return _editions_text(style)
     usage = ps.usage_for(edition)
     found = usage.get(key)
+    examples = _examples(names) if names else {}
     if found is None:
-        matches = [v for v in usage if v.startswith(key)]
+        matches = [v for v in usage if v.startswith(key) and v not in ("game", "help")]
         if len(matches) == 1:
             key, found = matches[0], usage[matches[0]]
+        elif matches:  # 'help s': every order that begins so
+            return "\n".join(_order_line(v, usage[v], examples.get(v, (v, f"/{v}")), style)
+                             for v in matches)
     if found is None:
         elsewhere = " (not an order of this edition)" if key in ps.USAGE else ""
         offered = ", ".join(topics(edition))
         return f"No help on {topic!r}{elsewhere}. Topics: {offered}."
-    example = _examples(names).get(key, (key, f"/{key}")) if names else (key, f"/{key}")
-    return _order_line(key, found, example, style)
+    return _order_line(key, found, examples.get(key, (key, f"/{key}")), style)
 
 
 def _order_form(verb: str, style: Style) -> str:

@@ -67,5 +67,7 @@ async def test_the_table_help_shows_the_topics() -> None:
     assert r.ok and "'battle <space>' fights one round" in r.answer
     r = await svc.handle("room", "alice", "help")
     assert r.ok and "More: help <topic>, a topic being orders, turns, battles, dice" in r.answer
+    r = await svc.handle("room", "alice", "help s")  # every order that begins so
+    assert r.ok and "strike <space>\n    e.g. strike" in r.answer and "submerge <space>" in r.answer
     r = await svc.handle("room", "alice", "help zeppelins")
     assert r.ok and "No help on 'zeppelins'. Topics: orders, turns" in r.answer
