@@ -21,6 +21,8 @@ exactly these (a test compares them).
   the primary key lets exactly one process (or retry) post each menu; the message id is kept
   so that the menu is closed (edited to show the answer) once the decision is answered,
   after a restart too (revision 0004).
+- ``edit_proposal``: game-master edits waiting for the other side's consent, and what became of
+  them (``service.edits``); numbered per game (revision 0005).
 """
 
 from __future__ import annotations
@@ -137,6 +139,8 @@ class GameVote(SQLModel, table=True):
     kind: str = Field(primary_key=True, max_length=64)  # "cancel", "draw", "concede:<side>"
     person: str = Field(primary_key=True, max_length=200)
     created_at: datetime = Field(default_factory=utcnow)
+
+
 class DecisionMenu(SQLModel, table=True):
     __tablename__ = "decision_menu"
 
@@ -147,6 +151,20 @@ class DecisionMenu(SQLModel, table=True):
     claimed_by: str = Field(max_length=200)
     claimed_at: datetime
     closed_at: datetime | None = None
+
+
+class EditProposalRow(SQLModel, table=True):
+    __tablename__ = "edit_proposal"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    number: int = Field(primary_key=True)  # 1, 2, ... per game
+    proposer: str = Field(max_length=200)
+    text: str
+    seq: int  # the game's event count when proposed
+    status: str = Field(default="pending", max_length=16)  # pending, applied, rejected
+    decided_by: str | None = Field(default=None, max_length=200)
+    created_at: datetime = Field(default_factory=utcnow)
+    decided_at: datetime | None = None
 
 
 def table(model: type[SQLModel]) -> sa.Table:
@@ -166,4 +184,5 @@ DEADLINE = table(Deadline)
 GAME_DEADLINE = table(GameDeadline)
 GAME_VOTE = table(GameVote)
 DECISION_MENU = table(DecisionMenu)
+EDIT_PROPOSAL = table(EditProposalRow)
 metadata = SQLModel.metadata

@@ -139,6 +139,37 @@ class MenuRecord:
         return self.closed_at is None
 
 
+EditStatus = Literal["pending", "applied", "rejected"]
+
+
+@dataclass(frozen=True)
+class EditProposal:
+    """A game-master edit waiting for (or given) the other side's consent (``service.edits``).
+
+    ``number`` counts a game's proposals from 1; ``text`` is the edit's canonical line
+    (``rules.edits.format_edit``); ``seq`` the game's event count when it was proposed;
+    ``decided_by`` who confirmed or rejected it."""
+
+    game_id: str
+    number: int
+    proposer: str
+    text: str
+    seq: int
+    status: EditStatus = "pending"
+    decided_by: str | None = None
+
+
+class EditDecided(StoreError):
+    """The proposal was already applied or rejected; ``proposal`` says how (nothing written)."""
+
+    def __init__(self, proposal: EditProposal) -> None:
+        self.proposal = proposal
+        how = "applied" if proposal.status == "applied" else "rejected"
+        by = f" by {proposal.decided_by}" if proposal.decided_by else ""
+        verb = "confirmed" if proposal.status == "applied" else "rejected"
+        super().__init__(f"Edit #{proposal.number} was already {how} ({verb}{by}).")
+
+
 class CorruptGame(StoreError):
     """The stored log of a game fails its hash chain: a row was edited, removed or reordered.
 
@@ -166,6 +197,9 @@ __all__ = [
     "DeadlineRecord",
     "DiceKind",
     "DiceSpec",
+    "EditDecided",
+    "EditProposal",
+    "EditStatus",
     "GameNotFound",
     "GameRecord",
     "GameStatus",

@@ -32,6 +32,7 @@ from db.migrate import upgrade
 from db.models import (
     DEADLINE,
     DECISION_MENU,
+    EDIT_PROPOSAL,
     EVENT,
     GAME,
     GAME_DEADLINE,
@@ -49,6 +50,8 @@ from db.records import (
     DeadlineAction,
     DeadlineRecord,
     DiceSpec,
+    EditDecided,
+    EditProposal,
     GameNotFound,
     GameRecord,
     GameStatus,
@@ -327,46 +330,63 @@ class SqlStore:
         text: str,
         dice_used: int = 0,
     ) -> OrderRecord:
-        bodies = [ev.event_to_json(e) for e in events]
         try:
             async with self._write() as conn:
-                index = await self._touch(conn, game_id, order=True) - 1
-                have = await self._count(conn, game_id)
-                if have != expected_seq:
-                    raise _moved_on(have, expected_seq, "written")
-                prev = await self._hash_at(conn, game_id, expected_seq)
-                rows = []
-                for i, body in enumerate(bodies):
-                    prev = next_hash(prev, body)
-                    rows.append(
-                        {
-                            "game_id": game_id,
-                            "seq": expected_seq + i,
-                            "order_index": index,
-                            "payload": body,
-                            "hash": prev,
-                        }
-                    )
-                if rows:
-                    await conn.execute(EVENT.insert(), rows)
-                await conn.execute(
-                    ORDER.insert().values(
-                        game_id=game_id,
-                        index=index,
-                        person=person,
-                        power=power,
-                        text=text,
-                        first_seq=expected_seq,
-                        count=len(events),
-                        dice_used=dice_used,
-                        created_at=utcnow(),
-                    )
-                )
+                return await self._append_in(
+                    conn, game_id, expected_seq, events, person=person, power=power, text=text,
+                    dice_used=dice_used)
         except IntegrityError:
             # Another writer appended at this seq first (the (game_id, seq) primary key).
             async with self._read() as conn:
                 have = await self._count(conn, game_id)
             raise _moved_on(have, expected_seq, "written") from None
+
+    async def _append_in(
+        self,
+        conn: AsyncConnection,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        power: str,
+        text: str,
+        dice_used: int = 0,
+    ) -> OrderRecord:
+        """``append`` inside the caller's write transaction (which it locks the game row of)."""
+        bodies = [ev.event_to_json(e) for e in events]
+        index = await self._touch(conn, game_id, order=True) - 1
+        have = await self._count(conn, game_id)
+        if have != expected_seq:
+            raise _moved_on(have, expected_seq, "written")
+        prev = await self._hash_at(conn, game_id, expected_seq)
+        rows = []
+        for i, body in enumerate(bodies):
+            prev = next_hash(prev, body)
+            rows.append(
+                {
+                    "game_id": game_id,
+                    "seq": expected_seq + i,
+                    "order_index": index,
+                    "payload": body,
+                    "hash": prev,
+                }
+            )
+        if rows:
+            await conn.execute(EVENT.insert(), rows)
+        await conn.execute(
+            ORDER.insert().values(
+                game_id=game_id,
+                index=index,
+                person=person,
+                power=power,
+                text=text,
+                first_seq=expected_seq,
+                count=len(events),
+                dice_used=dice_used,
+                created_at=utcnow(),
+            )
+        )
         return OrderRecord(
             index=index,
             person=person,
@@ -709,6 +729,108 @@ class SqlStore:
                 )
                 .values(closed_at=now)
             )
+
+    # --- game-master edits (service.edits) ------------------------------------------------
+    @staticmethod
+    def _edit_of(row: Any) -> EditProposal:
+        return EditProposal(
+            game_id=row.game_id,
+            number=row.number,
+            proposer=row.proposer,
+            text=row.text,
+            seq=row.seq,
+            status=row.status,
+            decided_by=row.decided_by,
+        )
+
+    async def propose_edit(
+        self, game_id: str, proposer: str, text: str, seq: int
+    ) -> EditProposal:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)  # serialises numbering within the game
+            top = await conn.scalar(
+                sa.select(sa.func.max(EDIT_PROPOSAL.c.number)).where(
+                    EDIT_PROPOSAL.c.game_id == game_id
+                )
+            )
+            number = int(top or 0) + 1
+            await conn.execute(
+                EDIT_PROPOSAL.insert().values(
+                    game_id=game_id, number=number, proposer=proposer, text=text, seq=seq,
+                    status="pending", decided_by=None, created_at=utcnow(), decided_at=None,
+                )
+            )
+        return EditProposal(game_id, number, proposer, text, seq)
+
+    async def _edit_in(self, conn: AsyncConnection, game_id: str, number: int) -> EditProposal:
+        row = (
+            await conn.execute(
+                sa.select(EDIT_PROPOSAL).where(
+                    EDIT_PROPOSAL.c.game_id == game_id, EDIT_PROPOSAL.c.number == number
+                )
+            )
+        ).first()
+        if row is None:
+            raise StoreError(f"This game has no edit #{number}.")
+        return self._edit_of(row)
+
+    async def get_edit(self, game_id: str, number: int) -> EditProposal:
+        async with self._read() as conn:
+            return await self._edit_in(conn, game_id, number)
+
+    async def edit_proposals(self, game_id: str) -> list[EditProposal]:
+        async with self._read() as conn:
+            rows = (
+                await conn.execute(
+                    sa.select(EDIT_PROPOSAL)
+                    .where(EDIT_PROPOSAL.c.game_id == game_id)
+                    .order_by(EDIT_PROPOSAL.c.number)
+                )
+            ).all()
+        return [self._edit_of(r) for r in rows]
+
+    async def _decide_edit(
+        self, conn: AsyncConnection, game_id: str, number: int, status: str, by: str
+    ) -> EditProposal:
+        """Mark the proposal decided, only if still pending (the game row is locked)."""
+        p = await self._edit_in(conn, game_id, number)
+        if p.status != "pending":
+            raise EditDecided(p)
+        await conn.execute(
+            EDIT_PROPOSAL.update()
+            .where(EDIT_PROPOSAL.c.game_id == game_id, EDIT_PROPOSAL.c.number == number)
+            .values(status=status, decided_by=by, decided_at=utcnow())
+        )
+        return EditProposal(p.game_id, p.number, p.proposer, p.text, p.seq,
+                            "applied" if status == "applied" else "rejected", by)
+
+    async def apply_edit(
+        self,
+        game_id: str,
+        number: int,
+        agreed: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        text: str,
+    ) -> OrderRecord:
+        try:
+            async with self._write() as conn:
+                # Lock the game row, then read the proposal under the lock: of two racing
+                # confirmations the second sees it decided (EditDecided), whatever the log says.
+                await self._touch(conn, game_id)
+                await self._decide_edit(conn, game_id, number, "applied", agreed)
+                return await self._append_in(
+                    conn, game_id, expected_seq, events, person=agreed, power="", text=text)
+        except IntegrityError:
+            async with self._read() as conn:
+                have = await self._count(conn, game_id)
+            raise _moved_on(have, expected_seq, "written") from None
+
+    async def reject_edit(self, game_id: str, number: int, by: str) -> EditProposal:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            return await self._decide_edit(conn, game_id, number, "rejected", by)
 
     # --- snapshots ----------------------------------------------------------------------
     async def load_state(

@@ -660,6 +660,30 @@ def _ev_dice_record(s: GameState, e: ev.Event) -> GameState:
     return s
 
 
+def _ev_edit(s: GameState, e: ev.EditApplied) -> GameState:
+    """A game-master edit (``rules.edits``): units, owners and money only."""
+    units = dict(s.units)
+    for uid in e.removed:
+        units.pop(uid, None)
+    for uid, space, carried in e.moved:
+        u = units[uid]
+        units[uid] = replace(u, space=space, carried_by=carried, came_from=u.space)
+    nid = s.next_id
+    for uid, utype, owner, space, carried in e.added:
+        # Placed as if they had been there all turn: free to move on the owner's next turn.
+        units[uid] = Unit(id=uid, type=utype, owner=owner, space=space, carried_by=carried,
+                          start=space)
+        nid = max(nid, uid + 1)
+    for uid, owner in e.reowned:
+        units[uid] = replace(units[uid], owner=owner)
+    owners = {**s.owners, **dict(e.owners)}
+    treasury = {**s.treasury, **dict(e.treasury)}
+    gone = set(e.removed)
+    promises = tuple(p for p in s.carrier_promises if p[0] not in gone)
+    return replace(s, units=units, owners=owners, treasury=treasury, next_id=nid,
+                   carrier_promises=promises)
+
+
 _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.GameStarted: _ev_started,
     ev.TurnStarted: _ev_turn,
@@ -698,6 +722,7 @@ _EVOLVERS: dict[type, Callable[[GameState, Any], GameState]] = {
     # The side's concession changes nothing by itself; the GameWon after it ends the game.
     ev.SideConceded: _ev_dice_record,
     ev.GameEnded: _ev_ended,
+    ev.EditApplied: _ev_edit,
 }
 
 

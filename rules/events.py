@@ -437,6 +437,24 @@ class GameEnded(_Event):
     type: Literal["GameEnded"] = "GameEnded"
     result: Literal["draw", "cancelled"]
     powers: tuple[str, ...]
+class EditApplied(_Event):
+    """A game-master edit (COMMANDS.md, Admin): proposed by the game's owner (or a server
+    manager), agreed by a player of the other side, then applied as this one event. It carries
+    every fact the fold needs (unit ids, berths, amounts) and changes units, territory owners and
+    treasuries only: never a die, a phase, a turn or a battle (``rules.edits``)."""
+
+    type: Literal["EditApplied"] = "EditApplied"
+    proposal: int  # the proposal's number in its game
+    text: str  # the edit as proposed, e.g. "edit add 2 infantry in Germany for Germany"
+    proposer: str  # who proposed it (a person, as in the seats)
+    agreed: str  # who confirmed it
+    agreed_for: tuple[str, ...] = ()  # the powers the confirming person holds
+    added: tuple[tuple[int, str, str, str, int | None], ...] = ()  # (id, type, owner, space, on)
+    removed: tuple[int, ...] = ()
+    moved: tuple[tuple[int, str, int | None], ...] = ()  # (id, new space, carried by)
+    owners: tuple[tuple[str, str], ...] = ()  # (territory, new owner)
+    reowned: tuple[tuple[int, str], ...] = ()  # complexes/AA guns changing hands with a territory
+    treasury: tuple[tuple[str, int], ...] = ()  # (power, new treasury)
 
 
 Event = Annotated[
@@ -475,7 +493,8 @@ Event = Annotated[
     | DiceEntropyFixed
     | DiceSeedRevealed
     | SideConceded
-    | GameEnded,
+    | GameEnded
+    | EditApplied,
     Field(discriminator="type"),
 ]
 

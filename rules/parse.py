@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from rules.edition import Edition, RuleSet, load_edition
 from rules.edition import edition_catalog as edition_rules_catalog
+from rules.edits import EditChange, format_edit
 from rules.errors import AmbiguousOrder, InvalidOrder
 from rules.orders import (
     Battle,
@@ -58,6 +59,10 @@ __all__ = [
     "CommandAdapter",
     "Deadline",
     "DiceVerify",
+    "EditConfirm",
+    "EditList",
+    "EditPropose",
+    "EditReject",
     "GameCancel",
     "GameConcede",
     "GameDraw",
@@ -306,6 +311,37 @@ class Kick(_Meta):
     user: str
 
 
+class EditPropose(_Meta):
+    """Admin: `edit add|remove|move|owner|money ...`: propose a game-master edit (rules.edits)."""
+
+    kind: Literal["edit_propose"] = "edit_propose"
+    change: EditChange
+
+    @property
+    def text(self) -> str:
+        return format_edit(self.change)
+
+
+class EditConfirm(_Meta):
+    """`edit confirm <n>`: a player of the other side agrees to proposal n; it is applied."""
+
+    kind: Literal["edit_confirm"] = "edit_confirm"
+    number: int
+
+
+class EditReject(_Meta):
+    """`edit reject <n>`: proposal n is dropped."""
+
+    kind: Literal["edit_reject"] = "edit_reject"
+    number: int
+
+
+class EditList(_Meta):
+    """`edit list`: the game's edit proposals and what became of them."""
+
+    kind: Literal["edit_list"] = "edit_list"
+
+
 Command = Annotated[
     Buy
     | ClearPurchase
@@ -346,7 +382,11 @@ Command = Annotated[
     | Resume
     | Deadline
     | Substitute
-    | Kick,
+    | Kick
+    | EditPropose
+    | EditConfirm
+    | EditReject
+    | EditList,
     Field(discriminator="kind"),
 ]
 """Everything ``parse`` can return, discriminated by ``kind``."""
@@ -390,6 +430,11 @@ USAGE: dict[str, str] = {
     "deadline": "deadline <time>  (e.g. 'deadline 24h')",
     "substitute": "substitute <power> <user>",
     "kick": "kick <user>",
+    "edit": "edit add <units> in <space> [for <power>] | edit remove <units> from <space> "
+            "[of <power>] | edit move <units> from <space> to <space> [of <power>] | "
+            "edit owner <territory> <power> | edit money <power> <n> | edit confirm <n> | "
+            "edit reject <n> | edit list  (the owner proposes; a player of the other side "
+            "confirms)",
 }
 
 VERBS: tuple[str, ...] = tuple(USAGE)
@@ -1564,6 +1609,151 @@ def _kick(rest: str, names: Names, verb: str) -> Command:
     return Kick(user=rest)
 
 
+_EDIT_FORMS = {
+    "add": "edit add <units> in <space> [for <power>]",
+    "remove": "edit remove <units> from <space> [of <power>]",
+    "move": "edit move <units> from <space> to <space> [of <power>]",
+    "owner": "edit owner <territory> <power>",
+    "money": "edit money <power> <n>",
+    "confirm": "edit confirm <n>",
+    "reject": "edit reject <n>",
+    "list": "edit list",
+}
+_EDIT_EXAMPLES = {
+    "add": "edit add 2 infantry in Germany",
+    "remove": "edit remove 1 tank from Ukraine of Soviet Union",
+    "move": "edit move 2 infantry from Germany to Poland",
+    "owner": "edit owner Ukraine Germany",
+    "money": "edit money Germany 30",
+    "confirm": "edit confirm 1",
+    "reject": "edit reject 1",
+}
+_FOR = re.compile(r"\bfor\b", re.I)
+_OF = re.compile(r"\bof\b|\bfor\b", re.I)
+_EDIT_VERBS = {"add": "add", "remove": "remove", "delete": "remove", "move": "move",
+               "owner": "owner", "own": "owner", "control": "owner", "money": "money",
+               "ipcs": "money", "ipc": "money", "treasury": "money", "pus": "money",
+               "confirm": "confirm", "accept": "confirm", "agree": "confirm", "yes": "confirm",
+               "reject": "reject", "refuse": "reject", "no": "reject", "list": "list"}
+
+
+def _edit_usage(sub: str) -> InvalidOrder:
+    return InvalidOrder(
+        f"Expected '{_EDIT_FORMS[sub]}'. "
+        f"For example: '{_EDIT_EXAMPLES.get(sub, _EDIT_FORMS[sub])}'."
+    )
+
+
+def _with_power(
+    rest: str, names: Names, word: re.Pattern[str], body: Callable[[str], EditChange]
+) -> EditChange:
+    """``body`` of the text, with an optional trailing '<word> <power>' (for/of Germany)."""
+    splits = _split_all(rest, word)
+    for left, right in reversed(splits):
+        power = names._powers.strict(right)
+        if power is not None:
+            try:
+                return body(left).model_copy(update={"power": power})
+            except InvalidOrder:
+                continue
+    try:
+        return body(rest)
+    except InvalidOrder as first:
+        if not splits:
+            raise
+        left, right = splits[-1]
+        try:
+            change = body(left)
+        except InvalidOrder:
+            raise first from None
+        return change.model_copy(update={"power": names.power(right)})  # suggests, or raises
+
+
+def _edit_number(args: str, sub: str) -> int:
+    words = args.replace("#", " ").split()
+    if len(words) != 1:
+        raise _edit_usage(sub)
+    return _small_int(words[0], "edit number", 10**6)
+
+
+def _edit(rest: str, names: Names, verb: str) -> Command:
+    sub_word, _, args = rest.partition(" ")
+    args = args.strip()
+    sub = _EDIT_VERBS.get(sub_word.casefold())
+    if sub is None:
+        forms = "; ".join(f"'{f}'" for f in _EDIT_FORMS.values())
+        close = difflib.get_close_matches(sub_word.casefold(), list(_EDIT_VERBS), n=1, cutoff=0.6)
+        hint = f" Did you mean: edit {_EDIT_VERBS[close[0]]}?" if close else ""
+        what = f"Unknown edit {sub_word!r}.{hint}" if sub_word else "Expected an edit."
+        raise InvalidOrder(f"{what} Edits: {forms}.")
+    if sub == "list":
+        _no_args("edit list", args)
+        return EditList()
+    if sub in ("confirm", "reject"):
+        n = _edit_number(args, sub)
+        return EditConfirm(number=n) if sub == "confirm" else EditReject(number=n)
+    if not args:
+        raise _edit_usage(sub)
+    if sub == "add":
+        def add(text: str) -> EditChange:
+            got = _try_splits(_split_all(text, _IN), lambda x: parse_units(x, names), names.space)
+            if got is None:
+                raise _edit_usage("add")
+            return EditChange(action="add", units=got[0], space=got[1])
+
+        return EditPropose(change=_with_power(args, names, _FOR, add))
+    if sub == "remove":
+        def remove(text: str) -> EditChange:
+            got = _try_splits(_split_all(text, _FROM), lambda x: parse_units(x, names),
+                              names.space)
+            if got is None:
+                raise _edit_usage("remove")
+            return EditChange(action="remove", units=got[0], space=got[1])
+
+        return EditPropose(change=_with_power(args, names, _OF, remove))
+    if sub == "move":
+        def move(text: str) -> EditChange:
+            m = _FROM.search(text)
+            if m is None:
+                raise _edit_usage("move")
+            units_text, path = text[: m.start()].strip(), text[m.end() :].strip()
+            if not units_text or not path:
+                raise _edit_usage("move")
+            units = parse_units(units_text, names)
+            ends = _try_splits(_split_all(path, _TO), names.space, names.space)
+            if ends is None:
+                raise _edit_usage("move")
+            return EditChange(action="move", units=units, space=ends[0], to=ends[1])
+
+        return EditPropose(change=_with_power(args, names, _OF, move))
+    if sub == "owner":
+        text = re.sub(r"^of\s+", "", args, flags=re.I)
+        got = _try_splits(_split_all(text, re.compile(r"\bto\b|:|->|→", re.I)), names.space,
+                          names.power)
+        if got is None:
+            lead = _lead_name(text, names._spaces)
+            if lead is None or not lead[1]:
+                words = text.split()
+                if len(words) < 2:
+                    raise _edit_usage("owner")
+                lead = names.space(" ".join(words[:-1])), words[-1]
+            got = lead[0], names.power(lead[1])
+        return EditPropose(change=EditChange(action="owner", space=got[0], power=got[1]))
+    # money
+    words = args.replace(":", " ").split()
+    if len(words) >= 2 and words[-2].casefold() == "to":
+        words = [*words[:-2], words[-1]]
+    if len(words) < 2:
+        raise _edit_usage("money")
+    amount_text = words[-1]
+    if not re.fullmatch(r"[0-9]{1,4}", amount_text):
+        raise InvalidOrder(
+            f"The treasury is a whole number from 0 to 9999, not {amount_text!r}: "
+            f"'{_EDIT_EXAMPLES['money']}'.")
+    power = names.power(" ".join(words[:-1]))
+    return EditPropose(change=EditChange(action="money", power=power, amount=int(amount_text)))
+
+
 _Handler = Callable[[str, Names, str], Command]
 
 _HANDLERS: dict[str, _Handler] = {
@@ -1600,6 +1790,7 @@ _HANDLERS: dict[str, _Handler] = {
     "deadline": _deadline,
     "substitute": _substitute,
     "kick": _kick,
+    "edit": _edit,
 }
 
 

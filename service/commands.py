@@ -226,6 +226,28 @@ async def execute(
             return await _odds(resolve_edition(info.edition), cmd, info, state)
         case ps.Luck():
             return await _luck(service, game_id, cmd)
+        case ps.EditPropose() | ps.EditConfirm() | ps.EditReject() | ps.EditList():
+            return await _edit(service, game_id, person, cmd)
+
+
+async def _edit(
+    service: GameService,
+    game_id: str,
+    person: str,
+    cmd: ps.EditPropose | ps.EditConfirm | ps.EditReject | ps.EditList,
+) -> Result:
+    """`edit ...`: game-master edits with the other side's consent (service.edits)."""
+    from service import edits
+
+    match cmd:
+        case ps.EditPropose():
+            return await edits.propose(service, game_id, person, cmd.change)
+        case ps.EditConfirm():
+            return await edits.confirm(service, game_id, person, cmd.number)
+        case ps.EditReject():
+            return await edits.reject(service, game_id, person, cmd.number)
+        case ps.EditList():
+            return await edits.listing(service, game_id)
 
 
 async def _state(service: GameService, game_id: str) -> Result:

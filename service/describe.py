@@ -419,6 +419,29 @@ def _standing(s: GameState, e: ev.StandingOrderSet) -> str:
     return f"{e.power}'s standing casualty order: {', '.join(e.order) or 'cheapest first'}."
 
 
+def _edit(s: GameState, e: ev.EditApplied) -> str:
+    """A game-master edit: what it did, who proposed it and who agreed (COMMANDS.md, Admin)."""
+    what = e.text.removeprefix("edit ")
+    notes: list[str] = []
+    if e.treasury:
+        what = "; ".join(f"{p}'s treasury set to {ipcs(n)} (was {s.treasury.get(p, 0)})"
+                         for p, n in e.treasury)
+    if e.owners:
+        what = "; ".join(f"{t} now held by {p} (was {s.owners.get(t) or 'nobody'})"
+                         for t, p in e.owners)
+    riders = [uid for uid, _space, _on in e.moved
+              if (u := s.units.get(uid)) is not None and u.carried_by is not None
+              and any(m[0] == u.carried_by for m in e.moved)]
+    if riders:
+        notes.append(f"with their cargo, {_by_owner(s, riders)}")
+    if e.reowned:
+        notes.append(f"{_units_of_ids(s, (uid for uid, _o in e.reowned))} changing hands")
+    note = f" ({'; '.join(notes)})" if notes else ""
+    side = f" for {', '.join(e.agreed_for)}" if e.agreed_for else ""
+    return (f"Edit #{e.proposal}: {what}{note}. Proposed by {e.proposer}, agreed by "
+            f"{e.agreed}{side}; no dice involved.")
+
+
 def _short(hex_: str) -> str:
     return hex_[:16] + "…" if len(hex_) > 16 else hex_
 
@@ -487,6 +510,7 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.DiceSeedRevealed: _seed_revealed,
     ev.SideConceded: _conceded,
     ev.GameEnded: _ended,
+    ev.EditApplied: _edit,
 }
 
 

@@ -619,6 +619,13 @@ class GameService:
             )
         orders = await self.store.orders(game_id)
         last = orders[-1] if orders else None
+        edit = next((s.event for s in loaded.events[last.first_seq : last.end_seq]
+                     if isinstance(s.event, ev.EditApplied)), None) if last else None
+        if edit is not None:  # both sides agreed to it: one side alone does not take it back
+            return Result.refused(
+                f"Cannot undo: the last change was edit #{edit.proposal}, which both sides "
+                "agreed to. Undo never takes back an edit; propose another edit to change it.",
+                kind="undo", game=info)
         if last is None or last.power == "":  # the start, or an imported game's commitment
             return Result.refused("Nothing to undo yet.", kind="undo", game=info)
         if last.power != state.power:

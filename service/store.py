@@ -29,6 +29,9 @@ from db.records import (
     DeadlineRecord,
     DiceKind,
     DiceSpec,
+    EditDecided,
+    EditProposal,
+    EditStatus,
     GameNotFound,
     GameRecord,
     GameStatus,
@@ -185,6 +188,41 @@ class EventStore(Protocol):
         """Mark a menu closed (edited to show the answer); a closed menu stays closed."""
         ...
 
+    # --- game-master edits (service.edits) --------------------------------------------------
+    async def propose_edit(
+        self, game_id: str, proposer: str, text: str, seq: int
+    ) -> EditProposal:
+        """Keep a pending edit proposal under the game's next number (1, 2, ...)."""
+        ...
+
+    async def get_edit(self, game_id: str, number: int) -> EditProposal:
+        """A proposal; ``StoreError`` if the game has none with that number."""
+        ...
+
+    async def edit_proposals(self, game_id: str) -> list[EditProposal]:
+        """Every proposal of the game, by number."""
+        ...
+
+    async def apply_edit(
+        self,
+        game_id: str,
+        number: int,
+        agreed: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        text: str,
+    ) -> OrderRecord:
+        """In one transaction: append the edit's events as an order by ``agreed`` (as
+        ``append``) and mark the proposal applied. ``EditDecided`` if it is no longer pending,
+        ``StateMovedOn`` if the log moved on; then nothing is written. Of two racing
+        confirmations exactly one applies."""
+        ...
+
+    async def reject_edit(self, game_id: str, number: int, by: str) -> EditProposal:
+        """Mark a pending proposal rejected; ``EditDecided`` if it was decided already."""
+        ...
+
 
 @dataclass
 class _Game:
@@ -192,6 +230,7 @@ class _Game:
     events: list[StoredEvent] = field(default_factory=list)
     orders: list[OrderRecord] = field(default_factory=list)
     next_order: int = 0  # order indexes are never reused, not even after an undo
+    edits: list[EditProposal] = field(default_factory=list)
 
 
 class MemoryStore:
@@ -424,6 +463,50 @@ class MemoryStore:
         if m is not None and m.closed_at is None:
             self._menus[(game_id, key)] = replace(m, closed_at=now)
 
+    # --- game-master edits ---------------------------------------------------------------
+    # No await between a check and its write: each method is atomic on the event loop.
+    async def propose_edit(
+        self, game_id: str, proposer: str, text: str, seq: int
+    ) -> EditProposal:
+        g = self._game(game_id)
+        p = EditProposal(game_id, len(g.edits) + 1, proposer, text, seq)
+        g.edits.append(p)
+        return p
+
+    async def get_edit(self, game_id: str, number: int) -> EditProposal:
+        g = self._game(game_id)
+        if not 1 <= number <= len(g.edits):
+            raise StoreError(f"This game has no edit #{number}.")
+        return g.edits[number - 1]
+
+    async def edit_proposals(self, game_id: str) -> list[EditProposal]:
+        return list(self._game(game_id).edits)
+
+    async def apply_edit(
+        self,
+        game_id: str,
+        number: int,
+        agreed: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        text: str,
+    ) -> OrderRecord:
+        p = await self.get_edit(game_id, number)
+        if p.status != "pending":
+            raise EditDecided(p)
+        placed = await self.append(game_id, expected_seq, events, person=agreed, power="",
+                                   text=text)
+        self._game(game_id).edits[number - 1] = replace(p, status="applied", decided_by=agreed)
+        return placed
+
+    async def reject_edit(self, game_id: str, number: int, by: str) -> EditProposal:
+        p = await self.get_edit(game_id, number)
+        if p.status != "pending":
+            raise EditDecided(p)
+        p = self._game(game_id).edits[number - 1] = replace(p, status="rejected", decided_by=by)
+        return p
+
 
 __all__ = [
     "DEADLINE_ACTIONS",
@@ -434,6 +517,9 @@ __all__ = [
     "DeadlineRecord",
     "DiceKind",
     "DiceSpec",
+    "EditDecided",
+    "EditProposal",
+    "EditStatus",
     "EventStore",
     "GameNotFound",
     "GameRecord",

@@ -54,4 +54,5 @@ async def test_upgrade_empty_database_matches_models(empty_url: str) -> None:
     assert changes == []
     assert {"game", "seat", "event", "game_order", "snapshot", "secret", "deadline", "game_deadline", "game_vote"} <= tables
     assert "decision_menu" in tables
+    assert "edit_proposal" in tables
     assert rev == _head()

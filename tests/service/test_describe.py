@@ -123,6 +123,10 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ev.DiceSeedRevealed: ev.DiceSeedRevealed(round=1, seed="ef" * 32),
         ev.SideConceded: ev.SideConceded(side="Allies", powers=("Soviet Union",)),
         ev.GameEnded: ev.GameEnded(result="draw", powers=("Germany", "Soviet Union")),
+        ev.EditApplied: ev.EditApplied(
+            proposal=1, text="edit money Germany 50", proposer="alice", agreed="bob",
+            agreed_for=("Soviet Union",), treasury=(("Germany", 50),),
+        ),
     }
 
 
@@ -165,3 +169,10 @@ def test_text_views(state: GameState) -> None:
     (line, near) = map_lines(state, "Germany")
     assert line.startswith("Germany [Germany, ") and "capital of Germany" in line
     assert near.startswith("Next to it: ")
+
+
+def test_an_edit_says_what_changed_and_who_agreed(state: GameState) -> None:
+    line = describe(state, samples(state)[ev.EditApplied])
+    was = state.treasury["Germany"]
+    assert line == (f"Edit #1: Germany's treasury set to 50 IPCs (was {was}). Proposed by alice, "
+                    "agreed by bob for Soviet Union; no dice involved.")
