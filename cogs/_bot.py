@@ -71,6 +71,9 @@ class UmpireBot(commands.Bot):
         await self.add_cog(admin.AdminCog(self))
         await self.add_cog(help.HelpCog(self))
         await self.add_cog(reminders.RemindersCog(self, start=self.run_reminders))
+        from cogs.edits import EditButton
+
+        self.add_dynamic_items(EditButton)  # edit proposals' buttons answer after a restart
         if not self.sync_commands:
             return
         if self.dev_guild_id is not None:

@@ -1,9 +1,11 @@
-"""``/admin pause|resume|deadline|substitute|kick``: for the game's owner and members with
+"""``/admin pause|resume|deadline|substitute|kick|edit``: for the game's owner and members with
 Manage Server; public and logged.
 
 Deadlines and pauses are kept by the game service in its store (``GameService.set_deadline``,
 ``pause``, ``resume``); ``cogs.reminders`` sends the reminders and runs the deadline action.
-Substitute and kick change seats through the service (P-1 is checked there).
+Substitute and kick change seats through the service (P-1 is checked there). ``/admin edit``
+proposes a game-master edit, applied once a player of the other side confirms it with the button
+posted by ``cogs.edits``.
 """
 
 from __future__ import annotations
@@ -146,3 +148,49 @@ class AdminCog(
             await send_private(interaction, result.error or "Nothing was changed.")
             return
         await self._announce(interaction, game, result.answer)
+
+    # --- game-master edits (cogs.edits has the proposal message and its buttons) -----------
+    @app_commands.command(
+        name="edit", description="Propose an edit (units, owner, money); the other side confirms"
+    )
+    @app_commands.describe(
+        change="add|remove|move <units> in|from <space> [to <space>], owner <territory> <power>, "
+        "money <power> <n>",
+    )
+    async def edit(self, interaction: discord.Interaction[Any], change: str) -> None:
+        from cogs.edits import post_proposal
+        from rules import parse as ps
+        from rules.errors import RulesError
+        from service import edits
+
+        game = await self._game(interaction)
+        if game is None:
+            return
+        text = change.strip()
+        if not text.casefold().startswith("edit"):
+            text = f"edit {text}"
+        try:
+            cmd = ps.parse(text, ps.names_for(game.edition))
+        except RulesError as e:
+            await send_private(interaction, _slash_edit_hint(str(e)))
+            return
+        if not isinstance(cmd, ps.EditPropose):
+            await send_private(
+                interaction,
+                "/admin edit proposes a change: add, remove, move, owner or money (e.g. 'add 2 "
+                "infantry in <space>'). Confirm or reject a proposal with the buttons under it.",
+            )
+            return
+        bot = umpire(interaction)
+        who = person(interaction.user)
+        result = await edits.propose(bot.service, game.id, who, cmd.change, admin=True)
+        if not result.ok:
+            await send_private(interaction, _slash_edit_hint(result.error or "Refused."))
+            return
+        log.info("admin %s in game %s: proposed %s", who, game.id, cmd.text)
+        await post_proposal(interaction, result)
+
+
+def _slash_edit_hint(text: str) -> str:
+    """A parser's hint names the text form ('edit add ...'); in Discord it is /admin edit."""
+    return text.replace("'edit ", "'/admin edit change:")

@@ -75,8 +75,9 @@ def why_not_confirm(ed: Edition, seats: Mapping[str, str], proposer: str, person
         why = "you hold no seat in this game"
     else:
         why = f"you play the same side as the proposer ({_and(theirs)})"
-    if theirs:
-        who = f"a player of the other side than the {_and(theirs)}"
+    others = [side for side in ed.rules.sides if side not in theirs]
+    if theirs and others:
+        who = f"a player of the {_and(others)}"
     else:
         who = "a seated player other than the proposer"
     return f"You cannot confirm this edit: {why}. {who[0].upper()}{who[1:]} confirms it."

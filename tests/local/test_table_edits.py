@@ -37,7 +37,8 @@ def test_owner_proposes_other_side_confirms_wrong_person_refused(tmp_path: Path)
     assert not a[7]["ok"] and "Only the game's owner (alice)" in a[7]["error"]
     assert a[8]["ok"] and "Edit #1 proposed by alice: edit add 2 infantry in West Russia for " \
         "Germany" in a[8]["answer"]
-    assert not a[9]["ok"] and "you proposed it" in a[9]["error"]
+    assert not a[9]["ok"] and a[9]["error"] == (
+        "You cannot confirm this edit: you proposed it. A player of the Allies confirms it.")
     assert a[10]["ok"] and [e["type"] for e in a[10]["events"]] == ["EditApplied"]
     assert a[10]["events"][0]["agreed"] == "bob"
     assert not a[11]["ok"] and a[11]["error"] == "Edit #1 was already applied (confirmed by bob)."

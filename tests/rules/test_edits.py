@@ -200,7 +200,7 @@ def test_remove_or_move_names_the_power_when_several_could_be_meant() -> None:
                                     "United Kingdom": {"submarine": 1}}},
            "clear_all_units": True}
     _, s = start(pos)
-    with pytest.raises(InvalidOrder, match="Several powers.*Germany, United Kingdom.*of <power>"):
+    with pytest.raises(InvalidOrder, match=r"Several powers.*Germany, United Kingdom.*of <power>"):
         apply(s, "edit remove 1 submarine from Sea Zone 5")
     _, s2 = apply(s, "edit remove 1 submarine from Sea Zone 5 of United Kingdom")
     assert units(s2, "Sea Zone 5", "Germany") == {"submarine": 1}
