@@ -227,6 +227,8 @@ def _examples(n: _Names) -> dict[str, tuple[str, str]]:
         "substitute": (f"substitute {n.power} carol", f"/admin substitute power:{n.power} "
                        "member:@carol"),
         "kick": ("kick carol", "/admin kick member:@carol"),
+        "edit": (f"edit add 2 {ps.plural(n.cheap)} in {n.home}",
+                 f"/admin edit change:add 2 {ps.plural(n.cheap)} in {n.home}"),
     }
 
 
