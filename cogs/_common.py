@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs._slash import slash_hints
 from rules import events as ev
 from service.games import GameInfo, Result
 
@@ -111,7 +112,7 @@ def result_embed(result: Result, title: str, who: str = "") -> discord.Embed:
     people = people_of(result.game, [who] if who else [])
     embed = discord.Embed(
         title=clip(title, 250),
-        description=clip(with_mentions(result.answer, people), EMBED_LIMIT) or "Done.",
+        description=clip(slash_hints(with_mentions(result.answer, people)), EMBED_LIMIT) or "Done.",
         colour=COLOUR_OK if result.events else COLOUR_INFO,
     )
     rolls = dice_lines(result.events)
@@ -138,7 +139,7 @@ async def defer_first(interaction: discord.Interaction[Any]) -> None:
 
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral answer to the person who asked (refusals, help, confirmations)."""
-    text = clip(text, CONTENT_LIMIT) or "Nothing to say."
+    text = clip(slash_hints(text), CONTENT_LIMIT) or "Nothing to say."
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=ALLOWED)
     else:

@@ -19,6 +19,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from cogs._slash import slash_hints
 from rules.errors import RulesError
 from service.games import ServiceError
 
@@ -96,6 +97,7 @@ async def tell(interaction: discord.Interaction[Any], error: BaseException) -> N
     elif text == SOMETHING_WENT_WRONG:
         name = interaction.command.qualified_name if interaction.command else "interaction"
         log.error("/%s failed", name, exc_info=(type(inner), inner, inner.__traceback__))
+    text = slash_hints(text)  # a refusal's hints name the slash commands
     if interaction.type == discord.InteractionType.autocomplete:
         return  # an autocomplete cannot show a message; the command itself re-validates
     try:

@@ -17,9 +17,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._common import channel_key, person, send_private, send_public, umpire
+from cogs._common import (
+    channel_key,
+    people_of,
+    person,
+    send_private,
+    send_public,
+    umpire,
+    with_mentions,
+)
 from cogs._errors import recorded
 from cogs._follow import follow_up
+from cogs._slash import slash_hints
 from cogs.reminders import timestamp
 from service.commands import no_game
 from service.games import GameInfo
@@ -52,11 +61,18 @@ class AdminCog(
             return None
         return game
 
+    @staticmethod
+    def _named(game: GameInfo, text: str, *extra: str) -> str:
+        """The service's text with each person's id shown as a mention (their name)."""
+        return with_mentions(text, people_of(game, extra))
+
     async def _announce(
         self, interaction: discord.Interaction[Any], game: GameInfo, text: str
     ) -> None:
         log.info("admin %s in game %s: %s", interaction.user.id, game.id, text)
         recorded(interaction, "change")  # stored: a failure to post it below is told as such
+        # Mentions in an embed show names and never ping.
+        text = self._named(game, slash_hints(text), person(interaction.user))
         embed = discord.Embed(title="Admin", description=f"<@{interaction.user.id}>: {text}")
         embed.set_footer(text=f"Game {game.id}")
         await send_public(interaction, embed=embed, game=None)
@@ -84,7 +100,8 @@ class AdminCog(
             game.id, person(interaction.user), text, admin=True, now=bot.clock()
         )
         if not result.ok:
-            await send_private(interaction, result.error or "Nothing was changed.")
+            why = result.error or "Nothing was changed."
+            await send_private(interaction, self._named(game, why))
             return
         d = await bot.service.deadline(game.id)
         assert d is not None
@@ -109,13 +126,11 @@ class AdminCog(
         how = bot.service.pause if pause else bot.service.resume
         result = await how(game.id, person(interaction.user), admin=True, now=bot.clock())
         if not result.ok:
-            await send_private(
-                interaction,
-                (result.error or "").replace("'deadline 24h'", "'/admin deadline'"),
-            )
+            why = result.error or "Nothing was changed."
+            await send_private(interaction, self._named(game, why))
             return
         if pause:
-            await self._announce(interaction, game, "paused: no reminders until '/admin resume'.")
+            await self._announce(interaction, game, "paused: no reminders until `/admin resume`.")
         else:
             await self._announce(interaction, game, "resumed.")
 
@@ -131,9 +146,10 @@ class AdminCog(
             game.id, person(interaction.user), power, person(member), admin=True
         )
         if not result.ok:
-            await send_private(interaction, result.error or "Nothing was changed.")
+            text = self._named(game, result.error or "Nothing was changed.", person(member))
+            await send_private(interaction, text)
             return
-        await self._announce(interaction, game, result.answer)
+        await self._announce(interaction, game, self._named(game, result.answer, person(member)))
 
     @app_commands.command(name="kick", description="Remove a member from the game")
     @app_commands.describe(member="Who leaves")
@@ -145,9 +161,10 @@ class AdminCog(
             game.id, person(interaction.user), person(member), admin=True
         )
         if not result.ok:
-            await send_private(interaction, result.error or "Nothing was changed.")
+            text = self._named(game, result.error or "Nothing was changed.", person(member))
+            await send_private(interaction, text)
             return
-        await self._announce(interaction, game, result.answer)
+        await self._announce(interaction, game, self._named(game, result.answer, person(member)))
 
     # --- game-master edits (cogs.edits has the proposal message and its buttons) -----------
     @app_commands.command(

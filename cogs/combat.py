@@ -10,6 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs import _complete as ac
+from cogs._common import channel_key, person, umpire
+from cogs._quiet import PUBLIC_HELP, begin, read
 from cogs._views import play
 
 
@@ -98,19 +100,34 @@ class CombatCog(commands.Cog):
         attackers="e.g. 3 infantry, 1 tank",
         defenders="e.g. 2 infantry",
         space="Optional: the space (territory or sea zone)",
+        public=PUBLIC_HELP,
     )
     @app_commands.autocomplete(attackers=ac.any_units, defenders=ac.any_units, space=ac.any_space)
     async def odds(
-        self, interaction: discord.Interaction[Any], attackers: str, defenders: str, space: str = ""
+        self,
+        interaction: discord.Interaction[Any],
+        attackers: str,
+        defenders: str,
+        space: str = "",
+        public: bool = False,
     ) -> None:
+        # Private by default: odds asked before an attack would announce the plan.
         text = f"odds {attackers} vs {defenders}" + (f" in {space}" if space.strip() else "")
-        await play(interaction, text, slow=True)
+        await self._read(interaction, text, public)
 
     @app_commands.command(name="luck", description="Hits rolled against hits expected")
-    @app_commands.describe(space="Optional: one space's battles")
+    @app_commands.describe(space="Optional: one space's battles", public=PUBLIC_HELP)
     @app_commands.autocomplete(space=ac.any_space)
-    async def luck(self, interaction: discord.Interaction[Any], space: str = "") -> None:
-        await play(interaction, f"luck {space}".strip())
+    async def luck(
+        self, interaction: discord.Interaction[Any], space: str = "", public: bool = False
+    ) -> None:
+        await self._read(interaction, f"luck {space}".strip(), public)
+
+    async def _read(self, interaction: discord.Interaction[Any], text: str, public: bool) -> None:
+        await begin(interaction, public)
+        bot = umpire(interaction)
+        result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
+        await read(interaction, result, f"{interaction.user.display_name}: {text}", public=public)
 
     @dice.command(
         name="verify", description="Recompute revealed rounds' rolls from the revealed seeds"

@@ -26,6 +26,7 @@ from cogs._common import (
     with_mentions,
 )
 from cogs._life import life, list_games, my_games
+from cogs._quiet import PUBLIC_HELP, begin, reply, status_embed
 from cogs._views import play
 from rules.edition import default_edition
 from service.commands import no_game
@@ -64,7 +65,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     async def join(
         self, interaction: discord.Interaction[Any], power: str, entropy: str = ""
     ) -> None:
-        await play(interaction, f"game join {power} {entropy}".strip())
+        # Typed options straight to the service: the phrase is never part of a shown line (the
+        # record's title, a parse error), only its hash is logged at the start (docs/dice.md).
+        bot = umpire(interaction)
+        game = await bot.service.game_in(channel_key(interaction))
+        if game is None:
+            await send_private(interaction, no_game())
+            return
+        result = await bot.service.join(game.id, person(interaction.user), power, entropy.strip())
+        phrase = " (with an entropy phrase)" if entropy.strip() else ""
+        await show(interaction, result, f"{interaction.user.display_name}: game join{phrase}")
 
     @app_commands.command(
         name="start", description="Start the game (its owner, once all seats are taken)"
@@ -75,15 +85,28 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     @app_commands.command(
         name="status", description="Round, turn, phase, money, battles, who is waited for"
     )
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        await play(interaction, "game status")
+    @app_commands.describe(public=PUBLIC_HELP)
+    async def status(self, interaction: discord.Interaction[Any], public: bool = False) -> None:
+        await begin(interaction, public)
+        bot = umpire(interaction)
+        result = await bot.service.handle(
+            channel_key(interaction), person(interaction.user), "game status"
+        )
+        if not result.ok:
+            await show(interaction, result, "Game status")
+            return
+        embed = await status_embed(interaction, result)
+        await reply(interaction, public=public, embed=embed, game=result.game)
 
     @app_commands.command(
         name="map", description="The map (optionally one space and its neighbours)"
     )
-    @app_commands.describe(space="A space to centre on")
+    @app_commands.describe(space="A space to centre on", public=PUBLIC_HELP)
     @app_commands.autocomplete(space=ac.any_space)
-    async def map(self, interaction: discord.Interaction[Any], space: str = "") -> None:
+    async def map(
+        self, interaction: discord.Interaction[Any], space: str = "", public: bool = False
+    ) -> None:
+        await begin(interaction, public)
         bot = umpire(interaction)
         text = f"game map {space}".strip()
         result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
@@ -94,15 +117,16 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         if images:
             embed = discord.Embed(title="Map", description=f"Game {result.game.id}"
                                   if result.game else None)
-            await send_public(interaction, embed=embed, files=images, game=result.game)
+            await reply(interaction, public=public, embed=embed, files=images, game=result.game)
             return
         body = with_mentions(result.answer, people_of(result.game))
         if len(body) + 8 <= EMBED_LIMIT:
             embed = discord.Embed(title="Map", description=f"```\n{body}\n```")
-            await send_public(interaction, embed=embed, game=result.game)
+            await reply(interaction, public=public, embed=embed, game=result.game)
         else:
-            await send_public(
+            await reply(
                 interaction,
+                public=public,
                 content="Map (text):",
                 files=[text_file(result.answer, "map.txt")],
                 game=result.game,

@@ -22,7 +22,9 @@ from typing import Any, Literal
 import discord
 from discord.ext import commands, tasks
 
+from cogs._common import people_of, with_mentions
 from cogs._follow import follow_up
+from cogs._slash import slash_hints
 from rules import events as ev
 from service.games import GameInfo, GameService, ServiceError
 
@@ -69,9 +71,8 @@ async def reminder_text(service: GameService, d: Deadline, kind: Kind) -> tuple[
     waiting = (result.data or {}).get("waiting", []) if result.ok else []
     people = [w for w in waiting if isinstance(w, dict)]
     ids = sorted({int(w["person"]) for w in people if str(w.get("person") or "").isdigit()})
-    parts = [
-        f"{w['power']} ({w['what']}{' in ' + w['space'] if w.get('space') else ''})" for w in people
-    ]
+    # The label names the phase ("Combat Move"), never the engine's id ("turn (combat_move)").
+    parts = [f"{w['power']} ({w.get('label') or w['what']})" for w in people]
     mentions = " ".join(f"<@{i}>" for i in ids)
     what = ", ".join(parts) or "nobody"
     if kind == "before":
@@ -165,6 +166,8 @@ class RemindersCog(commands.Cog):
             text, ids = await reminder_text(self.bot.service, d, kind)
             if extra:
                 text = f"{text}\n{extra}"[:1900]
+            # Names, not ids (only ``ids`` may ping); hints as slash commands.
+            text = slash_hints(with_mentions(text, people_of(await self.service.info(d.game_id))))
             mentions = discord.AllowedMentions(
                 everyone=False,
                 roles=False,

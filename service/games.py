@@ -1069,7 +1069,7 @@ class GameService:
         pend = pending(state)
         lines.extend(ds.status_lines(state))
         lines.append(ds.waiting_line(state, pend, rec.seats))
-        data["waiting"] = [_pending_json(p, rec.seats) for p in pend]
+        data["waiting"] = [_pending_json(p, rec.seats, state) for p in pend]
         return Result(
             ok=True,
             answer="\n".join(lines),
@@ -1585,8 +1585,15 @@ def _open_seats_line(order: Sequence[str], seats: Mapping[str, str]) -> str:
     return f"Open seats: {', '.join(open_)}."
 
 
-def _pending_json(p: Pending, seats: Mapping[str, str]) -> dict[str, Any]:
-    return {"power": p.power, "what": p.what, "space": p.space, "person": seats.get(p.power)}
+def _pending_json(p: Pending, seats: Mapping[str, str], state: GameState) -> dict[str, Any]:
+    """One wait; ``label`` is what people read: the phase's name for a turn ("Combat Move"),
+    else the decision and its space ("casualties in Ukraine"); ``what`` stays the engine's."""
+    if p.what.startswith("turn"):
+        label = phase_name(state)
+    else:
+        label = p.what + (f" in {p.space}" if p.space else "")
+    return {"power": p.power, "what": p.what, "label": label, "space": p.space,
+            "person": seats.get(p.power)}
 
 
 def _and(items: Sequence[str]) -> str:

@@ -38,8 +38,15 @@ async def positioned(t: Table) -> str:
 async def test_game_new_join_start_status_are_public_and_mention_people(table: Table) -> None:
     t = table
     await seated(t)
+    r = await t.carol.slash(t.channel, "game status", public=True)
+    assert r.ephemeral and "Posted in the channel" in text_of(r)
+    r = t.channel.last_message
+    assert r.embeds and not r.flags.ephemeral
+    body = "\n".join([r.embeds[0].description or ""] + [f.value or "" for f in r.embeds[0].fields])
+    assert f"<@{t.bob.id}>" in body and "Soviet Union" in body
+    assert str(t.bob.id) not in body.replace(f"<@{t.bob.id}>", "")
     r = await t.carol.slash(t.channel, "game status")
-    assert not r.ephemeral
+    assert r.ephemeral
     body = text_of(r)
     assert f"<@{t.bob.id}>" in body and "Soviet Union" in body
     assert str(t.bob.id) not in body.replace(f"<@{t.bob.id}>", "")
@@ -70,7 +77,7 @@ async def test_game_map_history_export(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.carol.slash(t.channel, "game map", space="Germany")
-    assert not r.ephemeral and "Germany" in text_of(r)
+    assert r.ephemeral and "Germany" in text_of(r)
     r = await t.carol.slash(t.channel, "game history", n=3)
     assert not r.ephemeral and "#" in text_of(r)
     r = await t.carol.slash(t.channel, "game export")
@@ -194,13 +201,18 @@ async def test_press_retreat_submerge_strike_casualties_refused_when_not_owed(ta
 async def test_odds_luck_and_dice_verify(table: Table) -> None:
     t = table
     r = await t.carol.slash(t.channel, "odds", attackers="3 infantry, 1 tank", defenders="2 infantry")
+    assert r.ephemeral and "Odds" in text_of(r)  # private by default
+    assert t.channel.last_message is None
+    r = await t.carol.slash(
+        t.channel, "odds", attackers="3 infantry, 1 tank", defenders="2 infantry", public=True
+    )
     assert r.ephemeral  # the private "posted" note; the odds are in the channel
     assert "Odds" in t.channel.last_message.embeds[0].title + t.channel.last_message.embeds[0].description
     r = await t.carol.slash(t.channel, "odds", attackers="3 zeppelins", defenders="2 infantry")
     assert r.ephemeral and "infantry" in text_of(r)
     await seated(t)
     r = await t.carol.slash(t.channel, "luck")
-    assert not r.ephemeral
+    assert r.ephemeral and "dice" in text_of(r)
     r = await t.carol.slash(t.channel, "dice verify")
     assert r.response is not None and "Traceback" not in text_of(r)
 
@@ -316,7 +328,7 @@ async def test_map_images_are_attached_when_the_service_draws_them(table: Table)
     t.bot.service.images = True
     await seated(t)
     r = await t.carol.slash(t.channel, "game map", space="Germany")
-    assert not r.ephemeral
+    assert r.ephemeral
     (png,) = r.response.attachments
     assert png.filename.endswith(".png")
     r = await t.bob.slash(t.channel, "end")

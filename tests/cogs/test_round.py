@@ -40,5 +40,5 @@ async def test_a_round_of_1941_through_the_cogs(table: Table) -> None:
     assert seen_powers == list(state.edition.turn_order)
     # Everyone reads; nothing reached the user as a traceback.
     r = await t.carol.slash(t.channel, "game status")
-    assert not r.ephemeral and "Round 2" in r.response.embeds[0].description
+    assert r.ephemeral and "Round 2" in (r.response.embeds[0].description or "")
     assert "Traceback" not in t.env.transcript()
