@@ -1,10 +1,10 @@
 """The service's hints, read as slash commands.
 
 The service and the rules speak the order language, which the local table (and later e-mail)
-types as it is: "seat yourself with 'game join <power>'", "use 'end' to finish the phase". In Discord
-nobody types those lines; the same hints must name the slash command and its options:
-"seat yourself with `/game join power:<power>`". ``slash_hints`` is the one translation, applied to
-every text the cogs show (answers, refusals, the error funnel, reminders, admin notes).
+types as it is: "take a seat with 'game join <power>'", "use 'end' to finish the phase". In
+Discord nobody types those lines; the same hints must name the slash command and its options:
+"take a seat with `/game join power:<power>`". ``slash_hints`` is the one translation, applied
+to every text the cogs show (answers, refusals, the error funnel, reminders, admin notes).
 
 A hint is a quoted stretch that begins with an order-language verb: the opening quote follows
 no letter (so "Union's" is no quote) and the closing one is followed by none. A hint whose
