@@ -29,6 +29,12 @@ _SPECS: tuple[Spec, ...] = (
     ("game map", "/game map", (r"(?P<space>.+)",)),
     ("game history", "/game history", (r"(?P<n>.+)",)),
     ("game export", "/game export", ()),
+    ("game leave", "/game leave", ()),
+    ("game cancel", "/game cancel", (r"(?P<withdraw>withdraw)",)),
+    ("game concede", "/game concede", (r"(?P<withdraw>withdraw)",)),
+    ("game draw", "/game draw", (r"(?P<withdraw>withdraw)",)),
+    ("game list", "/game list", (r"(?P<finished>all)",)),
+    ("game mine", "/game mine", ()),
     ("standing casualties", "/standing", (r"(?P<power><[^>]+>) (?P<units>.+)",)),
     ("dice verify", "/dice verify", (r"(?P<round>.+)",)),
     ("end confirm", "/end confirm:true", ()),
@@ -83,7 +89,7 @@ _SPECS: tuple[Spec, ...] = (
     ("kick", "/admin kick", (r"(?P<member>.+)",)),
 )
 
-_FLAGS = frozenset({"raid", "all", "every_turn"})
+_FLAGS = frozenset({"raid", "all", "every_turn", "withdraw", "finished"})
 
 # 'raid' alone is the move flag ("drop 'raid'"), not the bombing order.
 _BARE = {"raid": "raid:true"}
