@@ -2,7 +2,8 @@
 
 ``python bot.py --local [flags]`` runs the local table (``docs/local-table.md``).
 ``python bot.py`` runs the Discord bot when ``DISCORD_TOKEN`` is set (environment or ``.env``),
-otherwise the local table.
+otherwise the local table. ``python bot.py --sync`` first registers the slash commands with
+Discord (at the first start and after an upgrade that changes them; README, "Command sync").
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ def discord_token() -> str | None:
     return settings.discord_token.get_secret_value().strip() or None
 
 
-def start_discord(token: str) -> int:
-    """Run the Discord bot: the game service over the database, the cogs, and slash commands
-    synced to ``DEV_GUILD_ID`` when set (instant) or globally (may take up to an hour)."""
+def start_discord(token: str, *, sync: bool = False) -> int:
+    """Run the Discord bot: the game service over the database and the cogs. ``sync``: first
+    register the slash commands, to ``DEV_GUILD_ID`` when set (instant) or globally (may take up
+    to an hour); without it the commands registered before are used as they are."""
     import logging
 
     import discord
@@ -51,7 +53,7 @@ def start_discord(token: str) -> int:
         store = await open_store(settings.effective_database_url)
         try:
             service = GameService(store=store, images=True)  # maps and battle boards posted
-            bot = UmpireBot(service, dev_guild_id=settings.dev_guild_id)
+            bot = UmpireBot(service, dev_guild_id=settings.dev_guild_id, sync=sync)
             async with bot:
                 await bot.start(token)
         finally:
@@ -83,12 +85,22 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--local", action="store_true", help="run the local terminal table, not the Discord bot"
     )
+    parser.add_argument(
+        "--sync",
+        action="store_true",
+        help="register the slash commands with Discord, then run the bot (to DEV_GUILD_ID at "
+        "once when set, else globally: up to an hour); needed at the first start and after an "
+        "upgrade that changes the commands",
+    )
     add_arguments(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.sync and args.local:
+        sys.stderr.write("error: --sync registers the Discord bot's commands; not with --local.\n")
+        return EXIT_USAGE
     if not args.local:
         try:
             token = discord_token()
@@ -96,7 +108,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stderr.write(f"error: bad settings: {e}\n")
             return EXIT_USAGE
         if token is not None:
-            return start_discord(token)
+            return start_discord(token, sync=args.sync)
+        if args.sync:
+            sys.stderr.write("error: --sync needs DISCORD_TOKEN (environment or .env).\n")
+            return EXIT_USAGE
         sys.stderr.write("No DISCORD_TOKEN set: starting the local table.\n")
     try:
         return asyncio.run(run_table(args))

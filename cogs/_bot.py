@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs._errors import FunnelTree
@@ -36,7 +37,7 @@ class UmpireBot(commands.Bot):
         service: GameService,
         *,
         dev_guild_id: int | None = None,
-        sync: bool = True,
+        sync: bool = False,
         clock: Clock = utc_now,
         reminders: bool = True,
         process_id: str = "umpire",
@@ -49,6 +50,10 @@ class UmpireBot(commands.Bot):
                 everyone=False, roles=False, users=False, replied_user=False
             ),
             help_command=None,
+            # Guild-only: the commands are offered in servers only, never in the bot's DMs nor
+            # as a user install (FunnelTree refuses, plainly, any that arrive anyway).
+            allowed_contexts=app_commands.AppCommandContext(guild=True),
+            allowed_installs=app_commands.AppInstallationType(guild=True),
         )
         self.service = service
         self.dev_guild_id = dev_guild_id
@@ -74,8 +79,14 @@ class UmpireBot(commands.Bot):
         from cogs.edits import EditButton
 
         self.add_dynamic_items(EditButton)  # edit proposals' buttons answer after a restart
-        if not self.sync_commands:
-            return
+        if self.sync_commands:
+            await self.sync_tree()
+
+    async def sync_tree(self) -> int:
+        """Register the slash commands with Discord; returns how many. Only on request
+        (``python bot.py --sync``): Discord limits how often commands may be registered, and
+        they only change with an upgrade. To ``dev_guild_id`` when set (shown at once), else
+        globally (Discord may take up to an hour to show them everywhere)."""
         if self.dev_guild_id is not None:
             guild = discord.Object(self.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -84,3 +95,4 @@ class UmpireBot(commands.Bot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d commands globally (may take up to an hour)", len(synced))
+        return len(synced)

@@ -26,6 +26,10 @@ from service.games import ServiceError
 log = logging.getLogger(__name__)
 
 SOMETHING_WENT_WRONG = "Something went wrong; nothing was changed."
+GUILD_ONLY = (
+    "Umpire referees games in servers only: use its commands in the server channel or thread "
+    "where your game is (or where you want to start one)."
+)
 RECORDED = "umpire_recorded"  # interaction.extras: what the service accepted, if anything
 
 
@@ -114,7 +118,15 @@ async def tell(interaction: discord.Interaction[Any], error: BaseException) -> N
 
 
 class FunnelTree(app_commands.CommandTree[Any]):
-    """A command tree whose errors all go through ``tell``."""
+    """A command tree whose errors all go through ``tell``, and which runs nothing outside a
+    server (the commands are not offered there; an old registration could still send one)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        if interaction.guild_id is not None:
+            return True
+        if interaction.type != discord.InteractionType.autocomplete:
+            await interaction.response.send_message(GUILD_ONLY, ephemeral=True)
+        return False
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

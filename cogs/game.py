@@ -27,9 +27,38 @@ from cogs._common import (
 )
 from cogs._life import life, list_games, my_games
 from cogs._quiet import PUBLIC_HELP, begin, reply, status_embed
-from cogs._views import play
+from cogs._views import play, shown
 from rules.edition import default_edition
 from service.commands import no_game
+
+# What the bot needs in a game's channel. Without NEEDED the game cannot be followed (its
+# records, decision menus, reminders, status and maps are posted by the bot): /game new is
+# refused, naming what is missing, and nothing is created. Without WISHED the game works: the
+# status message is kept up to date, unpinned; the game is created with a note saying so.
+NEEDED = (
+    ("view_channel", "View Channel"),
+    ("send_messages", "Send Messages"),
+    ("embed_links", "Embed Links"),
+    ("attach_files", "Attach Files"),
+    ("read_message_history", "Read Message History"),
+)
+WISHED = (("pin_messages", "Pin Messages"),)
+
+
+def missing_permissions(
+    perms: discord.Permissions, in_thread: bool
+) -> tuple[list[str], list[str]]:
+    """The names of the NEEDED and the WISHED permissions ``perms`` lacks (in a thread, Send
+    Messages in Threads stands for Send Messages)."""
+    in_threads = ("send_messages_in_threads", "Send Messages in Threads")
+    needed = [in_threads if in_thread and f == "send_messages" else (f, name) for f, name in NEEDED]
+    lacks = [name for f, name in needed if not getattr(perms, f)]
+    wishes = [name for f, name in WISHED if not getattr(perms, f)]
+    return lacks, wishes
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 class GameCog(commands.GroupCog, group_name="game", group_description="Games in this channel"):
@@ -53,8 +82,26 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         short: bool = False,
         options: str = "",
     ) -> None:
+        in_thread = isinstance(interaction.channel, discord.Thread)
+        lacks, wishes = missing_permissions(interaction.app_permissions, in_thread)
+        if lacks:
+            await send_private(
+                interaction,
+                f"I cannot referee a game here: in this {'thread' if in_thread else 'channel'} "
+                f"I lack {_and(lacks)}. A member who manages the channel can grant them to my "
+                "role (channel settings → Permissions), then `/game new` again. Nothing was "
+                "created.",
+            )
+            return
         words = ["game new", edition or default_edition(), "short" if short else "", options]
-        await play(interaction, " ".join(w for w in words if w))
+        result = await play(interaction, " ".join(w for w in words if w))
+        if result.ok and wishes:
+            await send_private(
+                interaction,
+                f"Note: I lack {_and(wishes)} here, so the game's status message will not be "
+                "pinned (it is still kept up to date). A member who manages the channel can "
+                "grant it to my role.",
+            )
 
     @app_commands.command(name="join", description="Take a seat before the game starts")
     @app_commands.describe(
@@ -74,7 +121,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
             return
         result = await bot.service.join(game.id, person(interaction.user), power, entropy.strip())
         phrase = " (with an entropy phrase)" if entropy.strip() else ""
-        await show(interaction, result, f"{interaction.user.display_name}: game join{phrase}")
+        await shown(interaction, result, f"{interaction.user.display_name}: game join{phrase}")
 
     @app_commands.command(
         name="start", description="Start the game (its owner, once all seats are taken)"

@@ -10,8 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
+from discord import app_commands
+from simcord import SetupError
 
+from cogs._errors import GUILD_ONLY
 from cogs._slash import _HINT, _SPECS, slash_hints, to_slash
 from cogs.reminders import RemindersCog
 from tests.cogs.conftest import ALLIES, AXIS, Table, seated
@@ -262,3 +266,95 @@ async def test_the_entropy_phrase_is_never_shown(table: Table) -> None:
     import hashlib
 
     assert hashlib.sha256(PHRASE.encode()).hexdigest() in export  # only its hash is logged
+
+
+# --- guild-only --------------------------------------------------------------------------------
+
+
+async def test_commands_are_offered_in_servers_only(table: Table) -> None:
+    t = table
+    dave = t.env.create_user("dave")
+    t.guild.add_member(dave)
+    assert await t.bot.sync_tree() > 10  # globally: DEV_GUILD_ID unset
+    assert "game new" in t.carol.available_commands(t.channel)
+    assert dave.available_commands() == ()  # the bot's DM offers nothing
+    with pytest.raises(SetupError):
+        await dave.slash("game status")
+
+
+async def test_a_command_that_reaches_the_bot_in_a_dm_is_refused_plainly(table: Table) -> None:
+    t = table
+    ran: list[str] = []
+
+    # An old registration (before guild-only) could still send a command from a DM.
+    @app_commands.command(name="probe", description="test")
+    @app_commands.allowed_contexts(guilds=True, dms=True)
+    async def probe(interaction: discord.Interaction[Any]) -> None:
+        ran.append("probe")
+        await interaction.response.send_message("ran")
+
+    t.bot.tree.add_command(probe)
+    dave = t.env.create_user("dave")
+    t.guild.add_member(dave)
+    r = await dave.slash("probe")
+    assert r.ephemeral and r.response.content == GUILD_ONLY
+    assert ran == []
+    r = await t.carol.slash(t.channel, "probe")
+    assert ran == ["probe"]
+
+
+async def test_sync_to_the_dev_guild_only_on_request(table: Table) -> None:
+    t = table
+    assert not t.bot.sync_commands  # the normal start registers nothing
+    t.bot.dev_guild_id = t.guild.id
+    n = await t.bot.sync_tree()
+    assert n > 10
+    registered = t.env.backend.find_command("game", t.guild.id, type=1)
+    assert registered is not None and registered.get("guild_id") is not None
+    assert registered.get("contexts") == [0]
+
+
+# --- the bot's permissions at /game new --------------------------------------------------------
+
+
+async def test_game_new_refused_where_the_bot_lacks_what_a_game_needs(table: Table) -> None:
+    t = table
+    me = t.guild.me
+    assert me is not None
+    deny = discord.PermissionOverwrite(embed_links=False, read_message_history=False)
+    channel = t.guild.create_text_channel("closed", overwrites={me: deny})
+    r = await t.alice.slash(channel, "game new", edition="1941")
+    assert r.ephemeral
+    assert "I lack Embed Links and Read Message History" in r.response.content
+    assert "Nothing was created" in r.response.content
+    assert await t.service.game_in(str(channel.id)) is None
+    assert channel.last_message is None
+
+
+async def test_game_new_without_pin_messages_creates_the_game_and_says_so(table: Table) -> None:
+    t = table
+    me = t.guild.me
+    assert me is not None
+    channel = t.guild.create_text_channel(
+        "nopins", overwrites={me: discord.PermissionOverwrite(pin_messages=False)}
+    )
+    r = await t.alice.slash(channel, "game new", edition="1941")
+    assert not r.ephemeral and r.response.embeds  # the game is created, publicly
+    (note,) = r.followups
+    assert note.ephemeral and "Pin Messages" in note.content and "not be pinned" in note.content
+    assert await t.service.game_in(str(channel.id)) is not None
+    r = await t.alice.slash(t.channel, "game new", edition="1941")  # all granted: no note
+    assert not r.ephemeral and not r.followups
+
+
+def test_missing_permissions_in_a_thread_asks_for_sending_in_threads() -> None:
+    from cogs.game import missing_permissions
+
+    perms = discord.Permissions.all()
+    perms.send_messages_in_threads = False
+    assert missing_permissions(perms, in_thread=True) == (["Send Messages in Threads"], [])
+    assert missing_permissions(perms, in_thread=False) == ([], [])
+    perms = discord.Permissions.all()
+    perms.send_messages = False
+    perms.pin_messages = False
+    assert missing_permissions(perms, in_thread=False) == (["Send Messages"], ["Pin Messages"])
