@@ -37,6 +37,8 @@ _SPECS: tuple[Spec, ...] = (
     ("game mine", "/game mine", ()),
     ("standing casualties", "/standing", (r"(?P<power><[^>]+>) (?P<units>.+)",)),
     ("dice verify", "/dice verify", (r"(?P<round>.+)",)),
+    ("end orders", "/orders", ()),  # the table's block of order lines: Discord's /orders box
+    ("orders", "/orders", ()),
     ("end confirm", "/end confirm:true", ()),
     ("end!", "/end confirm:true", ()),
     ("end", "/end", ()),
