@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,8 @@ from service.games import GameInfo, Result
 
 if TYPE_CHECKING:
     from cogs._bot import UmpireBot
+
+log = logging.getLogger(__name__)
 
 # Discord limits: embed description 4096 characters, message content 2000, 25 choices.
 EMBED_LIMIT = 4000
@@ -125,9 +128,10 @@ def result_embed(result: Result, title: str, who: str = "") -> discord.Embed:
 
 async def defer_first(interaction: discord.Interaction[Any]) -> None:
     """Acknowledge the interaction before any work that may take Discord's 3 seconds (loading a
-    game, touching the database, rendering). A slash command is deferred privately (a refusal
-    then stays private; ``send_public`` posts an accepted record in the channel); a component
-    click is deferred as an update (each follow-up then chooses public or private)."""
+    game, touching the database, rendering): every command calls this first. A slash command is
+    deferred privately (a refusal then stays private; ``send_public`` posts an accepted record
+    as a public follow-up); a component click is deferred as an update (each follow-up then
+    chooses public or private)."""
     if interaction.response.is_done():
         return
     if interaction.type == discord.InteractionType.component:
@@ -153,19 +157,29 @@ async def send_public(
     content: str = "",
     files: Sequence[discord.File] = (),
     game: GameInfo | None = None,
+    view: discord.ui.View | None = None,
+    mentions: discord.AllowedMentions | None = None,
 ) -> None:
-    """A public post in the channel, as the answer to the interaction."""
-    kwargs: dict[str, Any] = {"allowed_mentions": allowed(game)}
+    """A public post in the channel, as the answer to the interaction (``mentions``: who may be
+    pinged, by default the game's seated players)."""
+    kwargs: dict[str, Any] = {"allowed_mentions": mentions or allowed(game)}
+    if view is not None:
+        kwargs["view"] = view
     if embed is not None:
         kwargs["embed"] = embed
     if files:
         kwargs["files"] = list(files)
-    if interaction.extras.get("private_defer") and interaction.channel is not None:
-        # A slow command deferred privately (so refusals stay private): post the record in the
-        # channel and close the private "thinking…" answer.
-        channel: Any = interaction.channel
-        await channel.send(content or None, **kwargs)
-        await interaction.followup.send("Posted in the channel.", ephemeral=True)
+    if interaction.extras.get("private_defer") and not interaction.extras.get("private_done"):
+        # Deferred privately (so that a refusal stays private): complete the private
+        # "thinking…" answer first, so that the record becomes a public follow-up of its own,
+        # then drop that private note (the record says it all).
+        interaction.extras["private_done"] = True
+        await interaction.edit_original_response(content="Posted below.")
+        await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
+        try:
+            await interaction.delete_original_response()
+        except discord.HTTPException:  # only a private note left behind
+            log.info("could not delete a private note", exc_info=True)
     elif interaction.response.is_done():
         await interaction.followup.send(content or discord.utils.MISSING, **kwargs)
     else:

@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from cogs._common import CONTENT_LIMIT, clip, person, umpire
+from cogs._common import CONTENT_LIMIT, clip, defer_first, person, send_public, umpire
 from cogs._follow import follow_up
 from cogs._views import play
 
@@ -83,6 +83,7 @@ async def life(interaction: discord.Interaction[Any], text: str) -> None:
 
 
 async def list_games(interaction: discord.Interaction[Any], finished: bool, public: bool) -> None:
+    await defer_first(interaction)
     bot = umpire(interaction)
     result = await bot.service.games_of(guild_key(interaction), finished=finished)
     rows = (result.data or {}).get("games", [])
@@ -96,6 +97,7 @@ async def list_games(interaction: discord.Interaction[Any], finished: bool, publ
 
 
 async def my_games(interaction: discord.Interaction[Any]) -> None:
+    await defer_first(interaction)
     bot = umpire(interaction)
     result = await bot.service.mine(guild_key(interaction), person(interaction.user))
     rows = (result.data or {}).get("games", [])
@@ -109,6 +111,9 @@ async def my_games(interaction: discord.Interaction[Any]) -> None:
 async def _send(interaction: discord.Interaction[Any], text: str, *, private: bool) -> None:
     """Plain text that pings nobody: the names are mentions only to be shown as names."""
     text = clip(text, CONTENT_LIMIT)
+    if not private:  # after a private defer, a public answer is a follow-up of its own
+        await send_public(interaction, content=text)
+        return
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=private, allowed_mentions=NO_PINGS)
     else:

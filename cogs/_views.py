@@ -296,7 +296,10 @@ async def post_decisions(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
     menus = {m.key: m for m in await store.menus(game.id)}
     for menu in menus.values():
         if menu.open and menu.key not in owed:
-            await close_menu(bot, game, menu)
+            try:
+                await close_menu(bot, game, menu)
+            except discord.HTTPException:  # left open; the next pass closes it
+                log.warning("closing menu %s of game %s failed", menu.key, game.id, exc_info=True)
     for key, p in owed.items():
         if key in menus and menus[key].message_id is not None:
             continue
@@ -375,12 +378,13 @@ async def shown(interaction: discord.Interaction[Any], result: Result, title: st
 async def play(interaction: discord.Interaction[Any], text: str, *, slow: bool = False) -> Result:
     """Run one order-language line for the person in this channel and show the result.
 
-    ``slow``: the answer may take longer than Discord's 3 seconds (odds, a battle to the end),
-    so the interaction is deferred privately first (``defer_first``).
+    Deferred first, privately (``defer_first``): loading the game and rendering may take
+    longer than Discord's 3 seconds. A refusal is then the private answer; an accepted record
+    is posted publicly. ``slow`` is kept for the callers that say so.
     """
+    del slow  # every command defers first now
     bot = umpire(interaction)
-    if slow:
-        await defer_first(interaction)
+    await defer_first(interaction)
     # The server goes with every line: 'game new' stores it on the game ('/game list').
     result = await bot.service.handle(channel_key(interaction), person(interaction.user), text,
                                       guild=str(interaction.guild_id or ""))

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from cogs._common import (
     channel_key,
+    defer_first,
     people_of,
     person,
     send_private,
@@ -47,6 +48,7 @@ class AdminCog(
 
     async def _game(self, interaction: discord.Interaction[Any]) -> GameInfo | None:
         """The channel's game if the person may administer it; else tell them why not."""
+        await defer_first(interaction)
         game = await umpire(interaction).service.game_in(channel_key(interaction))
         if game is None:
             await send_private(interaction, no_game())

@@ -25,6 +25,7 @@ from cogs._common import (
     person,
     result_embed,
     send_private,
+    send_public,
     umpire,
     with_mentions,
 )
@@ -81,15 +82,13 @@ async def post_proposal(interaction: discord.Interaction[Any], result: Result) -
         everyone=False, roles=False, replied_user=False,
         users=[discord.Object(int(p)) for p in proposal.get("confirmers") or [] if p.isdigit()],
     )
-    kwargs: dict[str, Any] = {
-        "view": proposal_view(result.game.id, int(proposal["number"])),
-        "allowed_mentions": mentions,
-    }
-    text = proposal_text(result.game, proposal)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, **kwargs)
-    else:
-        await interaction.response.send_message(text, **kwargs)
+    # send_public: /admin is deferred privately first, and this post must be public.
+    await send_public(
+        interaction,
+        content=proposal_text(result.game, proposal),
+        view=proposal_view(result.game.id, int(proposal["number"])),
+        mentions=mentions,
+    )
 
 
 class EditButton(

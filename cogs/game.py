@@ -14,6 +14,7 @@ from cogs._common import (
     EMBED_LIMIT,
     channel_key,
     clip,
+    defer_first,
     image_files,
     json_file,
     people_of,
@@ -184,6 +185,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     async def history(
         self, interaction: discord.Interaction[Any], n: app_commands.Range[int, 1, 500] = 10
     ) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         text = f"game history {n}"
         result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
@@ -200,6 +202,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     @app_commands.command(name="remind", description="Also get your reminders by direct message")
     @app_commands.describe(dm="True: reminders by DM as well as the channel mention; False: stop")
     async def remind(self, interaction: discord.Interaction[Any], dm: bool) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         who = person(interaction.user)
         if dm:
@@ -215,6 +218,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
 
     @app_commands.command(name="export", description="The whole game as JSON (verifiable offline)")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         game = await bot.service.game_in(channel_key(interaction))
         if game is None:

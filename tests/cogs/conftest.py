@@ -54,6 +54,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.simcord(strict_sync=False))
 
 
+def public(r: Any) -> Any:
+    """The public answer of an interaction, or None. Every command is deferred privately first
+    (a refusal stays private), so an accepted record is a public follow-up of its own."""
+    for m in r.followups:
+        if not m.ephemeral:
+            return m
+    if r.response is not None and not r.response.ephemeral:
+        return r.response
+    return None
+
+
+def answer(r: Any) -> str:
+    """What the person was told: the public record's content if any, else the private answer."""
+    shown = public(r)
+    if shown is not None:
+        return str(shown.content or "")
+    notes = [m for m in [r.response, *r.followups] if m is not None and m.ephemeral]
+    return str(notes[-1].content or "") if notes else ""
+
+
 @pytest.fixture
 def clock() -> FrozenClock:
     return FrozenClock()
@@ -80,12 +100,12 @@ def table(simcord_env: Any, simcord_bot: UmpireBot, clock: FrozenClock) -> Table
 async def seated(t: Table) -> None:
     """A 1941 game in the channel: alice holds the Axis, bob the Allies, started."""
     r = await t.alice.slash(t.channel, "game new", edition="1941")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     for p in AXIS:
         r = await t.alice.slash(t.channel, "game join", power=p)
-        assert not r.ephemeral, r.response.content
+        assert public(r), answer(r)
     for p in ALLIES:
         r = await t.bob.slash(t.channel, "game join", power=p)
-        assert not r.ephemeral, r.response.content
+        assert public(r), answer(r)
     r = await t.alice.slash(t.channel, "game start")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)

@@ -6,15 +6,16 @@ from __future__ import annotations
 from typing import Any
 
 from rules.edition import edition_catalog
-from tests.cogs.conftest import Table
+from tests.cogs.conftest import Table, answer, public
 
 CLASSIC_AXIS = ("Germany", "Japan")
 CLASSIC_ALLIES = ("Russia", "United Kingdom", "United States")
 
 
 def text_of(r: Any) -> str:
-    parts = [r.response.content or ""]
-    for e in r.response.embeds:
+    parts = [answer(r) or ""]
+    shown = public(r) or r.response  # a quiet read answers privately
+    for e in shown.embeds if shown is not None else []:
         parts += [e.title or "", e.description or ""]
         parts += [f.value or "" for f in e.fields]
     return "\n".join(parts)
@@ -23,16 +24,16 @@ def text_of(r: Any) -> str:
 async def classic_seated(t: Table) -> None:
     """A Classic game in the channel: alice holds the Axis, bob the Allies, started."""
     r = await t.alice.slash(t.channel, "game new", edition="classic")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     assert "Axis & Allies Classic" in text_of(r)
     for p in CLASSIC_AXIS:
         r = await t.alice.slash(t.channel, "game join", power=p)
-        assert not r.ephemeral, r.response.content
+        assert public(r), answer(r)
     for p in CLASSIC_ALLIES:
         r = await t.bob.slash(t.channel, "game join", power=p)
-        assert not r.ephemeral, r.response.content
+        assert public(r), answer(r)
     r = await t.alice.slash(t.channel, "game start")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
 
 
 async def test_game_new_offers_the_installed_editions_by_title(table: Table) -> None:
@@ -61,9 +62,9 @@ async def test_game_new_options_come_from_the_chosen_edition(table: Table) -> No
 
 async def test_no_game_names_every_edition(table: Table) -> None:
     r = await table.alice.slash(table.channel, "game export")
-    assert r.ephemeral
+    assert not public(r)
     for rules in edition_catalog():
-        assert f"`/game new edition:{rules.word}`" in r.response.content
+        assert f"`/game new edition:{rules.word}`" in answer(r)
 
 
 async def test_classic_lobby_offers_classic_powers(table: Table) -> None:
@@ -72,15 +73,15 @@ async def test_classic_lobby_offers_classic_powers(table: Table) -> None:
     choices = [c["value"] for c in await t.bob.autocomplete(t.channel, "game join", "power", "")]
     assert "Russia" in choices and "Soviet Union" not in choices
     r = await t.bob.slash(t.channel, "game join", power="Soviet Union")  # an alias in the data
-    assert not r.ephemeral and "joins as Russia" in text_of(r)
+    assert public(r) and "joins as Russia" in text_of(r)
     r = await t.bob.slash(t.channel, "game join", power="Italy")
-    assert r.ephemeral and "Unknown power 'Italy'" in r.response.content
+    assert not public(r) and "Unknown power 'Italy'" in answer(r)
 
 
 async def test_classic_short_game_is_refused_with_the_editions_options(table: Table) -> None:
     t = table
     r = await t.alice.slash(t.channel, "game new", edition="classic", short=True)
-    assert r.ephemeral and "Unknown option 'short'" in r.response.content
+    assert not public(r) and "Unknown option 'short'" in answer(r)
 
 
 async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
@@ -88,22 +89,22 @@ async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
     await classic_seated(t)
     r = await t.carol.slash(t.channel, "game status")
     body = text_of(r)
-    assert r.ephemeral and "Russia's turn, Weapons Development" in body  # a quiet read
+    assert not public(r) and "Russia's turn, Weapons Development" in body  # a quiet read
     assert f"<@{t.bob.id}>" in body
     r = await t.alice.slash(t.channel, "buy", units="1 infantry")
-    assert r.ephemeral and "Russia's turn" in r.response.content
+    assert not public(r) and "Russia's turn" in answer(r)
     r = await t.bob.slash(t.channel, "end")  # no research this turn
-    assert not r.ephemeral and "Purchase Units" in text_of(r)
+    assert public(r) and "Purchase Units" in text_of(r)
     units = await t.bob.autocomplete(t.channel, "buy", "units", "1 infantry, 1 an")
     assert any(c["value"] == "1 infantry, 1 antiaircraft gun" for c in units)
     r = await t.bob.slash(t.channel, "buy", units="3 inf, 1 arm")
-    assert not r.ephemeral and "Russia bought 3 infantry, 1 tank (14 IPCs)" in text_of(r)
+    assert public(r) and "Russia bought 3 infantry, 1 tank (14 IPCs)" in text_of(r)
     r = await t.bob.slash(t.channel, "buy", units="1 destroyer")
-    assert r.ephemeral and "Unknown unit 'destroyer'" in r.response.content
+    assert not public(r) and "Unknown unit 'destroyer'" in answer(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral and "Combat Movement" in text_of(r)
+    assert public(r) and "Combat Movement" in text_of(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral
+    assert public(r)
     game = await t.service.game_in(str(t.channel.id))
     assert game is not None
     assert (await t.service.state(game.id)).phase == "noncombat_move"
@@ -114,19 +115,19 @@ async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
     assert "Russia" in to
     r = await t.bob.slash(t.channel, "move", units="2 infantry",
                           **{"from": "Caucasus", "to": "Russia"})
-    assert not r.ephemeral and "Russia moved 2 infantry from Caucasus to Russia" in text_of(r)
+    assert public(r) and "Russia moved 2 infantry from Caucasus to Russia" in text_of(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral and "Placement of New Units" in text_of(r)
+    assert public(r) and "Placement of New Units" in text_of(r)
     where = [c["value"] for c in await t.bob.autocomplete(t.channel, "place", "in", "")]
     assert "Russia" in where and "Karelia S.S.R." in where
     r = await t.bob.slash(t.channel, "place", units="3 infantry, 1 tank", **{"in": "Russia"})
-    assert not r.ephemeral and "Russia placed 3 infantry, 1 tank in Russia" in text_of(r)
+    assert public(r) and "Russia placed 3 infantry, 1 tank in Russia" in text_of(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral
+    assert public(r)
     body = text_of(r)
     assert "Russia collected 24 IPCs" in body and "Germany: Weapons Development" in body
     r = await t.carol.slash(t.channel, "game map", space="english channel")
-    assert r.ephemeral and "North Sea Zone" in text_of(r)
+    assert not public(r) and "North Sea Zone" in text_of(r)
     spaces = await t.alice.autocomplete(t.channel, "game map", "space", "syria")
     assert spaces[0]["value"] == "Syria-Iraq"
     assert "Traceback" not in t.env.transcript()
@@ -144,19 +145,19 @@ async def test_research_and_rocket_through_the_cogs(table: Table) -> None:
     assert (await t.service.start(info.id, str(t.alice.id))).ok
     r = await t.bob.slash(t.channel, "research", dice=1)
     body = text_of(r)
-    assert not r.ephemeral and "Russia developed Rockets" in body
+    assert public(r) and "Russia developed Rockets" in body
     for _ in range(3):  # Purchase Units, Combat Movement: to Combat
         r = await t.bob.slash(t.channel, "end")
-        assert not r.ephemeral, r.response.content
+        assert public(r), answer(r)
     frm = [c["value"] for c in await t.bob.autocomplete(t.channel, "rocket", "from", "")]
     assert "Karelia S.S.R." in frm
     at = [c["value"] for c in
           await t.bob.autocomplete(t.channel, "rocket", "at", "", **{"from": "Karelia S.S.R."})]
     assert "Germany" in at
     r = await t.bob.slash(t.channel, "rocket", **{"from": "karelia", "at": "germany"})
-    assert not r.ephemeral and "Germany paid 4 IPCs" in text_of(r)
+    assert public(r) and "Germany paid 4 IPCs" in text_of(r)
     r = await t.bob.slash(t.channel, "rocket", **{"from": "Russia", "at": "Germany"})
-    assert r.ephemeral  # once per turn
+    assert not public(r)  # once per turn
     r = await t.carol.slash(t.channel, "game status")
     assert "Weapons developments: Russia Rockets." in text_of(r)
 
@@ -170,7 +171,7 @@ async def test_research_in_a_1941_game_is_refused_plainly(table: Table) -> None:
         await t.bob.slash(t.channel, "game join", power=p)
     await t.alice.slash(t.channel, "game start")
     r = await t.bob.slash(t.channel, "research", dice=1)
-    assert r.ephemeral and "no weapons development" in r.response.content
+    assert not public(r) and "no weapons development" in answer(r)
 
 
 async def test_a_bombing_raid_declared_and_resolved_through_the_cogs(table: Table) -> None:
@@ -187,11 +188,11 @@ async def test_a_bombing_raid_declared_and_resolved_through_the_cogs(table: Tabl
     assert (await t.service.start(info.id, str(t.alice.id))).ok
     r = await t.bob.slash(t.channel, "move", units="1 bomber", raid=True,
                           **{"from": "United Kingdom", "to": "Germany"})
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral and "Combat" in text_of(r)
+    assert public(r) and "Combat" in text_of(r)
     spaces = [c["value"] for c in await t.bob.autocomplete(t.channel, "bomb", "space", "")]
     assert "Germany" in spaces
     r = await t.bob.slash(t.channel, "bomb", space="Germany")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     assert "Germany paid 5 IPCs" in text_of(r)

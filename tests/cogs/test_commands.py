@@ -9,7 +9,7 @@ import pytest
 
 from cogs import _views
 from cogs._errors import SOMETHING_WENT_WRONG
-from tests.cogs.conftest import AXIS, SECRET, Table, seated
+from tests.cogs.conftest import AXIS, SECRET, Table, answer, public, seated
 from tests.fair_game import POSITION
 
 
@@ -39,14 +39,14 @@ async def test_game_new_join_start_status_are_public_and_mention_people(table: T
     t = table
     await seated(t)
     r = await t.carol.slash(t.channel, "game status", public=True)
-    assert r.ephemeral and "Posted in the channel" in text_of(r)
+    assert public(r)  # shared: a public follow-up in the channel
     r = t.channel.last_message
     assert r.embeds and not r.flags.ephemeral
     body = "\n".join([r.embeds[0].description or ""] + [f.value or "" for f in r.embeds[0].fields])
     assert f"<@{t.bob.id}>" in body and "Soviet Union" in body
     assert str(t.bob.id) not in body.replace(f"<@{t.bob.id}>", "")
     r = await t.carol.slash(t.channel, "game status")
-    assert r.ephemeral
+    assert not public(r)
     body = text_of(r)
     assert f"<@{t.bob.id}>" in body and "Soviet Union" in body
     assert str(t.bob.id) not in body.replace(f"<@{t.bob.id}>", "")
@@ -56,41 +56,41 @@ async def test_game_new_twice_in_a_channel_is_refused_privately(table: Table) ->
     t = table
     await t.alice.slash(t.channel, "game new")
     r = await t.bob.slash(t.channel, "game new")
-    assert r.ephemeral and "already has game" in r.response.content
+    assert not public(r) and "already has game" in answer(r)
 
 
 async def test_game_join_unknown_power_suggests(table: Table) -> None:
     t = table
     await t.alice.slash(t.channel, "game new")
     r = await t.alice.slash(t.channel, "game join", power="Germny")
-    assert r.ephemeral and "Germany" in r.response.content
+    assert not public(r) and "Germany" in answer(r)
 
 
 async def test_game_start_only_by_owner(table: Table) -> None:
     t = table
     await t.alice.slash(t.channel, "game new")
     r = await t.bob.slash(t.channel, "game start")
-    assert r.ephemeral and "owner" in r.response.content
+    assert not public(r) and "owner" in answer(r)
 
 
 async def test_game_map_history_export(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.carol.slash(t.channel, "game map", space="Germany")
-    assert r.ephemeral and "Germany" in text_of(r)
+    assert not public(r) and "Germany" in text_of(r)
     r = await t.carol.slash(t.channel, "game history", n=3)
-    assert not r.ephemeral and "#" in text_of(r)
+    assert public(r) and "#" in text_of(r)
     r = await t.carol.slash(t.channel, "game export")
-    assert not r.ephemeral
-    (attachment,) = r.response.attachments
+    assert public(r)
+    (attachment,) = public(r).attachments
     assert attachment.filename.endswith(".json")
 
 
 async def test_no_game_here(table: Table) -> None:
     r = await table.alice.slash(table.channel, "buy", units="1 infantry")
-    assert r.ephemeral and "game new" in r.response.content
+    assert not public(r) and "game new" in answer(r)
     r = await table.alice.slash(table.channel, "game export")
-    assert r.ephemeral
+    assert not public(r)
 
 
 # --- turn orders -------------------------------------------------------------------------------
@@ -100,52 +100,52 @@ async def test_buy_undo_end_happy_path(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "buy", units="2 inf")
-    assert not r.ephemeral and "infantry" in text_of(r)
+    assert public(r) and "infantry" in text_of(r)
     r = await t.bob.slash(t.channel, "undo")
-    assert not r.ephemeral and "Undone" in text_of(r)
+    assert public(r) and "Undone" in text_of(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral and "Combat Move" in text_of(r)
+    assert public(r) and "Combat Move" in text_of(r)
 
 
 async def test_wrong_person_not_seated_and_not_your_turn(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.carol.slash(t.channel, "buy", units="1 infantry")
-    assert r.ephemeral and "no seat" in r.response.content
+    assert not public(r) and "no seat" in answer(r)
     r = await t.alice.slash(t.channel, "buy", units="1 infantry")
-    assert r.ephemeral and "Soviet Union's turn" in r.response.content
+    assert not public(r) and "Soviet Union's turn" in answer(r)
     r = await t.alice.slash(t.channel, "undo")
-    assert r.ephemeral
+    assert not public(r)
 
 
 async def test_wrong_phase(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "place", units="1 infantry", **{"in": "Russia"})
-    assert r.ephemeral and r.response.content
+    assert not public(r) and answer(r)
     r = await t.bob.slash(t.channel, "move", units="1 infantry", **{"from": "Russia", "to": "Karelia"})
-    assert r.ephemeral
+    assert not public(r)
 
 
 async def test_unknown_names_list_closest_matches(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "buy", units="3 infantri, 1 tankk")
-    assert r.ephemeral and "infantry" in r.response.content
+    assert not public(r) and "infantry" in answer(r)
     await t.bob.slash(t.channel, "end")
     r = await t.bob.slash(
         t.channel, "move", units="1 infantry", **{"from": "Rusia", "to": "Karelia"}
     )
-    assert r.ephemeral and "Russia" in r.response.content
+    assert not public(r) and "Russia" in answer(r)
 
 
 async def test_standing_casualties(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "standing", power="Soviet Union", units="infantry, tank")
-    assert not r.ephemeral
+    assert public(r)
     r = await t.bob.slash(t.channel, "standing", power="Germany", units="infantry")
-    assert r.ephemeral
+    assert not public(r)
 
 
 # --- combat ------------------------------------------------------------------------------------
@@ -157,13 +157,13 @@ async def test_battle_posts_dice_and_a_decision_select(table: Table) -> None:
     r = await t.alice.slash(
         t.channel, "move", units="2 infantry, 1 tank", **{"from": "Eastern Europe", "to": "Ukraine"}
     )
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     r = await t.bob.slash(t.channel, "battle", space="Ukraine")  # not bob's battle
-    assert r.ephemeral
+    assert not public(r)
     await t.alice.slash(t.channel, "end")
     r = await t.alice.slash(t.channel, "battle", space="Ukraine")
-    assert not r.ephemeral, r.response.content
-    dice = [f for f in r.response.embeds[0].fields if f.name == "Dice"]
+    assert public(r), answer(r)
+    dice = [f for f in public(r).embeds[0].fields if f.name == "Dice"]
     assert dice and "Ukraine round 1" in dice[0].value
     # Each owed decision is posted with a select, mentioning its holder; the holder answers.
     game = await t.service.game_in(str(t.channel.id))
@@ -195,26 +195,26 @@ async def test_press_retreat_submerge_strike_casualties_refused_when_not_owed(ta
         ("casualties", {"space": "Ukraine", "units": "1 infantry"}),
     ]:
         r = await t.alice.slash(t.channel, name, **opts)
-        assert r.ephemeral and r.response.content, name
+        assert not public(r) and answer(r), name
 
 
 async def test_odds_luck_and_dice_verify(table: Table) -> None:
     t = table
     r = await t.carol.slash(t.channel, "odds", attackers="3 infantry, 1 tank", defenders="2 infantry")
-    assert r.ephemeral and "Odds" in text_of(r)  # private by default
+    assert not public(r) and "Odds" in text_of(r)  # private by default
     assert t.channel.last_message is None
     r = await t.carol.slash(
         t.channel, "odds", attackers="3 infantry, 1 tank", defenders="2 infantry", public=True
     )
-    assert r.ephemeral  # the private "posted" note; the odds are in the channel
+    assert public(r)  # shared: a public follow-up in the channel
     assert "Odds" in t.channel.last_message.embeds[0].title + t.channel.last_message.embeds[0].description
     r = await t.carol.slash(t.channel, "odds", attackers="3 zeppelins", defenders="2 infantry")
-    assert r.ephemeral and "infantry" in text_of(r)
+    assert not public(r) and "infantry" in text_of(r)
     await seated(t)
     r = await t.carol.slash(t.channel, "luck")
-    assert r.ephemeral and "dice" in text_of(r)
+    assert not public(r) and "dice" in text_of(r)
     r = await t.carol.slash(t.channel, "dice verify")
-    assert r.response is not None and "Traceback" not in text_of(r)
+    assert text_of(r).strip() and "Traceback" not in text_of(r)
 
 
 # --- admin -------------------------------------------------------------------------------------
@@ -224,24 +224,24 @@ async def test_admin_commands_owner_only_and_clear_about_what_exists(table: Tabl
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "admin deadline", hours=24.0)
-    assert r.ephemeral and "owner" in r.response.content
+    assert not public(r) and "owner" in answer(r)
     r = await t.alice.slash(t.channel, "admin deadline", hours=24.0)
-    assert not r.ephemeral and "<t:" in text_of(r)
+    assert public(r) and "<t:" in text_of(r)
     r = await t.alice.slash(t.channel, "admin pause")
-    assert not r.ephemeral
+    assert public(r)
     r = await t.alice.slash(t.channel, "admin resume")
-    assert not r.ephemeral
+    assert public(r)
     r = await t.bob.slash(t.channel, "admin substitute", power="Germany", member=t.carol)
-    assert r.ephemeral and "owner" in r.response.content
+    assert not public(r) and "owner" in answer(r)
     r = await t.alice.slash(t.channel, "admin substitute", power="Germany", member=t.carol)
-    assert not r.ephemeral and "now plays Germany" in text_of(r)
+    assert public(r) and "now plays Germany" in text_of(r)
     # P-1: carol now plays an Axis power, so she may not take an Allied one as well.
     r = await t.alice.slash(t.channel, "admin substitute", power="Soviet Union", member=t.carol)
-    assert r.ephemeral and "P-1" in r.response.content
+    assert not public(r) and "P-1" in answer(r)
     r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
-    assert not r.ephemeral and "left Germany" in text_of(r)
+    assert public(r) and "left Germany" in text_of(r)
     r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
-    assert r.ephemeral and "holds no seat" in r.response.content
+    assert not public(r) and "holds no seat" in answer(r)
 
 
 # --- the error funnel ----------------------------------------------------------------------------
@@ -258,9 +258,9 @@ async def test_unexpected_errors_are_private_and_plain(
 
     monkeypatch.setattr(t.service, "handle", boom)
     r = await t.bob.slash(t.channel, "buy", units="1 infantry")
-    assert r.ephemeral
-    assert r.response.content == SOMETHING_WENT_WRONG
-    assert "secret internals" not in r.response.content
+    assert not public(r)
+    assert answer(r) == SOMETHING_WENT_WRONG
+    assert "secret internals" not in answer(r)
     t.env.errors.clear()  # logged by the funnel; SimCord would re-raise it at teardown
 
 
@@ -328,9 +328,9 @@ async def test_map_images_are_attached_when_the_service_draws_them(table: Table)
     t.bot.service.images = True
     await seated(t)
     r = await t.carol.slash(t.channel, "game map", space="Germany")
-    assert r.ephemeral
+    assert not public(r)
     (png,) = r.response.attachments
     assert png.filename.endswith(".png")
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral
-    assert any(a.filename.endswith(".png") for a in r.response.attachments)
+    assert public(r)
+    assert any(a.filename.endswith(".png") for a in public(r).attachments)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs._bot import UmpireBot
-from tests.cogs.conftest import Table, seated
+from tests.cogs.conftest import Table, answer, public, seated
 
 
 def buttons(message: Any) -> list[tuple[str, str]]:
@@ -32,7 +32,7 @@ def message(t: Table, number: int) -> Any:
 
 async def propose(t: Table, change: str) -> Any:
     r = await t.alice.slash(t.channel, "admin edit", change=change)
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     return r
 
 
@@ -40,7 +40,7 @@ async def test_proposal_is_public_with_buttons_and_mentions_the_other_side(table
     t = table
     await seated(t)
     r = await propose(t, "add 2 inf in Germany")
-    m = r.response
+    m = public(r)
     assert m.content.startswith(f"Edit #1 proposed by <@{t.alice.id}>: add 2 infantry in Germany "
                                 "for Germany.")
     assert f"<@{t.bob.id}>, press Confirm or Reject" in m.content
@@ -52,11 +52,11 @@ async def test_proposal_is_public_with_buttons_and_mentions_the_other_side(table
     assert set(stored.ping_user_ids) == {t.bob.id}
     # The wrong people are refused privately; nothing changes, the buttons stay.
     r = await t.alice.click(message(t, 1), label="Confirm")
-    assert r.ephemeral and "You cannot confirm this edit: you proposed it" in r.response.content
+    assert not public(r) and "You cannot confirm this edit: you proposed it" in answer(r)
     r = await t.carol.click(message(t, 1), label="Confirm")
-    assert r.ephemeral and "you hold no seat in this game" in r.response.content
+    assert not public(r) and "you hold no seat in this game" in answer(r)
     r = await t.carol.click(message(t, 1), label="Reject")
-    assert r.ephemeral and "You cannot reject edit #1" in r.response.content
+    assert not public(r) and "You cannot reject edit #1" in answer(r)
     assert len(buttons(message(t, 1))) == 2
     events = await t.service.store.load_events("g1")
     assert not any(s.event.type == "EditApplied" for s in events)
@@ -72,7 +72,7 @@ async def test_confirm_after_a_restart_applies_and_edits_the_message(table: Tabl
     fresh = UmpireBot(t.service, sync=False, clock=t.clock, reminders=False)
     await t.env.restart_bot(fresh)
     r = await t.bob.click(message(t, 1), label="Confirm")
-    assert not r.ephemeral
+    assert public(r)
     edited = message(t, 1)
     assert edited.content.endswith(f"Applied: confirmed by <@{t.bob.id}>.")
     assert buttons(edited) == []
@@ -85,7 +85,7 @@ async def test_confirm_after_a_restart_applies_and_edits_the_message(table: Tabl
     assert after == before + 2
     r = await t.carol.slash(t.channel, "game history", n=1)
     assert "Edit #1: add 2 infantry in Germany for Germany" in (
-        r.response.embeds[0].description if r.response.embeds else r.response.content)
+        public(r).embeds[0].description if public(r).embeds else answer(r))
 
 
 async def test_reject_and_stale_clicks(table: Table) -> None:
@@ -93,7 +93,7 @@ async def test_reject_and_stale_clicks(table: Table) -> None:
     await seated(t)
     await propose(t, "money Germany 50")
     r = await t.bob.click(message(t, 1), label="Reject")
-    assert not r.ephemeral
+    assert public(r)
     assert message(t, 1).content.endswith(f"Rejected by <@{t.bob.id}>; nothing changed.")
     assert buttons(message(t, 1)) == []
     # A proposal decided by a typed line: the click says what happened and closes the message.
@@ -101,8 +101,8 @@ async def test_reject_and_stale_clicks(table: Table) -> None:
     ok = await t.service.submit("g1", str(t.bob.id), "edit confirm 2")
     assert ok.ok, ok.error
     r = await t.bob.click(message(t, 2), label="Confirm")
-    assert r.ephemeral
-    assert r.response.content == f"Edit #2 was already applied (confirmed by <@{t.bob.id}>)."
+    assert not public(r)
+    assert answer(r) == f"Edit #2 was already applied (confirmed by <@{t.bob.id}>)."
     assert message(t, 2).content.endswith(f"Applied: confirmed by <@{t.bob.id}>.")
     assert buttons(message(t, 2)) == []
     assert (await t.service.state("g1")).treasury["Germany"] == 60
@@ -112,13 +112,13 @@ async def test_who_may_propose_and_bad_changes(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "admin edit", change="money Germany 1")
-    assert r.ephemeral and "Only the game's owner" in r.response.content
+    assert not public(r) and "Only the game's owner" in answer(r)
     r = await t.alice.slash(t.channel, "admin edit", change="add 2 infantry in Germny")
-    assert r.ephemeral and "Did you mean: Germany?" in r.response.content
+    assert not public(r) and "Did you mean: Germany?" in answer(r)
     r = await t.alice.slash(t.channel, "admin edit", change="add 1 battleship in Germany")
-    assert r.ephemeral and "A battleship is a ship" in r.response.content
+    assert not public(r) and "A battleship is a ship" in answer(r)
     r = await t.alice.slash(t.channel, "admin edit", change="confirm 1")
-    assert r.ephemeral and "buttons" in r.response.content
+    assert not public(r) and "buttons" in answer(r)
     r = await t.alice.slash(t.channel, "admin edit", change="add")
-    assert r.ephemeral and "'/admin edit change:add <units> in <space>" in r.response.content
+    assert not public(r) and "'/admin edit change:add <units> in <space>" in answer(r)
     assert proposals(t) == []

@@ -18,7 +18,7 @@ from simcord import SetupError
 from cogs._errors import GUILD_ONLY
 from cogs._slash import _HINT, _SPECS, slash_hints, to_slash
 from cogs.reminders import RemindersCog
-from tests.cogs.conftest import ALLIES, AXIS, Table, seated
+from tests.cogs.conftest import ALLIES, AXIS, Table, public, seated
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELD = "FIELD"  # an f-string's field in a text of the service
@@ -112,15 +112,15 @@ def test_quotes_that_are_not_hints_stay() -> None:
 async def test_refusals_name_the_slash_commands(table: Table) -> None:
     t = table
     r = await t.alice.slash(t.channel, "game export")
-    assert r.ephemeral and "`/game new edition:1941`" in r.response.content
-    assert "'game new" not in r.response.content
+    assert not public(r) and "`/game new edition:1941`" in answer(r)
+    assert "'game new" not in answer(r)
     r = await t.alice.slash(t.channel, "buy", units="1 infantry")
-    assert r.ephemeral and "`/game new edition:<edition>`" in r.response.content
+    assert not public(r) and "`/game new edition:<edition>`" in answer(r)
     await seated(t)
     r = await t.bob.slash(t.channel, "move", units="1 infantry", **{"from": "Russia", "to": "Karelia"})
-    assert r.ephemeral and "`/end`" in r.response.content and "'end'" not in r.response.content
+    assert not public(r) and "`/end`" in answer(r) and "'end'" not in answer(r)
     r = await t.alice.slash(t.channel, "admin pause")  # no deadline yet
-    assert r.ephemeral and "`/admin deadline hours:24`" in r.response.content
+    assert not public(r) and "`/admin deadline hours:24`" in answer(r)
 
 
 async def test_the_lobby_answers_name_slash_commands(table: Table) -> None:
@@ -139,22 +139,22 @@ async def test_admin_texts_show_names_not_ids(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "admin kick", member=t.carol)
-    assert r.ephemeral and f"<@{t.alice.id}>" in r.response.content  # the owner, by name
+    assert not public(r) and f"<@{t.alice.id}>" in answer(r)  # the owner, by name
     r = await t.alice.slash(t.channel, "admin substitute", power="Germany", member=t.carol)
     text = answer(r)
-    assert not r.ephemeral and f"<@{t.carol.id}> now plays Germany" in text
+    assert public(r) and f"<@{t.carol.id}> now plays Germany" in text
     assert f"was <@{t.alice.id}>" in text
     assert bare_ids(text, t.alice, t.bob, t.carol) == []
     r = await t.alice.slash(t.channel, "admin substitute", power="Soviet Union", member=t.carol)
-    assert r.ephemeral and f"<@{t.carol.id}> holds Germany" in r.response.content
-    assert bare_ids(r.response.content, t.carol) == []
+    assert not public(r) and f"<@{t.carol.id}> holds Germany" in answer(r)
+    assert bare_ids(answer(r), t.carol) == []
     r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
     text = answer(r)
-    assert not r.ephemeral and f"<@{t.carol.id}> left Germany" in text
+    assert public(r) and f"<@{t.carol.id}> left Germany" in text
     assert "`/admin substitute power:<power> member:<person>`" in text
     assert bare_ids(text, t.alice, t.carol) == []
     r = await t.alice.slash(t.channel, "admin kick", member=t.carol)
-    assert r.ephemeral and f"<@{t.carol.id}> holds no seat" in r.response.content
+    assert not public(r) and f"<@{t.carol.id}> holds no seat" in answer(r)
 
 
 async def test_reminders_name_the_phase_not_its_id(table: Table) -> None:
@@ -194,12 +194,12 @@ async def test_quiet_reads_are_private_unless_shared(table: Table) -> None:
     ]
     for name, opts in reads:
         r = await t.carol.slash(t.channel, name, **opts)
-        assert r.ephemeral, name
+        assert not public(r), name
         assert answer(r).strip(), name
     assert len(t.channel.history()) == before  # nobody else saw anything
     for name, opts in reads:
         r = await t.carol.slash(t.channel, name, public=True, **opts)
-        assert r.ephemeral and "Posted in the channel" in answer(r), name
+        assert public(r), name  # shared: a public follow-up in the channel
         posted = t.channel.last_message
         assert posted.author.id == t.bot.user.id and not posted.flags.ephemeral
         assert posted.embeds, name
@@ -209,7 +209,7 @@ async def test_quiet_reads_are_private_unless_shared(table: Table) -> None:
 async def test_a_shared_read_refused_stays_private(table: Table) -> None:
     t = table
     r = await t.carol.slash(t.channel, "game status", public=True)
-    assert r.ephemeral and "/game new" in answer(r)
+    assert not public(r) and "/game new" in answer(r)
     assert t.channel.last_message is None
 
 
@@ -238,15 +238,15 @@ async def test_the_entropy_phrase_is_never_shown(table: Table) -> None:
     t = table
     await t.alice.slash(t.channel, "game new", edition="1941")
     r = await t.alice.slash(t.channel, "game join", power=AXIS[0], entropy=PHRASE)
-    assert not r.ephemeral
+    assert public(r)
     assert "with an entropy phrase" in answer(r) and PHRASE not in answer(r)
     r = await t.alice.slash(t.channel, "game join", power="Soviet Union", entropy=PHRASE)
-    assert r.ephemeral and PHRASE not in answer(r)  # refused (P-1): still not echoed
+    assert not public(r) and PHRASE not in answer(r)  # refused (P-1): still not echoed
     await t.alice.slash(t.channel, "game join", power=AXIS[1], entropy=PHRASE + "-2")
     for power in ALLIES:
         await t.bob.slash(t.channel, "game join", power=power)
     r = await t.alice.slash(t.channel, "game start")
-    assert not r.ephemeral
+    assert public(r)
     for name, opts in [
         ("game status", {"public": True}),
         ("game history", {"n": 50}),
@@ -297,7 +297,7 @@ async def test_a_command_that_reaches_the_bot_in_a_dm_is_refused_plainly(table: 
     dave = t.env.create_user("dave")
     t.guild.add_member(dave)
     r = await dave.slash("probe")
-    assert r.ephemeral and r.response.content == GUILD_ONLY
+    assert not public(r) and answer(r) == GUILD_ONLY
     assert ran == []
     r = await t.carol.slash(t.channel, "probe")
     assert ran == ["probe"]
@@ -324,9 +324,9 @@ async def test_game_new_refused_where_the_bot_lacks_what_a_game_needs(table: Tab
     deny = discord.PermissionOverwrite(embed_links=False, read_message_history=False)
     channel = t.guild.create_text_channel("closed", overwrites={me: deny})
     r = await t.alice.slash(channel, "game new", edition="1941")
-    assert r.ephemeral
-    assert "I lack Embed Links and Read Message History" in r.response.content
-    assert "Nothing was created" in r.response.content
+    assert not public(r)
+    assert "I lack Embed Links and Read Message History" in answer(r)
+    assert "Nothing was created" in answer(r)
     assert await t.service.game_in(str(channel.id)) is None
     assert channel.last_message is None
 
@@ -339,12 +339,12 @@ async def test_game_new_without_pin_messages_creates_the_game_and_says_so(table:
         "nopins", overwrites={me: discord.PermissionOverwrite(pin_messages=False)}
     )
     r = await t.alice.slash(channel, "game new", edition="1941")
-    assert not r.ephemeral and r.response.embeds  # the game is created, publicly
-    (note,) = r.followups
+    assert public(r) and public(r).embeds  # the game is created, publicly
+    (note,) = [m for m in r.followups if m.ephemeral]
     assert note.ephemeral and "Pin Messages" in note.content and "not be pinned" in note.content
     assert await t.service.game_in(str(channel.id)) is not None
     r = await t.alice.slash(t.channel, "game new", edition="1941")  # all granted: no note
-    assert not r.ephemeral and not r.followups
+    assert public(r) and not [m for m in r.followups if m.ephemeral]
 
 
 def test_missing_permissions_in_a_thread_asks_for_sending_in_threads() -> None:

@@ -10,9 +10,10 @@ from typing import Any
 from cogs._bot import UmpireBot
 from cogs._follow import follow_up
 from cogs._views import owed_keys
+from cogs.reminders import RemindersCog
 from cogs.status import TITLE, status_embed
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table
+from tests.cogs.conftest import SECRET, Table, answer, public, seated
 from tests.cogs.test_commands import positioned, text_of
 
 
@@ -35,11 +36,11 @@ async def battle_with_a_menu(t: Table) -> tuple[str, Any]:
     r = await t.alice.slash(
         t.channel, "move", units="2 infantry, 1 tank", **{"from": "Eastern Europe", "to": "Ukraine"}
     )
-    assert not r.ephemeral, text_of(r)
+    assert public(r), text_of(r)
     await t.alice.slash(t.channel, "end")
     for _ in range(5):
         r = await t.alice.slash(t.channel, "battle", space="Ukraine")
-        assert not r.ephemeral, text_of(r)
+        assert public(r), text_of(r)
         found = menus(t)
         if found:
             return game, found[-1]
@@ -113,7 +114,7 @@ async def test_a_menu_answered_by_slash_command_is_closed_showing_the_answer(
         r = await holder.slash(t.channel, "casualties", space=space, units=units)
     else:
         r = await holder.slash(t.channel, verb, space="Ukraine")
-    assert not r.ephemeral, text_of(r)
+    assert public(r), text_of(r)
     closed = message(t, menu.id)
     assert not closed.components
     assert f"answered by <@{holder.id}>:" in closed.content and "Ukraine" in closed.content
@@ -168,8 +169,73 @@ async def test_a_failed_post_after_a_stored_order_is_told_truthfully_and_retried
     # Every decision owed now has its menu, posted once; the status shows the game as stored.
     now = await status_embed(t.service, info)
     assert status(t).embeds[0].description == now.description
-    assert owed not in now.description
+    assert owed not in (now.description or "")
     state = await t.service.state(game)
     assert len(menus(t)) == len(owed_keys(state))
     await follow_up(t.bot, info)
     assert len(menus(t)) == len(owed_keys(state))
+
+
+async def test_a_slash_command_whose_record_cannot_be_posted_is_told_it_was_recorded(
+    table: Table,
+) -> None:
+    t = table
+    await seated(t)
+    game = await t.service.game_in(str(t.channel.id))
+    assert game is not None
+    # The bot lost a permission: posting the public record fails once, after the order is stored.
+    t.env.inject_error(
+        "POST", "/webhooks/*", status=403, code=50013, message="Missing Permissions", times=1
+    )
+    r = await t.bob.slash(t.channel, "buy", units="2 infantry")
+    assert public(r) is None
+    told = answer(r)
+    assert told.startswith("Your order was recorded; posting the result failed:"), told
+    assert "permission" in told and "nothing was changed" not in told
+    state = await t.service.state(game.id)
+    assert state.purchase.get("infantry") == 2  # stored: giving it again would buy 4
+    t.env.errors.clear()  # logged by the funnel (SimCord would re-raise it at teardown)
+    r = await t.bob.slash(t.channel, "undo")  # Discord works again
+    assert public(r) and "Undone" in text_of(r)
+
+
+async def test_every_command_is_deferred_first(table: Table) -> None:
+    """Discord allows 3 seconds for the first answer: each command defers before it loads a
+    game, touches the database or renders; refusals stay private, records public."""
+    t = table
+    await seated(t)
+    cases: list[tuple[Any, str, dict[str, Any]]] = [
+        (t.bob, "buy", {"units": "1 infantry"}),
+        (t.alice, "buy", {"units": "1 infantry"}),  # not her turn: refused
+        (t.carol, "game status", {}),
+        (t.carol, "game map", {"space": "Germany"}),
+        (t.carol, "game history", {"n": 2}),
+        (t.carol, "game export", {}),
+        (t.bob, "game remind", {"dm": True}),
+        (t.bob, "admin pause", {}),  # not the owner: refused
+        (t.alice, "admin pause", {}),
+    ]
+    for who, name, opts in cases:
+        before = len(t.env.http_requests)
+        r = await who.slash(t.channel, name, **opts)
+        calls = t.env.http_requests[before:]
+        # The first call answers the interaction: a private defer ("thinking…", ephemeral).
+        assert calls[0].path.endswith("/callback"), (name, calls[0].path)
+        assert calls[0].json == {"type": 5, "data": {"flags": 64}}, name
+        assert r.response is not None or public(r) is not None, name
+
+
+async def test_a_menu_answered_by_the_deadline_is_closed_showing_the_referees_answer(
+    table: Table,
+) -> None:
+    t = table
+    _, menu = await battle_with_a_menu(t)
+    r = await t.alice.slash(t.channel, "admin deadline", hours=1.0, action="defaults")
+    assert public(r), answer(r)
+    cog = t.bot.get_cog("RemindersCog")
+    assert isinstance(cog, RemindersCog)
+    t.clock.advance(hours=2)
+    await cog.tick()  # the referee answers the owed decisions, then the follow-up
+    closed = message(t, menu.id)
+    assert not closed.components
+    assert "answered: " in closed.content and "(by the referee at the deadline)" in closed.content

@@ -10,7 +10,7 @@ from cogs.reminders import RemindersCog
 from db.engine import sqlite_url
 from db.repo import open_store
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table, seated
+from tests.cogs.conftest import SECRET, Table, answer, public, seated
 
 
 def reminders(t: Table) -> RemindersCog:
@@ -23,7 +23,7 @@ async def test_reminders_fire_before_and_at_the_deadline_once(table: Table) -> N
     t = table
     await seated(t)
     r = await t.alice.slash(t.channel, "admin deadline", hours=24.0)
-    assert not r.ephemeral
+    assert public(r)
     cog = reminders(t)
     assert await cog.tick() == 0  # 24 hours to go
     t.clock.advance(hours=22, minutes=30)
@@ -105,7 +105,7 @@ async def test_dm_reminders_for_those_who_ask(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "game remind", dm=True)
-    assert r.ephemeral and "direct message" in r.response.content
+    assert not public(r) and "direct message" in answer(r)
     await t.alice.slash(t.channel, "admin deadline", hours=1.0)
     cog = reminders(t)
     assert await cog.tick() == 1  # within 2 hours: the early reminder
@@ -114,7 +114,7 @@ async def test_dm_reminders_for_those_who_ask(table: Table) -> None:
     assert dm is not None and "Reminder" in dm.content and dm.author.id == t.bot.user.id
     assert [i for i, _ in cog.dms] == [t.bob.id]  # alice did not ask
     r = await t.bob.slash(t.channel, "game remind", dm=False)
-    assert r.ephemeral
+    assert not public(r)
     t.clock.advance(hours=2)
     assert await cog.tick() == 1
     assert "has passed" in t.channel.last_message.content

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules import orders as od
 from rules.legal import legal_orders
-from tests.cogs.conftest import AXIS, Table, seated
+from tests.cogs.conftest import AXIS, Table, answer, public, seated
 
 
 async def test_a_round_of_1941_through_the_cogs(table: Table) -> None:
@@ -32,13 +32,13 @@ async def test_a_round_of_1941_through_the_cogs(table: Table) -> None:
             r = await actor.slash(t.channel, "place", units=units, **{"in": place.space})
         else:
             r = await actor.slash(t.channel, "end")
-        assert not r.ephemeral, r.response.content
-        embed = r.response.embeds[0]
+        assert public(r), answer(r)
+        embed = public(r).embeds[0]
         assert embed.title and embed.description
     state = await t.service.state(game.id)
     assert state.round == 2
     assert seen_powers == list(state.edition.turn_order)
     # Everyone reads; nothing reached the user as a traceback.
     r = await t.carol.slash(t.channel, "game status")
-    assert r.ephemeral and "Round 2" in (r.response.embeds[0].description or "")
+    assert not public(r) and "Round 2" in (r.response.embeds[0].description or "")
     assert "Traceback" not in t.env.transcript()

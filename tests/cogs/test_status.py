@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.status import TITLE
-from tests.cogs.conftest import Table, seated
+from tests.cogs.conftest import Table, answer, public, seated
 
 
 def status_messages(t: Table) -> list[Any]:
@@ -27,9 +27,9 @@ async def test_the_status_is_pinned_at_the_start_and_edited_after_an_order(table
     assert f"<@{t.bob.id}>" in text  # whom the game waits for
     assert "Deadline** none" in text
     r = await t.bob.slash(t.channel, "buy", units="1 infantry")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     r = await t.bob.slash(t.channel, "end")
-    assert not r.ephemeral, r.response.content
+    assert public(r), answer(r)
     (after,) = status_messages(t)
     assert after.id == status.id and after.pinned
     assert after.embeds[0].description != text
@@ -40,7 +40,7 @@ async def test_an_admin_deadline_shows_as_a_discord_timestamp(table: Table) -> N
     t = table
     await seated(t)
     r = await t.alice.slash(t.channel, "admin deadline", hours=24.0)
-    assert not r.ephemeral
+    assert public(r)
     (status,) = status_messages(t)
     due = int(t.clock.now.timestamp()) + 24 * 3600
     assert f"<t:{due}:R>" in (status.embeds[0].description or "")
