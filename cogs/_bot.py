@@ -56,13 +56,13 @@ class UmpireBot(commands.Bot):
             allowed_installs=app_commands.AppInstallationType(guild=True),
         )
         self.service = service
+        service.clock = clock  # deadlines re-armed by the service count from the bot's clock
         self.dev_guild_id = dev_guild_id
         self.sync_commands = sync
         self.clock = clock
         self.run_reminders = reminders
         self.process_id = process_id
         self.board = StatusBoard(self)  # the pinned status message of each game
-        self.dm_reminders: set[str] = set()  # people (user ids) who asked for reminders by DM
 
     async def setup_hook(self) -> None:
         from cogs import _views, admin, combat, game, help, orders, reminders

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from service import waits as wt
 from service.games import GameInfo
 
 if TYPE_CHECKING:
@@ -54,9 +55,81 @@ async def post_menus(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
         log.exception("posting the decision menus of game %s failed", game.id)
 
 
+def mention(person: str) -> str:
+    """A Discord user id as a mention (shown as their name); other persons as they are."""
+    return f"<@{person}>" if person.isdigit() else person or "an open seat"
+
+
+async def send_dm(bot: UmpireBot, user_id: int, text: str, channel: Any) -> bool:
+    """A direct message with a link to the game's channel. A closed DM is logged, not raised."""
+    import discord
+
+    where = getattr(channel, "jump_url", "") or f"<#{getattr(channel, 'id', '')}>"
+    try:
+        user = bot.get_user(user_id) or await bot.fetch_user(user_id)
+        await user.send(
+            f"{text}\n({where})"[:1900], allowed_mentions=discord.AllowedMentions.none()
+        )
+    except discord.HTTPException:
+        log.warning("could not send a direct message to %s", user_id, exc_info=True)
+        return False
+    return True
+
+
+def waits_line(notice: wt.Notice) -> str:
+    """The plain-text lines of a notice: the waits that began, held pings, the last one."""
+    lines: list[str] = []
+    if notice.began:
+        parts = [f"{mention(w.person)} ({w.label})" for w in notice.began]
+        lines.append("🔔 The game waits for " + ", ".join(parts) + ".")
+    held = [w for w in notice.held if w.person in notice.ping]
+    if held:
+        people = sorted({w.person for w in held})
+        what = ", ".join(w.label for w in held)
+        lines.append(f"🔔 {' '.join(mention(p) for p in people)}: the game waits for you ({what}).")
+    for w in notice.last:
+        lines.append(
+            f"⏳ {mention(w.person)}, you are the last one the game waits for ({w.label})."
+        )
+    return "\n".join(lines)
+
+
 async def announce_waits(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
-    """Mention, outside any embed, the people whose wait began (once per wait)."""
-    del bot, game, channel  # built in issue 11, item 1
+    """Mention, outside any embed, the people whose wait began (once per wait).
+
+    Re-arms the game's deadline for the waits now, claims what to announce in the store
+    (``service.waits.notices``: one process, one time), posts one plain-text line whose
+    ``allowed_mentions`` are exactly the people to ping, and sends the DMs asked for
+    (``/game notify``). A failed post releases its claims, so the next pass posts it again.
+    """
+    import discord
+
+    service = bot.service
+    try:
+        now = bot.clock()
+        await wt.arm_deadline(service, game.id, now)
+        notice = await wt.notices(service, game.id, now, bot.process_id)
+    except Exception:
+        log.exception("reading the waits of game %s failed", game.id)
+        return
+    text = waits_line(notice)
+    ping = set(notice.ping) | {w.person for w in notice.last}
+    if text:
+        allowed = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(int(p)) for p in sorted(ping) if p.isdigit()],
+        )
+        try:
+            await channel.send(text[:1900], allowed_mentions=allowed)
+        except Exception:
+            log.exception("announcing the waits of game %s failed; retried next pass", game.id)
+            for key in notice.claims:
+                await service.store.release_claim(game.id, key)
+            return
+    for who, theirs in notice.dm.items():
+        if who.isdigit():
+            what = ", ".join(w.label for w in theirs)
+            await send_dm(bot, int(who), f"🔔 The game waits for you: {what}.", channel)
 
 
 async def follow_up(bot: UmpireBot, game: GameInfo | None, channel: Any = None) -> None:

@@ -83,7 +83,8 @@ class AdminCog(
     @app_commands.command(name="deadline", description="Set the deadline of the current wait")
     @app_commands.describe(
         hours="Hours from now",
-        every_turn="Renew it by the same time at each new turn",
+        every_wait="Re-arm it by the same time for each new wait (each phase, each decision)",
+        every_turn="The same as every_wait (its older name)",
         action="At the deadline: remind only, answer battle decisions by default, or end the phase",
     )
     async def deadline(
@@ -92,7 +93,9 @@ class AdminCog(
         hours: app_commands.Range[float, 0.1, 336.0],
         every_turn: bool = False,
         action: Literal["remind", "defaults", "end"] = "remind",
+        every_wait: bool = False,
     ) -> None:
+        every_turn = every_turn or every_wait
         game = await self._game(interaction)
         if game is None:
             return
@@ -107,7 +110,12 @@ class AdminCog(
             return
         d = await bot.service.deadline(game.id)
         assert d is not None
-        renew = " It renews at each new turn." if every_turn else ""
+        renew = (
+            " It re-arms for each new wait (each phase, each decision); after acting for an "
+            "absent player it acts again at once while the game waits only for them."
+            if every_turn
+            else ""
+        )
         await self._announce(
             interaction, game, f"deadline set to {timestamp(d.due_at)} ({action}).{renew}"
         )

@@ -3,7 +3,8 @@ game's whole life: ``/game leave|cancel|concede|draw|list|mine`` (``cogs._life``
 
 from __future__ import annotations
 
-from typing import Any
+from datetime import timedelta
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -14,7 +15,6 @@ from cogs._common import (
     EMBED_LIMIT,
     channel_key,
     clip,
-    defer_first,
     image_files,
     json_file,
     people_of,
@@ -26,10 +26,12 @@ from cogs._common import (
     umpire,
     with_mentions,
 )
+from cogs._follow import follow_up
 from cogs._life import life, list_games, my_games
 from cogs._quiet import PUBLIC_HELP, begin, reply, status_embed
 from cogs._views import play, shown
 from rules.edition import default_edition
+from service import waits as wt
 from service.commands import no_game
 
 # What the bot needs in a game's channel. Without NEEDED the game cannot be followed (its
@@ -185,7 +187,6 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     async def history(
         self, interaction: discord.Interaction[Any], n: app_commands.Range[int, 1, 500] = 10
     ) -> None:
-        await defer_first(interaction)
         bot = umpire(interaction)
         text = f"game history {n}"
         result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
@@ -199,26 +200,88 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
             return
         await show(interaction, result, f"History (last {n})")
 
-    @app_commands.command(name="remind", description="Also get your reminders by direct message")
-    @app_commands.describe(dm="True: reminders by DM as well as the channel mention; False: stop")
-    async def remind(self, interaction: discord.Interaction[Any], dm: bool) -> None:
-        await defer_first(interaction)
+    @app_commands.command(name="notify", description="How you are told that a game waits for you")
+    @app_commands.describe(
+        how="A mention in the game's channel, a direct message, or both",
+        quiet="Quiet hours in your local time, e.g. 22-7 or 22:30-07:00 ('off' for none)",
+        timezone="Your time zone for the quiet hours: Europe/Paris, or an offset such as +02:00",
+        this_game="Only for this channel's game (otherwise for every game)",
+    )
+    async def notify(
+        self,
+        interaction: discord.Interaction[Any],
+        how: Literal["channel", "dm", "both"],
+        quiet: str | None = None,
+        timezone: str | None = None,
+        this_game: bool = False,
+    ) -> None:
+        bot = umpire(interaction)
+        game_id = ""
+        if this_game:
+            game = await bot.service.game_in(channel_key(interaction))
+            if game is None:
+                await send_private(interaction, no_game().replace("'game new", "'/game new"))
+                return
+            game_id = game.id
+        try:
+            text = await wt.set_notify(
+                bot.service, person(interaction.user), how=how, quiet=quiet, tz=timezone,
+                game_id=game_id,
+            )
+        except ValueError as e:
+            await send_private(interaction, f"{e} Nothing was changed.")
+            return
+        if how != "channel":
+            text += " Allow direct messages from this server's members to receive them."
+        await send_private(interaction, text)
+
+    @app_commands.command(
+        name="vacation", description="Declare an absence: the deadline action covers your seats"
+    )
+    @app_commands.describe(
+        days="How many days you are away (0 ends your vacation now)",
+        starts_in="Days from now until it starts (default: now)",
+    )
+    async def vacation(
+        self,
+        interaction: discord.Interaction[Any],
+        days: app_commands.Range[float, 0.0, 60.0],
+        starts_in: app_commands.Range[float, 0.0, 60.0] = 0.0,
+    ) -> None:
         bot = umpire(interaction)
         who = person(interaction.user)
-        if dm:
-            bot.dm_reminders.add(who)
-            text = (
-                "You will also get your reminders by direct message (allow DMs from this "
-                "server's members). '/game remind dm:False' stops them."
-            )
+        now = bot.clock()
+        game = await bot.service.game_in(channel_key(interaction))
+        if days == 0:
+            await bot.service.store.set_vacation(None, who)
+            await send_private(interaction, "Your vacation is over: the games wait for you again.")
         else:
-            bot.dm_reminders.discard(who)
-            text = "No more reminders by direct message; the channel mention stays."
-        await send_private(interaction, text)
+            starts = now + timedelta(days=starts_in)
+            try:
+                v = await wt.set_vacation(bot.service, who, starts, starts + timedelta(days=days),
+                                          now)
+            except ValueError as e:
+                await send_private(interaction, f"{e} Nothing was changed.")
+                return
+            text = (
+                f"You are away from <t:{int(v.starts_at.timestamp())}:f> until "
+                f"<t:{int(v.ends_at.timestamp())}:f>, in every game. Meanwhile you get no "
+                "pings or direct messages, and a game's deadline action (defaults or end) "
+                "answers for your seats as soon as the game waits for you."
+            )
+            if game is not None:
+                d = await bot.service.deadline(game.id)
+                if d is None or d.action == "remind":
+                    text += (
+                        " This channel's game has no such deadline: it will wait for you. Its "
+                        "owner can set one with '/admin deadline action:defaults every_wait:True'."
+                    )
+            await send_private(interaction, text)
+        if game is not None:
+            await follow_up(bot, game, interaction.channel)
 
     @app_commands.command(name="export", description="The whole game as JSON (verifiable offline)")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
-        await defer_first(interaction)
         bot = umpire(interaction)
         game = await bot.service.game_in(channel_key(interaction))
         if game is None:

@@ -1,14 +1,20 @@
-"""Deadlines and reminders: a background loop that reminds the players a game waits for, before
-its deadline and when it passes, with a mention in the game's channel, and by direct message to
-those who asked for it (``/game remind dm:True``; kept in memory by the bot).
+"""Deadlines and reminders: a background loop over every active Discord game.
 
-Deadlines live in the game store (``GameService.set_deadline``/``pause``/``resume``; set with
-``/admin deadline``), so a restarted bot keeps them. Each reminder is *claimed* in the store per
-(game, kind, due time) before it is sent (``store.claim_reminder``: a unique key in the database),
-so two bot processes sharing a database never send the same one twice. When a deadline passes,
-``GameService.deadline_due`` claims it and carries out the game's action (remind, defaults, end);
-only the process whose claim succeeded posts it. A deadline with a period renews when a turn
-begins.
+On each tick (``RemindersCog.tick``), for every game being played in a Discord channel:
+
+- the early reminder (``BEFORE`` the deadline) and the reminder when it passes, mentioning the
+  people the game waits for; each is claimed in the store per (game, kind, due time), so two bot
+  processes sharing a database never send the same one twice. When the game waits for one
+  person only, the reminder tells them they are the last one the game waits for;
+- the deadline's action (``GameService.deadline_due``: claimed, once per arming; a deadline with
+  a period re-arms for every new wait and repeats while the game waits only for the absent);
+- ``follow_up`` for the game: the decision menus, the announcement of each wait that began
+  (``cogs._follow.announce_waits``), the pinned status. Whatever a failed Discord call left
+  undone is done again here, after a restart too.
+
+Mentions ping only those who want a channel mention (``/game notify``) and are neither in their
+quiet hours nor on vacation; those who asked for direct messages get the reminder by DM. Every
+setting lives in the database, so a restart or a second bot process changes nothing.
 """
 
 from __future__ import annotations
@@ -23,10 +29,10 @@ import discord
 from discord.ext import commands, tasks
 
 from cogs._common import people_of, with_mentions
-from cogs._follow import follow_up
+from cogs._follow import follow_up, game_channel, mention, send_dm
 from cogs._slash import slash_hints
-from rules import events as ev
-from service.games import GameInfo, GameService, ServiceError
+from service import waits as wt
+from service.games import GameInfo, GameService
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +51,15 @@ class Deadline:
     due: datetime
     paused: bool = False
     action: str = "remind"
+    every: int | None = None
+
+
+def lead(d: Deadline) -> timedelta:
+    """How long before the deadline the early reminder goes: ``BEFORE``, or a quarter of a
+    shorter period (a 1-hour deadline per wait would otherwise remind as soon as it is armed)."""
+    if d.every is not None:
+        return min(BEFORE, timedelta(seconds=d.every) / 4)
+    return BEFORE
 
 
 def due_reminders(deadlines: Sequence[Deadline], now: datetime) -> list[tuple[Deadline, Kind]]:
@@ -55,7 +70,7 @@ def due_reminders(deadlines: Sequence[Deadline], now: datetime) -> list[tuple[De
             continue
         if now >= d.due:
             out.append((d, "due"))
-        elif now >= d.due - BEFORE:
+        elif now >= d.due - lead(d):
             out.append((d, "before"))
     return out
 
@@ -65,28 +80,27 @@ def timestamp(when: datetime) -> str:
     return f"<t:{int(when.timestamp())}:f> (<t:{int(when.timestamp())}:R>)"
 
 
-async def reminder_text(service: GameService, d: Deadline, kind: Kind) -> tuple[str, list[int]]:
-    """The reminder and the user ids it mentions (the people the game waits for)."""
-    result = await service.status(d.game_id)
-    waiting = (result.data or {}).get("waiting", []) if result.ok else []
-    people = [w for w in waiting if isinstance(w, dict)]
-    ids = sorted({int(w["person"]) for w in people if str(w.get("person") or "").isdigit()})
-    # The label names the phase ("Combat Move"), never the engine's id ("turn (combat_move)").
-    parts = [f"{w['power']} ({w.get('label') or w['what']})" for w in people]
-    mentions = " ".join(f"<@{i}>" for i in ids)
+def reminder_text(waits: Sequence[wt.Wait], d: Deadline, kind: Kind, now: datetime) -> str:
+    """The reminder: whom the game waits for (as mentions) and what happens at the deadline."""
+    parts = [f"{mention(w.person)} ({w.label})" for w in waits]
     what = ", ".join(parts) or "nobody"
+    persons = {w.person for w in waits if w.person}
     if kind == "before":
-        text = f"⏰ {mentions} Reminder: the deadline is {timestamp(d.due)}. Waiting for: {what}."
-    else:
-        text = (
-            f"⌛ {mentions} The deadline {timestamp(d.due)} has passed. Waiting for: {what}. "
-            + (
-                "(At this deadline the bot reminds only; the game waits for the orders.)"
-                if d.action == "remind"
-                else "The referee answered for the absent players:"
+        if len(persons) == 1:
+            (who,) = persons
+            return (
+                f"⏰ Reminder: {mention(who)}, you are the last one the game waits for "
+                f"({', '.join(w.label for w in waits)}). The deadline is {timestamp(d.due)}."
             )
-        )
-    return text.replace("  ", " "), ids
+        return f"⏰ Reminder: the deadline is {timestamp(d.due)}. Waiting for: {what}."
+    tail = (
+        "(At this deadline the bot reminds only; the game waits for the orders.)"
+        if d.action == "remind"
+        else "The referee answers for the absent players:"
+    )
+    if now < d.due:  # due early: everyone awaited is away (vacation) or just timed out
+        return f"⌛ Waiting for: {what}, who is away. The referee answers for them now:"
+    return f"⌛ The deadline {timestamp(d.due)} has passed. Waiting for: {what}. {tail}"
 
 
 class RemindersCog(commands.Cog):
@@ -98,7 +112,6 @@ class RemindersCog(commands.Cog):
         self.sent: list[tuple[str, int]] = []  # (key, channel id) sent by this process
         self.dms: list[tuple[int, str]] = []  # (user id, text) sent by DM by this process
         self._start = start
-        bot.service.listeners.append(self._on_events)
 
     async def cog_load(self) -> None:
         if self._start:
@@ -106,24 +119,24 @@ class RemindersCog(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.loop.cancel()
-        if self._on_events in self.bot.service.listeners:
-            self.bot.service.listeners.remove(self._on_events)
 
-    async def _on_events(self, game: GameInfo, events: Sequence[ev.Event]) -> None:
-        if any(isinstance(e, ev.TurnStarted) for e in events):
-            await self.service.renew_deadline(game.id, self.bot.clock())
+    async def games(self) -> list[GameInfo]:
+        """The games being played in a Discord channel."""
+        return [
+            GameInfo.of(rec)
+            for rec in await self.service.store.active_games()
+            if rec.channel.isdigit()
+        ]
 
     async def deadlines(self) -> list[Deadline]:
-        """The stored deadlines of the games bound to a Discord channel."""
+        """The stored deadlines of the games being played in a Discord channel."""
         out: list[Deadline] = []
-        for d in await self.service.store.deadlines():
-            try:
-                info = await self.service.info(d.game_id)
-            except ServiceError:
-                continue
-            if info.status != "active" or not info.channel.isdigit():
-                continue
-            out.append(Deadline(d.game_id, int(info.channel), d.due_at, d.paused, d.action))
+        for game in await self.games():
+            d = await self.service.store.get_deadline(game.id)
+            if d is not None:
+                out.append(
+                    Deadline(game.id, int(game.channel), d.due_at, d.paused, d.action, d.every)
+                )
         return out
 
     @tasks.loop(seconds=TICK_SECONDS)
@@ -138,69 +151,69 @@ class RemindersCog(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def tick(self) -> int:
-        """Send every reminder that is due and that this process claims. Returns how many."""
-        now: datetime = self.bot.clock()
+        """One pass over every active Discord game. Returns how many reminders were posted."""
+        self.service.process_id = self.bot.process_id
         sent = 0
-        for d, kind in due_reminders(await self.deadlines(), now):
-            key = f"{d.game_id}:{d.due.isoformat()}:{kind}"
-            extra = ""
-            if kind == "before":
-                claimed = await self.service.store.claim_reminder(
-                    d.game_id, "before", d.due, self.bot.process_id
-                )
-                if not claimed:
-                    continue
-            else:
-                self.service.process_id = self.bot.process_id
-                result = await self.service.deadline_due(d.game_id, now)
-                if not (result.data or {}).get("fired"):
-                    continue
-                extra = result.answer
-            channel = self.bot.get_channel(d.channel_id)
-            if channel is None:
-                try:
-                    channel = await self.bot.fetch_channel(d.channel_id)
-                except discord.HTTPException:
-                    log.warning("reminder %s: channel %s is gone", key, d.channel_id)
-                    continue
-            text, ids = await reminder_text(self.bot.service, d, kind)
-            if extra:
-                text = f"{text}\n{extra}"[:1900]
-            # Names, not ids (only ``ids`` may ping); hints as slash commands.
-            text = slash_hints(with_mentions(text, people_of(await self.service.info(d.game_id))))
-            mentions = discord.AllowedMentions(
-                everyone=False,
-                roles=False,
-                replied_user=False,
-                users=[discord.Object(i) for i in ids],
-            )
-            await channel.send(text, allowed_mentions=mentions)
-            self.sent.append((key, d.channel_id))
-            sent += 1
-            await self.direct(ids, channel, text)
-            if kind == "due":
-                await follow_up(self.bot, await self.service.info(d.game_id), channel)
+        for game in await self.games():
+            try:
+                sent += await self._game(game)
+            except Exception:  # one game's failure must not stop the others
+                log.exception("reminder pass of game %s failed", game.id)
         return sent
 
-    async def direct(self, ids: Sequence[int], channel: Any, text: str) -> int:
-        """DM the reminder to those of ``ids`` who asked for it (``/game remind dm:True``).
+    async def _game(self, game: GameInfo) -> int:
+        now: datetime = self.bot.clock()
+        await wt.arm_deadline(self.service, game.id, now)
+        rec = await self.service.store.get_deadline(game.id)
+        if rec is None:
+            await follow_up(self.bot, game, None)
+            return 0
+        d = Deadline(game.id, int(game.channel), rec.due_at, rec.paused, rec.action, rec.every)
+        waits = await wt.current_waits(self.service, game.id)
+        sent = 0
+        if due_reminders([d], now) == [(d, "before")] and await self.service.store.claim_reminder(
+            game.id, "before", d.due, self.bot.process_id
+        ):
+            sent += await self._post(game, reminder_text(waits, d, "before", now), waits, now)
+            self.sent.append((f"{game.id}:{d.due.isoformat()}:before", d.channel_id))
+        # The deadline's action: when it passed, or at once for people on vacation.
+        result = await self.service.deadline_due(game.id, now)
+        if (result.data or {}).get("fired"):
+            text = reminder_text(waits, d, "due", now)
+            if result.answer:
+                text = f"{text}\n{result.answer}"
+            sent += await self._post(game, text, waits, now)
+            self.sent.append((f"{game.id}:{d.due.isoformat()}:due", d.channel_id))
+        await follow_up(self.bot, game, None)  # menus of decisions the action created, waits
+        return sent
 
-        The preference is kept in memory by the bot (``UmpireBot.dm_reminders``): a restart
-        forgets it, and the channel mention is always sent. A closed DM is skipped, logged.
-        """
-        wanted: set[str] = getattr(self.bot, "dm_reminders", set())
-        where = getattr(channel, "jump_url", "") or f"<#{getattr(channel, 'id', '')}>"
-        done = 0
-        for i in ids:
-            if str(i) not in wanted:
-                continue
-            try:
-                user = self.bot.get_user(i) or await self.bot.fetch_user(i)
-                await user.send(
-                    f"{text}\n({where})"[:1900], allowed_mentions=discord.AllowedMentions.none()
-                )
-                self.dms.append((i, text))
-                done += 1
-            except discord.HTTPException:
-                log.warning("could not DM reminder to %s", i, exc_info=True)
-        return done
+    async def _post(
+        self, game: GameInfo, text: str, waits: Sequence[wt.Wait], now: datetime
+    ) -> int:
+        """Post a reminder in the game's channel; DM it to those who asked. Returns 1 if posted."""
+        # Names, not ids (only the people awaited may ping); hints as slash commands.
+        text = slash_hints(with_mentions(text, people_of(game)))[:1900]
+        channel = await game_channel(self.bot, game)
+        if channel is None:
+            log.warning("reminder of game %s: channel %s is gone", game.id, game.channel)
+            return 0
+        persons = sorted({w.person for w in waits if w.person})
+        prefs = wt.effective_prefs(await self.service.store.notify_prefs(persons), game.id, persons)
+        away = await wt.away(self.service, persons, now)
+        reachable = [
+            p for p in persons if p not in away and not wt.in_quiet_hours(prefs[p], now)
+        ]
+        ping = [p for p in reachable if prefs[p].how in ("channel", "both") and p.isdigit()]
+        mentions = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False,
+            users=[discord.Object(int(p)) for p in ping],
+        )
+        await channel.send(text, allowed_mentions=mentions)
+        for p in reachable:
+            if (
+                prefs[p].how in ("dm", "both")
+                and p.isdigit()
+                and await send_dm(self.bot, int(p), text, channel)
+            ):
+                self.dms.append((int(p), text))
+        return 1

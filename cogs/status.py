@@ -64,6 +64,7 @@ async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
                 waits.append(f"{who} ({p.power}: {what})")
             lines.append("**Waiting for** " + (", ".join(waits) or "nobody"))
     d = await service.deadline(game.id)
+    lines.extend(await away_lines(service, game, d))
     if d is None:
         lines.append("**Deadline** none")
     elif d.paused:
@@ -79,6 +80,31 @@ async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
     return embed
 
 
+async def away_lines(service: GameService, game: GameInfo, d: Any) -> list[str]:
+    """Who of the seated players is on vacation (now or declared ahead), and who covers them."""
+    from service.waits import away
+
+    people = sorted({p for p in game.seats.values() if p})
+    now = service.clock()
+    current = await away(service, people, now)
+    ahead = [v for v in await service.store.vacations(people) if v.starts_at > now]
+    if not current and not ahead:
+        return []
+    if d is not None and d.action in ("defaults", "end") and not d.paused:
+        cover = f"the deadline action ({d.action}) answers for their seats"
+    else:
+        cover = "no deadline action covers their seats: the game waits for them"
+    out = []
+    for v in sorted(current.values(), key=lambda v: v.ends_at):
+        out.append(f"**Away** <@{v.person}> until {discord_time(v.ends_at)}: {cover}")
+    for v in sorted(ahead, key=lambda v: v.starts_at):
+        out.append(
+            f"**Away** <@{v.person}> from {discord_time(v.starts_at)} until "
+            f"{discord_time(v.ends_at)}"
+        )
+    return out
+
+
 def _is_status(message: discord.Message, me: Any, game_id: str) -> bool:
     if me is None or message.author.id != me.id or not message.embeds:
         return False
@@ -92,6 +118,9 @@ class StatusBoard:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.messages: dict[str, int] = {}  # game id -> status message id (this process)
+        # game id -> the embed last shown: the reminder loop refreshes every game on each
+        # tick, and an unchanged status is not edited again (one Discord call saved per game).
+        self.shown: dict[str, Any] = {}
 
     async def _channel(self, game: GameInfo) -> Any:
         if not game.channel.isdigit():
@@ -134,16 +163,20 @@ class StatusBoard:
             if channel is None or not hasattr(channel, "send"):
                 return None
             embed = await status_embed(self.bot.service, info)
+            if info.id in self.messages and self.shown.get(info.id) == embed.to_dict():
+                return None
             msg = await self.find(channel, info)
             if msg is not None:
                 edited: discord.Message = await msg.edit(
                     embed=embed, allowed_mentions=allowed(None)
                 )
+                self.shown[info.id] = embed.to_dict()
                 return edited
             posted: discord.Message = await channel.send(
                 embed=embed, allowed_mentions=allowed(None)
             )
             self.messages[info.id] = posted.id
+            self.shown[info.id] = embed.to_dict()
             try:
                 await posted.pin(reason="Umpire: the game's status")
             except discord.HTTPException:

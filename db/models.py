@@ -23,6 +23,12 @@ exactly these (a test compares them).
   after a restart too (revision 0004).
 - ``edit_proposal``: game-master edits waiting for the other side's consent, and what became of
   them (``service.edits``); numbered per game (revision 0005).
+- ``claim``: one row per announcement made once (a wait announced, a ping, a DM, a "last one"
+  nudge, a deadline action of one wait), keyed by (game, key): the primary key lets exactly one
+  process make each (revision 0006). ``game_deadline.armed_for`` is the wait it was armed for.
+- ``notify_pref``: how a person is told that a game waits for them (channel mention, DM, both),
+  with optional quiet hours; ``game_id`` '' is their default, a game id overrides it there.
+- ``vacation``: a person's declared absence window (the deadline action covers their seats).
 """
 
 from __future__ import annotations
@@ -118,6 +124,7 @@ class GameDeadline(SQLModel, table=True):
     every: int | None = None  # seconds; renews the deadline at each new turn
     action: str = Field(default="remind", max_length=16)
     paused_at: datetime | None = None
+    armed_for: str = Field(default="", max_length=64)  # the waits (a hash) it was armed for
 
 
 class Deadline(SQLModel, table=True):
@@ -167,6 +174,34 @@ class EditProposalRow(SQLModel, table=True):
     decided_at: datetime | None = None
 
 
+class Claim(SQLModel, table=True):
+    __tablename__ = "claim"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    key: str = Field(primary_key=True, max_length=400)
+    claimed_by: str = Field(max_length=200)
+    claimed_at: datetime = Field(default_factory=utcnow)
+
+
+class NotifyPref(SQLModel, table=True):
+    __tablename__ = "notify_pref"
+
+    person: str = Field(primary_key=True, max_length=200)
+    game_id: str = Field(primary_key=True, max_length=64)  # '' = every game of the person
+    how: str = Field(max_length=16)  # channel | dm | both
+    quiet_from: int | None = None  # minutes after local midnight
+    quiet_to: int | None = None
+    tz: str = Field(default="UTC", max_length=64)
+
+
+class Vacation(SQLModel, table=True):
+    __tablename__ = "vacation"
+
+    person: str = Field(primary_key=True, max_length=200)
+    starts_at: datetime
+    ends_at: datetime
+
+
 def table(model: type[SQLModel]) -> sa.Table:
     """The Core table of a model (typed)."""
     t = model.__table__  # type: ignore[attr-defined]
@@ -185,4 +220,7 @@ GAME_DEADLINE = table(GameDeadline)
 GAME_VOTE = table(GameVote)
 DECISION_MENU = table(DecisionMenu)
 EDIT_PROPOSAL = table(EditProposalRow)
+CLAIM = table(Claim)
+NOTIFY_PREF = table(NotifyPref)
+VACATION = table(Vacation)
 metadata = SQLModel.metadata

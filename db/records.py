@@ -97,8 +97,9 @@ class StoredEvent:
 class DeadlineRecord:
     """A game's deadline: when the current wait ends and what the referee does then.
 
-    ``every`` (seconds) renews it at each new turn; ``paused_at`` is set while it is paused
-    (resuming shifts ``due_at`` by the time spent paused).
+    ``every`` (seconds) re-arms it for each new wait (``service.waits.arm_deadline``);
+    ``armed_for`` names the waits it was armed for (a hash, '' when set by hand);
+    ``paused_at`` is set while it is paused (resuming shifts ``due_at`` by the time paused).
     """
 
     game_id: str
@@ -106,6 +107,7 @@ class DeadlineRecord:
     every: int | None = None
     action: DeadlineAction = "remind"
     paused_at: datetime | None = None
+    armed_for: str = ""
 
     @property
     def paused(self) -> bool:
@@ -137,6 +139,33 @@ class MenuRecord:
     @property
     def open(self) -> bool:
         return self.closed_at is None
+NotifyHow = Literal["channel", "dm", "both"]
+NOTIFY_HOWS: tuple[NotifyHow, ...] = ("channel", "dm", "both")
+
+
+@dataclass(frozen=True)
+class NotifyPrefRecord:
+    """How a person is told that a game waits for them; ``game_id`` '' is their default.
+
+    Quiet hours are minutes after midnight in ``tz`` (an IANA name or a UTC offset such as
+    ``+02:00``); ``quiet_from`` > ``quiet_to`` spans midnight.
+    """
+
+    person: str
+    game_id: str = ""
+    how: NotifyHow = "channel"
+    quiet_from: int | None = None
+    quiet_to: int | None = None
+    tz: str = "UTC"
+
+
+@dataclass(frozen=True)
+class VacationRecord:
+    """A person's declared absence, from ``starts_at`` until ``ends_at``."""
+
+    person: str
+    starts_at: datetime
+    ends_at: datetime
 
 
 EditStatus = Literal["pending", "applied", "rejected"]
@@ -192,6 +221,7 @@ __all__ = [
     "DEADLINE_ACTIONS",
     "ENDED",
     "MENU_CLAIM_STALE",
+    "NOTIFY_HOWS",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",
@@ -204,8 +234,11 @@ __all__ = [
     "GameRecord",
     "GameStatus",
     "MenuRecord",
+    "NotifyHow",
+    "NotifyPrefRecord",
     "OrderRecord",
     "StateMovedOn",
     "StoreError",
     "StoredEvent",
+    "VacationRecord",
 ]

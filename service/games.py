@@ -66,6 +66,7 @@ NOT_SEATED = "You hold no seat in this game; join with 'game join <power>' befor
 EXPORT_FORMAT = "umpire-game"
 EXPORT_VERSION = 2  # 2: events carry "seq" and "hash" (the log's hash chain); 1 is still read
 START_TEXT = "game start"
+MAX_DEADLINE_REPEATS = 60  # one deadline pass acts at most this often (a whole absent turn)
 DICE_COMMIT_TEXT = "dice committed (imported game)"
 
 # Orders a defender (or any side owing a battle decision) gives outside its own turn.
@@ -684,8 +685,9 @@ class GameService:
     ) -> Result:
         """``deadline <duration> [remind|defaults|end] [every]`` (owner, or ``admin``).
 
-        ``every`` (or ``every turn``) renews the deadline by the same duration when a new turn
-        begins. The action is what the referee does when it passes (``deadline_due``).
+        ``every`` (or ``every turn``, ``every wait``) re-arms it by the same duration for each
+        new wait (each phase, each decision; ``service.waits.arm_deadline``). The action is
+        what the referee does when it passes (``deadline_due``).
         """
         got = await self._as_admin(game_id, person, admin, "deadline", "sets its deadline")
         if isinstance(got, Result):
@@ -695,9 +697,12 @@ class GameService:
             period, action, every = parse_deadline(text)
         except ServiceError as e:
             return Result.refused(str(e), kind="deadline", game=info)
+        from service.waits import current_waits, waits_key
+
         now = now or self.clock()
         d = await self.store.set_deadline(
-            game_id, now + period, int(period.total_seconds()) if every else None, action
+            game_id, now + period, int(period.total_seconds()) if every else None, action,
+            waits_key(await current_waits(self, game_id)),
         )
         return Result(
             ok=True, answer=deadline_line(d), kind="deadline", game=info,
@@ -743,61 +748,54 @@ class GameService:
         return Result(ok=True, answer=answer, kind=kind, game=info,
                       data={"deadline": deadline_json(d)})
 
-    async def renew_deadline(self, game_id: str, now: datetime | None = None) -> None:
-        """A new turn began: a deadline with a period starts again from ``now``."""
-        d = await self.store.get_deadline(game_id)
-        if d is not None and d.every is not None and not d.paused:
-            now = now or self.clock()
-            await self.store.set_deadline(
-                game_id, now + timedelta(seconds=d.every), d.every, d.action
-            )
-
     async def deadline_due(self, game_id: str, now: datetime | None = None) -> Result:
-        """Carry out the game's deadline action if the deadline has passed: once, claimed.
+        """Carry out the game's deadline action if it is due: once per arming, claimed.
 
-        ``data["fired"]`` says whether this call claimed it (only one process ever does, for a
-        given due time). ``remind`` does nothing more (the front end reminds); ``defaults``
-        answers each pending battle decision with ``rules.defaults.default_orders`` as the owing
-        power (one pass: the decisions pending at the deadline); ``end`` does that too and then,
-        if no battle decision is pending, ends the current phase (``end confirm``).
+        ``data["fired"]`` says whether this call claimed it (only one process ever does).
+        ``remind`` does nothing more (the front end reminds); ``defaults`` answers each pending
+        battle decision with ``rules.defaults.default_orders`` as the owing power; ``end`` does
+        that too and then, if no battle decision is pending, ends the current phase (``end
+        confirm``). A deadline with a period then re-arms (``service.waits.arm_deadline``): at
+        once while the game waits only for the absent, so the action repeats until it waits
+        for someone present; with the full period otherwise.
         """
+        from service import waits as wt
+
         now = now or self.clock()
-        d = await self.store.get_deadline(game_id)
         quiet = Result(ok=True, answer="", kind="deadline", data={"fired": False})
-        if d is None or d.paused or now < d.due_at:
-            return quiet
-        if not await self.store.claim_reminder(game_id, "due", d.due_at, self.process_id):
-            return quiet
         lines: list[str] = []
         events: list[ev.Event] = []
-        if d.action in ("defaults", "end"):
-            try:
-                state = await self.state(game_id)
-                rec = await self.store.get_game(game_id)
-            except (ServiceError, StoreError) as e:
-                return Result(ok=True, answer=str(e), kind="deadline",
-                              data={"fired": True, "action": d.action})
-            note = " (by the referee at the deadline)"
-            for order in default_orders(state):
-                who = rec.seats.get(order.power, "")
-                r = await self.submit_order(game_id, who, order, _order_text(order) + note)
-                lines.append(r.answer if r.ok else f"{order.power}: {r.error}")
-                events.extend(r.events)
-            if d.action == "end":
-                state = await self.state(game_id)
-                if not state.winner and not any(
-                    p.space is not None for p in pending(state)
-                ):
-                    who = rec.seats.get(state.power, "")
-                    r = await self.submit_order(
-                        game_id, who, od.EndPhase(power=state.power, confirm=True),
-                        "end confirm" + note,
-                    )
-                    lines.append(r.answer if r.ok else f"{state.power}: {r.error}")
-                    events.extend(r.events)
+        fired = False
+        action = ""
+        for _ in range(MAX_DEADLINE_REPEATS):
+            d = await wt.arm_deadline(self, game_id, now)
+            if d is None or d.paused:
+                break
+            current = await wt.current_waits(self, game_id)
+            due = now >= d.due_at or (
+                d.action != "remind" and await wt.covered(self, game_id, current, now)
+            )
+            key = f"due:{d.due_at.isoformat()}:{d.armed_for}"
+            if not due or not await self.store.claim(game_id, key, self.process_id):
+                break
+            fired, action = True, d.action
+            before = len(events)
+            await self._deadline_action(game_id, d, lines, events)
+            if d.every is None:
+                break
+            after = wt.waits_key(await wt.current_waits(self, game_id))
+            if len(events) == before or after == d.armed_for:
+                # Nothing moved (remind, or nothing to answer): the same waits get another
+                # full period, so the reminder (or the action) repeats until someone acts.
+                await self.store.rearm_deadline(
+                    game_id, d.armed_for, after, now + timedelta(seconds=d.every)
+                )
+                break
+        if not fired:
+            return quiet
         return Result(
             ok=True, answer="\n".join(lines), events=tuple(events), kind="deadline",
-            data={"fired": True, "action": d.action},
+            data={"fired": True, "action": action},
         )
 
     # --- a game's whole life: leave, cancel, concede, draw; the games of a server -------------
@@ -1034,6 +1032,35 @@ class GameService:
                 row["deadline"] = d.due_at.isoformat()
                 row["paused"] = d.paused
         return row
+    async def _deadline_action(
+        self, game_id: str, d: DeadlineRecord, lines: list[str], events: list[ev.Event]
+    ) -> None:
+        """The deadline's action, once: the referee's orders are noted as such in the log."""
+        from service.waits import REFEREE_NOTE
+
+        if d.action not in ("defaults", "end"):
+            return
+        try:
+            state = await self.state(game_id)
+            rec = await self.store.get_game(game_id)
+        except (ServiceError, StoreError) as e:
+            lines.append(str(e))
+            return
+        for order in default_orders(state):
+            who = rec.seats.get(order.power, "")
+            r = await self.submit_order(game_id, who, order, _order_text(order) + REFEREE_NOTE)
+            lines.append(r.answer if r.ok else f"{order.power}: {r.error}")
+            events.extend(r.events)
+        if d.action == "end":
+            state = await self.state(game_id)
+            if not state.winner and not any(p.space is not None for p in pending(state)):
+                who = rec.seats.get(state.power, "")
+                r = await self.submit_order(
+                    game_id, who, od.EndPhase(power=state.power, confirm=True),
+                    "end confirm" + REFEREE_NOTE,
+                )
+                lines.append(r.answer if r.ok else f"{state.power}: {r.error}")
+                events.extend(r.events)
 
     # --- views ------------------------------------------------------------------------------
     async def status(self, game_id: str) -> Result:
@@ -1626,7 +1653,7 @@ _UNIT = {"d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0}
 
 
 def parse_deadline(text: str) -> tuple[timedelta, DeadlineAction, bool]:
-    """``24h``, ``1d12h``, ``30m defaults``, ``2d end every``: duration, action, renew per turn."""
+    """``24h``, ``1d12h``, ``30m defaults``, ``2d end every``: duration, action, re-arm per wait."""
     words = text.casefold().split()
     action: DeadlineAction = "remind"
     every = False
@@ -1634,7 +1661,7 @@ def parse_deadline(text: str) -> tuple[timedelta, DeadlineAction, bool]:
     for w in words:
         if w in DEADLINE_ACTIONS:
             action = w
-        elif w in ("every", "turn", "per-turn"):
+        elif w in ("every", "turn", "per-turn", "wait", "per-wait"):
             every = True
         else:
             rest.append(w)
@@ -1649,7 +1676,7 @@ def parse_deadline(text: str) -> tuple[timedelta, DeadlineAction, bool]:
         raise ServiceError(
             f"Cannot read the deadline {text.strip()!r}: give a duration such as '24h', '30m', "
             "'2d' or '1d12h', then optionally what happens at it (remind, defaults, end) and "
-            "'every' to renew it at each new turn. Example: 'deadline 24h defaults'."
+            "'every' to re-arm it for each new wait. Example: 'deadline 24h defaults every'."
         )
     if seconds > 60 * 86400:
         raise ServiceError("A deadline is at most 60 days away.")
@@ -1662,7 +1689,10 @@ def deadline_line(d: DeadlineRecord) -> str:
         "defaults": "default answers to pending battle decisions",
         "end": "default battle answers, then the end of the phase",
     }[d.action]
-    renew = f"; it renews every {timedelta(seconds=d.every)} at each new turn" if d.every else ""
+    renew = (
+        f"; it re-arms for {timedelta(seconds=d.every)} at each new wait (phase or decision)"
+        if d.every else ""
+    )
     paused = " (paused)" if d.paused else ""
     when = f"{d.due_at:%Y-%m-%d %H:%M} UTC"
     return f"Deadline: {when}{paused}; at it the referee gives {what}{renew}."

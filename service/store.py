@@ -36,10 +36,12 @@ from db.records import (
     GameRecord,
     GameStatus,
     MenuRecord,
+    NotifyPrefRecord,
     OrderRecord,
     StateMovedOn,
     StoredEvent,
     StoreError,
+    VacationRecord,
 )
 from rules import events as ev
 
@@ -117,9 +119,14 @@ class EventStore(Protocol):
 
     # --- deadlines (the reminders of cogs.reminders and GameService.deadline_due) ----------
     async def set_deadline(
-        self, game_id: str, due_at: datetime, every: int | None, action: DeadlineAction
+        self,
+        game_id: str,
+        due_at: datetime,
+        every: int | None,
+        action: DeadlineAction,
+        armed_for: str = "",
     ) -> DeadlineRecord:
-        """Set (or replace) the game's deadline, not paused."""
+        """Set (or replace) the game's deadline, not paused, for the waits ``armed_for``."""
         ...
 
     async def get_deadline(self, game_id: str) -> DeadlineRecord | None: ...
@@ -223,6 +230,47 @@ class EventStore(Protocol):
         """Mark a pending proposal rejected; ``EditDecided`` if it was decided already."""
         ...
 
+    # --- waits (service.waits): claims, the wait a deadline is armed for, settings --------
+    async def active_games(self) -> list[GameRecord]:
+        """Every game being played (status ``active``), oldest first: the reminder loop's."""
+        ...
+
+    async def claim(self, game_id: str, key: str, claimer: str) -> bool:
+        """True exactly once per (game, key), among every process sharing the store."""
+        ...
+
+    async def claimed(self, game_id: str, keys: Sequence[str]) -> set[str]:
+        """Which of ``keys`` are claimed (without claiming any)."""
+        ...
+
+    async def release_claim(self, game_id: str, key: str) -> None:
+        """Forget a claim whose work failed, so that the next pass does it again."""
+        ...
+
+    async def rearm_deadline(
+        self, game_id: str, was_for: str, armed_for: str, due_at: datetime
+    ) -> DeadlineRecord | None:
+        """Move the deadline to ``due_at`` for the waits ``armed_for``, only if it is still
+        armed for ``was_for`` (of two processes re-arming at once, one wins); else ``None``."""
+        ...
+
+    async def set_notify_pref(self, pref: NotifyPrefRecord) -> None:
+        """Keep (replace) a person's setting for ``pref.game_id`` ('' = every game)."""
+        ...
+
+    async def notify_prefs(self, persons: Sequence[str]) -> list[NotifyPrefRecord]:
+        """Every setting (default and per game) of these persons."""
+        ...
+
+    async def set_vacation(self, vacation: VacationRecord | None, person: str) -> None:
+        """Keep ``person``'s absence window (``None`` clears it)."""
+        ...
+
+    async def vacations(self, persons: Sequence[str]) -> list[VacationRecord]:
+        """The absence windows of these persons (past, present or future)."""
+        ...
+
+
 
 @dataclass
 class _Game:
@@ -243,6 +291,9 @@ class MemoryStore:
         self._claims: dict[tuple[str, str, datetime], str] = {}
         self._votes: dict[tuple[str, str], list[str]] = {}
         self._menus: dict[tuple[str, str], MenuRecord] = {}
+        self._keys: dict[tuple[str, str], str] = {}
+        self._prefs: dict[tuple[str, str], NotifyPrefRecord] = {}
+        self._vacations: dict[str, VacationRecord] = {}
         self._next = 1
 
     async def create_game(
@@ -371,10 +422,15 @@ class MemoryStore:
             raise StoreError(f"Game {game_id} keeps no secret {name!r}.") from None
 
     async def set_deadline(
-        self, game_id: str, due_at: datetime, every: int | None, action: DeadlineAction
+        self,
+        game_id: str,
+        due_at: datetime,
+        every: int | None,
+        action: DeadlineAction,
+        armed_for: str = "",
     ) -> DeadlineRecord:
         self._game(game_id)
-        d = DeadlineRecord(game_id, due_at, every, action)
+        d = DeadlineRecord(game_id, due_at, every, action, armed_for=armed_for)
         self._deadlines[game_id] = d
         return d
 
@@ -506,6 +562,45 @@ class MemoryStore:
             raise EditDecided(p)
         p = self._game(game_id).edits[number - 1] = replace(p, status="rejected", decided_by=by)
         return p
+    async def active_games(self) -> list[GameRecord]:
+        return [g.record for g in self._games.values() if g.record.status == "active"]
+
+    async def claim(self, game_id: str, key: str, claimer: str) -> bool:
+        self._game(game_id)
+        if (game_id, key) in self._keys:
+            return False
+        self._keys[(game_id, key)] = claimer
+        return True
+
+    async def claimed(self, game_id: str, keys: Sequence[str]) -> set[str]:
+        return {k for k in keys if (game_id, k) in self._keys}
+
+    async def release_claim(self, game_id: str, key: str) -> None:
+        self._keys.pop((game_id, key), None)
+
+    async def rearm_deadline(
+        self, game_id: str, was_for: str, armed_for: str, due_at: datetime
+    ) -> DeadlineRecord | None:
+        d = self._deadlines.get(game_id)
+        if d is None or d.armed_for != was_for:
+            return None
+        d = self._deadlines[game_id] = replace(d, due_at=due_at, armed_for=armed_for)
+        return d
+
+    async def set_notify_pref(self, pref: NotifyPrefRecord) -> None:
+        self._prefs[(pref.person, pref.game_id)] = pref
+
+    async def notify_prefs(self, persons: Sequence[str]) -> list[NotifyPrefRecord]:
+        return [p for (who, _), p in self._prefs.items() if who in persons]
+
+    async def set_vacation(self, vacation: VacationRecord | None, person: str) -> None:
+        if vacation is None:
+            self._vacations.pop(person, None)
+        else:
+            self._vacations[person] = vacation
+
+    async def vacations(self, persons: Sequence[str]) -> list[VacationRecord]:
+        return [v for who, v in self._vacations.items() if who in persons]
 
 
 __all__ = [
@@ -526,8 +621,10 @@ __all__ = [
     "GameStatus",
     "MemoryStore",
     "MenuRecord",
+    "NotifyPrefRecord",
     "OrderRecord",
     "StateMovedOn",
     "StoreError",
     "StoredEvent",
+    "VacationRecord",
 ]

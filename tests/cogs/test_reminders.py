@@ -4,13 +4,21 @@ in the store (a restarted bot keeps them; two bots on one database send each rem
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cogs._bot import UmpireBot
 from cogs.reminders import RemindersCog
 from db.engine import sqlite_url
 from db.repo import open_store
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table, answer, public, seated
+from tests.cogs.conftest import SECRET, Table, public, seated
+
+
+def pinged(t: Table, msg: Any) -> tuple[list[int], list[int]]:
+    """Whom a posted message notified, and whom its ``allowed_mentions`` let it notify."""
+    stored = t.env.backend.get_message(msg.channel.id, msg.id)
+    users = stored.allowed_mentions.users
+    return list(stored.ping_user_ids), sorted(users) if users is not None else [-1]
 
 
 def reminders(t: Table) -> RemindersCog:
@@ -59,7 +67,7 @@ async def test_paused_games_get_no_reminders(table: Table) -> None:
     assert "Reminder" in t.channel.last_message.content
 
 
-async def test_a_per_turn_deadline_renews_when_a_turn_begins(table: Table) -> None:
+async def test_a_per_wait_deadline_rearms_when_a_new_wait_begins(table: Table) -> None:
     t = table
     await seated(t)
     await t.alice.slash(t.channel, "admin deadline", hours=10.0, every_turn=True)
@@ -104,17 +112,19 @@ async def test_two_bots_on_one_database_send_once_and_a_restart_keeps_it(
 async def test_dm_reminders_for_those_who_ask(table: Table) -> None:
     t = table
     await seated(t)
-    r = await t.bob.slash(t.channel, "game remind", dm=True)
-    assert not public(r) and "direct message" in answer(r)
+    r = await t.bob.slash(t.channel, "game notify", how="both")
+    assert r.ephemeral and "direct message" in r.response.content
     await t.alice.slash(t.channel, "admin deadline", hours=1.0)
     cog = reminders(t)
     assert await cog.tick() == 1  # within 2 hours: the early reminder
-    assert "Reminder" in t.channel.last_message.content  # the channel mention is still sent
+    msg = t.channel.last_message
+    assert "last one the game waits for" in msg.content  # the channel mention is still sent
+    assert pinged(t, msg) == ([t.bob.id], [t.bob.id])
     dm = t.bob.user.dm_channel.last_message
-    assert dm is not None and "Reminder" in dm.content and dm.author.id == t.bot.user.id
+    assert dm is not None and "last one" in dm.content and dm.author.id == t.bot.user.id
     assert [i for i, _ in cog.dms] == [t.bob.id]  # alice did not ask
-    r = await t.bob.slash(t.channel, "game remind", dm=False)
-    assert not public(r)
+    r = await t.bob.slash(t.channel, "game notify", how="channel")
+    assert r.ephemeral
     t.clock.advance(hours=2)
     assert await cog.tick() == 1
     assert "has passed" in t.channel.last_message.content

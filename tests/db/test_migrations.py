@@ -56,3 +56,7 @@ async def test_upgrade_empty_database_matches_models(empty_url: str) -> None:
     assert "decision_menu" in tables
     assert "edit_proposal" in tables
     assert rev == _head()
+    assert {
+        "game", "seat", "event", "game_order", "snapshot", "secret", "deadline", "game_deadline",
+        "claim", "notify_pref", "vacation",
+    } <= tables

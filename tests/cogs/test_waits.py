@@ -1,0 +1,87 @@
+"""Wait announcements: one plain-text line, outside any embed, mentioning exactly the people the
+game starts waiting for, once per wait (claimed in the store); never the person whose own order
+began it; settings per person and per game (channel, DM, both, quiet hours)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cogs.reminders import RemindersCog
+from tests.cogs.conftest import Table, seated
+
+
+def pinged(t: Table, msg: Any) -> tuple[list[int], list[int]]:
+    """Whom a posted message notified, and whom its ``allowed_mentions`` let it notify."""
+    stored = t.env.backend.get_message(msg.channel.id, msg.id)
+    users = stored.allowed_mentions.users
+    return list(stored.ping_user_ids), sorted(users) if users is not None else [-1]
+
+
+def lines(t: Table) -> list[Any]:
+    """The bot's plain-text wait lines in the channel, oldest first."""
+    return [m for m in t.channel.history() if m.content.startswith(("🔔", "⏳"))]
+
+
+def tick(t: Table) -> Any:
+    cog = t.bot.get_cog("RemindersCog")
+    assert isinstance(cog, RemindersCog)
+    return cog.tick()
+
+
+async def test_a_turn_start_pings_exactly_the_player_once(table: Table) -> None:
+    t = table
+    await seated(t)  # alice started the game: the Soviet Union (bob) is awaited
+    (line,) = lines(t)
+    assert line.content == f"🔔 The game waits for <@{t.bob.id}> (Soviet Union: Purchase Units)."
+    assert not line.embeds
+    assert pinged(t, line) == ([t.bob.id], [t.bob.id])
+    await tick(t)
+    await tick(t)  # the loop finds the wait claimed: never twice
+    assert len(lines(t)) == 1
+    for _ in range(3):  # bob goes through his own phases: he is at the keyboard, no ping
+        r = await t.bob.slash(t.channel, "end")
+        assert not r.ephemeral, r.response.content
+    assert [m.content for m in lines(t)][1:] == []
+    r = await t.bob.slash(t.channel, "end")  # the Soviet turn ends: Germany's begins
+    assert not r.ephemeral, r.response.content
+    last = lines(t)[-1]
+    assert last.content == f"🔔 The game waits for <@{t.alice.id}> (Germany: Purchase Units)."
+    assert pinged(t, last) == ([t.alice.id], [t.alice.id])
+
+
+async def test_dm_only_and_quiet_hours(table: Table) -> None:
+    t = table
+    r = await t.alice.slash(t.channel, "game notify", how="dm")
+    assert r.ephemeral and "direct message in every game" in r.response.content
+    r = await t.alice.slash(t.channel, "game notify", how="both", quiet="25-7")
+    assert r.ephemeral and "'22-7'" in r.response.content and "Nothing was changed" in r.response.content
+    await seated(t)
+    for _ in range(4):
+        await t.bob.slash(t.channel, "end")
+    last = lines(t)[-1]
+    assert f"<@{t.alice.id}> (Germany: Purchase Units)" in last.content
+    assert pinged(t, last) == ([], [])  # DM only: named, not pinged in the channel
+    dm = t.alice.user.dm_channel.last_message
+    assert dm is not None and dm.content.startswith("🔔 The game waits for you: Germany: Purchase")
+    # bob: both, quiet 11:00-14:00 UTC (the frozen clock says 12:00): held until 14:00
+    r = await t.bob.slash(t.channel, "game notify", how="both", quiet="11-14", timezone="UTC")
+    assert r.ephemeral and "quiet 11:00-14:00 (UTC)" in r.response.content
+    game = await t.service.game_in(str(t.channel.id))
+    assert game is not None
+    while (await t.service.state(game.id)).power in ("Germany", "Japan"):  # alice's turns
+        r = await t.alice.slash(t.channel, "end")
+        assert not r.ephemeral, r.response.content
+    line = lines(t)[-1]
+    assert f"<@{t.bob.id}> (United Kingdom: Purchase Units)" in line.content
+    assert pinged(t, line) == ([], [])  # quiet hours: the line without the ping
+    assert t.bob.user.dm_channel is None or t.bob.user.dm_channel.last_message is None
+    t.clock.advance(hours=2, minutes=1)
+    await tick(t)
+    held = lines(t)[-1]
+    assert held.content == (
+        f"🔔 <@{t.bob.id}>: the game waits for you (United Kingdom: Purchase Units)."
+    )
+    assert pinged(t, held) == ([t.bob.id], [t.bob.id])
+    assert t.bob.user.dm_channel.last_message.content.startswith("🔔 The game waits for you")
+    await tick(t)
+    assert lines(t)[-1].id == held.id  # delivered once
