@@ -105,7 +105,7 @@ async def test_bad_settings_are_refused_with_what_to_type() -> None:
         ({"how": "dm", "tz": "Mars/Olympus"}, "'Europe/Paris'"),
     ):
         try:
-            await wt.set_notify(svc, "bob", **kw)  # type: ignore[arg-type]
+            await wt.set_notify(svc, "bob", **kw)
         except ValueError as e:
             assert expect in str(e)
         else:
