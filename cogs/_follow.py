@@ -70,7 +70,7 @@ async def send_dm(bot: UmpireBot, user_id: int, text: str, channel: Any) -> bool
         await user.send(
             f"{text}\n({where})"[:1900], allowed_mentions=discord.AllowedMentions.none()
         )
-    except discord.HTTPException:
+    except Exception:  # a closed DM (403) or any failure: a DM is a convenience, never fatal
         log.warning("could not send a direct message to %s", user_id, exc_info=True)
         return False
     return True
