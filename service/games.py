@@ -755,9 +755,10 @@ class GameService:
         ``remind`` does nothing more (the front end reminds); ``defaults`` answers each pending
         battle decision with ``rules.defaults.default_orders`` as the owing power; ``end`` does
         that too and then, if no battle decision is pending, ends the current phase (``end
-        confirm``). A deadline with a period then re-arms (``service.waits.arm_deadline``): at
-        once while the game waits only for the absent, so the action repeats until it waits
-        for someone present; with the full period otherwise.
+        confirm``), or in Conduct Combat fights a round of the first open battle. A deadline
+        with a period then re-arms (``service.waits.arm_deadline``): at once while the game
+        waits only for the absent, so the action repeats until it waits for someone present;
+        with the full period otherwise.
         """
         from service import waits as wt
 
@@ -1055,10 +1056,17 @@ class GameService:
             state = await self.state(game_id)
             if not state.winner and not any(p.space is not None for p in pending(state)):
                 who = rec.seats.get(state.power, "")
-                r = await self.submit_order(
-                    game_id, who, od.EndPhase(power=state.power, confirm=True),
-                    "end confirm" + REFEREE_NOTE,
-                )
+                fight = sorted(
+                    b.space for b in state.battles.values() if b.step != "done"
+                ) if state.phase == "conduct_combat" else []
+                last: od.Order = od.EndPhase(power=state.power, confirm=True)
+                text = "end confirm"
+                if fight:
+                    # Combat cannot end with a battle open (CC-0): the referee fights it a
+                    # round at a time, and each side's decisions follow as at any deadline.
+                    last = od.Battle(power=state.power, space=fight[0])
+                    text = f"battle {fight[0]}"
+                r = await self.submit_order(game_id, who, last, text + REFEREE_NOTE)
                 lines.append(r.answer if r.ok else f"{state.power}: {r.error}")
                 events.extend(r.events)
 

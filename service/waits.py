@@ -16,8 +16,9 @@ of a wait shared with others (``last:``).
 
 Deadlines (``arm_deadline``, ``GameService.deadline_due``): a deadline with a period re-arms for
 every new set of waits (each phase, each decision), ``now + period``. After the deadline acted
-for absent people, a new wait for those same people (or for people on vacation) is due at once,
-so the action repeats until the game waits for someone present; then the full period starts.
+for absent people, a new wait for those same people in the same turn (or for people on
+vacation) is due at once, so the action repeats until the game waits for someone present; then
+the full period starts. A new turn gives everyone the full period again.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from typing import TYPE_CHECKING, Literal
 
 from db.records import NOTIFY_HOWS, NotifyHow, NotifyPrefRecord, VacationRecord
+from rules import events as ev
 from rules.engine import pending, phase_name
 from service.store import DeadlineRecord, GameNotFound, StoreError
 
@@ -260,12 +262,21 @@ async def away(
 
 
 async def timed_out(service: GameService, game_id: str) -> set[str]:
-    """The persons the deadline acted for in its last action (the trailing referee orders)."""
+    """The persons the deadline answered for in the current turn who gave no order since.
+
+    Within a turn, an absent player stays absent until they act: each of their waits is then
+    answered at once. A new turn gives everyone the full period again (a fresh chance).
+    """
+    events = await service.store.load_events(game_id)
+    start = max((s.seq for s in events if isinstance(s.event, ev.TurnStarted)), default=0)
     out: set[str] = set()
-    for o in reversed(await service.store.orders(game_id)):
-        if not o.text.endswith(REFEREE_NOTE):
-            break
-        out.add(o.person)
+    for o in await service.store.orders(game_id):
+        if o.first_seq < start:
+            continue
+        if o.text.endswith(REFEREE_NOTE):
+            out.add(o.person)
+        else:
+            out.discard(o.person)
     return out
 
 

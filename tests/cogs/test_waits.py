@@ -85,3 +85,37 @@ async def test_dm_only_and_quiet_hours(table: Table) -> None:
     assert t.bob.user.dm_channel.last_message.content.startswith("🔔 The game waits for you")
     await tick(t)
     assert lines(t)[-1].id == held.id  # delivered once
+
+
+async def test_a_vacation_is_shown_and_the_deadline_answers_for_the_seats(table: Table) -> None:
+    from tests.cogs.test_status import status_messages
+
+    t = table
+    await seated(t)
+    r = await t.bob.slash(t.channel, "game vacation", days=3.0)
+    assert r.ephemeral and "has no such deadline" in r.response.content
+    assert "'/admin deadline action:defaults every_wait:True'" in r.response.content
+    (status,) = status_messages(t)
+    text = status.embeds[0].description or ""
+    assert f"**Away** <@{t.bob.id}> until <t:" in text
+    assert "no deadline action covers their seats: the game waits for them" in text
+    r = await t.alice.slash(t.channel, "admin deadline", hours=24.0, action="end", every_wait=True)
+    assert not r.ephemeral
+    (status,) = status_messages(t)
+    assert "the deadline action (end) answers for their seats" in (status.embeds[0].description or "")
+    await tick(t)  # bob is away: the referee ends his turn at once, not in 24 hours
+    game = await t.service.game_in(str(t.channel.id))
+    assert game is not None and (await t.service.state(game.id)).power == "Germany"
+    answer = [m for m in t.channel.history() if m.content.startswith("⌛")][-1]
+    assert answer.content.startswith(f"⌛ Waiting for: <@{t.bob.id}> (Soviet Union: Purchase")
+    assert "who is away. The referee answers for them now:" in answer.content
+    assert pinged(t, answer) == ([], [])  # away: named, never pinged
+    assert lines(t)[-1].content.endswith(f"<@{t.alice.id}> (Germany: Purchase Units).")
+    r = await t.bob.slash(t.channel, "game vacation", days=0.0)
+    assert r.ephemeral and "vacation is over" in r.response.content
+    (status,) = status_messages(t)
+    assert "**Away**" not in (status.embeds[0].description or "")
+    r = await t.bob.slash(t.channel, "game vacation", days=5.0, starts_in=20.0)
+    assert r.ephemeral and r.response.content.startswith("You are away from <t:")
+    (status,) = status_messages(t)
+    assert f"**Away** <@{t.bob.id}> from <t:" in (status.embeds[0].description or "")

@@ -116,3 +116,33 @@ async def test_bad_settings_are_refused_with_what_to_type() -> None:
     (pref,) = await svc.store.notify_prefs(["bob"])
     assert wt.in_quiet_hours(pref, datetime(2026, 1, 1, 21, 0, tzinfo=UTC))  # 23:00 at +2
     assert not wt.in_quiet_hours(pref, datetime(2026, 1, 1, 6, 0, tzinfo=UTC))  # 08:00 at +2
+
+
+async def test_an_absent_attacker_is_answered_for_and_the_present_defender_gets_the_period() -> None:
+    from tests.service.test_games import ATTACK, POSITION
+
+    position = {**POSITION, "units": {**POSITION["units"]}}
+    position["units"]["Ukraine"] = {"Soviet Union": {"infantry": 1, "tank": 1}}
+    clock = Clock()
+    svc = GameService(clock=clock)
+    game = await seated(svc, dice=[3, 4, 6, 2, 5, 1, 1, 1], position=position)
+    ok(await svc.submit(game, "alice", ATTACK))  # then alice goes away
+    ok(await svc.handle("chan", "alice", "deadline 1h end every"))
+    clock.now = T0 + timedelta(hours=1)
+    assert ((await svc.deadline_due(game)).data or {}).get("fired")
+    (w,) = await wt.current_waits(svc, game)  # combat move ended, a round fought for alice
+    assert (w.person, w.title) == ("bob", "casualties in Ukraine")
+    d = await svc.deadline(game)
+    assert d is not None and d.due_at == clock.now + timedelta(hours=1)  # bob: the full hour
+    clock.now += timedelta(minutes=30)
+    ok(await svc.submit(game, "bob", "casualties Ukraine 1 infantry"))
+    (w,) = await wt.current_waits(svc, game)
+    assert (w.person, w.title) == ("alice", "casualties in Ukraine")
+    r = await svc.deadline_due(game)  # alice is still away in this turn: answered at once
+    assert (r.data or {}).get("fired")
+    state = await svc.state(game)
+    assert state.power == "United Kingdom" and state.owners["Ukraine"] == "Germany"
+    d = await svc.deadline(game)
+    assert d is not None and d.due_at == clock.now + timedelta(hours=1)  # bob: an hour
+    referee = [o.text for o in await svc.store.orders(game) if o.text.endswith(wt.REFEREE_NOTE)]
+    assert "battle Ukraine (by the referee at the deadline)" in referee
