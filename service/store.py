@@ -562,6 +562,7 @@ class MemoryStore:
             raise EditDecided(p)
         p = self._game(game_id).edits[number - 1] = replace(p, status="rejected", decided_by=by)
         return p
+
     async def active_games(self) -> list[GameRecord]:
         return [g.record for g in self._games.values() if g.record.status == "active"]
 
