@@ -166,7 +166,7 @@ async def test_reminders_name_the_phase_not_its_id(table: Table) -> None:
     assert isinstance(cog, RemindersCog)
     assert await cog.tick() == 1
     text = t.channel.last_message.content
-    assert "Soviet Union (Combat Move)" in text
+    assert "(Soviet Union: Combat Move)" in text
     assert "combat_move" not in text and "turn (" not in text
 
 
