@@ -15,6 +15,7 @@ from cogs._common import (
     EMBED_LIMIT,
     channel_key,
     clip,
+    defer_first,
     image_files,
     json_file,
     people_of,
@@ -187,6 +188,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     async def history(
         self, interaction: discord.Interaction[Any], n: app_commands.Range[int, 1, 500] = 10
     ) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         text = f"game history {n}"
         result = await bot.service.handle(channel_key(interaction), person(interaction.user), text)
@@ -215,6 +217,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         timezone: str | None = None,
         this_game: bool = False,
     ) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         game_id = ""
         if this_game:
@@ -248,6 +251,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         days: app_commands.Range[float, 0.0, 60.0],
         starts_in: app_commands.Range[float, 0.0, 60.0] = 0.0,
     ) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         who = person(interaction.user)
         now = bot.clock()
@@ -282,6 +286,7 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
 
     @app_commands.command(name="export", description="The whole game as JSON (verifiable offline)")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
+        await defer_first(interaction)
         bot = umpire(interaction)
         game = await bot.service.game_in(channel_key(interaction))
         if game is None:

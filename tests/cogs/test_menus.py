@@ -211,7 +211,8 @@ async def test_every_command_is_deferred_first(table: Table) -> None:
         (t.carol, "game map", {"space": "Germany"}),
         (t.carol, "game history", {"n": 2}),
         (t.carol, "game export", {}),
-        (t.bob, "game remind", {"dm": True}),
+        (t.bob, "game notify", {"how": "both"}),
+        (t.bob, "game vacation", {"days": 1.0}),
         (t.bob, "admin pause", {}),  # not the owner: refused
         (t.alice, "admin pause", {}),
     ]

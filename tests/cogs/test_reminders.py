@@ -11,7 +11,7 @@ from cogs.reminders import RemindersCog
 from db.engine import sqlite_url
 from db.repo import open_store
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table, public, seated
+from tests.cogs.conftest import SECRET, Table, answer, public, seated
 
 
 def pinged(t: Table, msg: Any) -> tuple[list[int], list[int]]:
@@ -113,7 +113,7 @@ async def test_dm_reminders_for_those_who_ask(table: Table) -> None:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "game notify", how="both")
-    assert r.ephemeral and "direct message" in r.response.content
+    assert public(r) is None and "direct message" in answer(r)
     await t.alice.slash(t.channel, "admin deadline", hours=1.0)
     cog = reminders(t)
     assert await cog.tick() == 1  # within 2 hours: the early reminder
@@ -124,7 +124,7 @@ async def test_dm_reminders_for_those_who_ask(table: Table) -> None:
     assert dm is not None and "last one" in dm.content and dm.author.id == t.bot.user.id
     assert [i for i, _ in cog.dms] == [t.bob.id]  # alice did not ask
     r = await t.bob.slash(t.channel, "game notify", how="channel")
-    assert r.ephemeral
+    assert public(r) is None
     t.clock.advance(hours=2)
     assert await cog.tick() == 1
     assert "has passed" in t.channel.last_message.content

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.reminders import RemindersCog
-from tests.cogs.conftest import Table, seated
+from tests.cogs.conftest import Table, answer, public, seated
 
 
 def pinged(t: Table, msg: Any) -> tuple[list[int], list[int]]:
@@ -40,10 +40,10 @@ async def test_a_turn_start_pings_exactly_the_player_once(table: Table) -> None:
     assert len(lines(t)) == 1
     for _ in range(3):  # bob goes through his own phases: he is at the keyboard, no ping
         r = await t.bob.slash(t.channel, "end")
-        assert not r.ephemeral, r.response.content
+        assert public(r) is not None, answer(r)
     assert [m.content for m in lines(t)][1:] == []
     r = await t.bob.slash(t.channel, "end")  # the Soviet turn ends: Germany's begins
-    assert not r.ephemeral, r.response.content
+    assert public(r) is not None, answer(r)
     last = lines(t)[-1]
     assert last.content == f"🔔 The game waits for <@{t.alice.id}> (Germany: Purchase Units)."
     assert pinged(t, last) == ([t.alice.id], [t.alice.id])
@@ -52,9 +52,9 @@ async def test_a_turn_start_pings_exactly_the_player_once(table: Table) -> None:
 async def test_dm_only_and_quiet_hours(table: Table) -> None:
     t = table
     r = await t.alice.slash(t.channel, "game notify", how="dm")
-    assert r.ephemeral and "direct message in every game" in r.response.content
+    assert public(r) is None and "direct message in every game" in answer(r)
     r = await t.alice.slash(t.channel, "game notify", how="both", quiet="25-7")
-    assert r.ephemeral and "'22-7'" in r.response.content and "Nothing was changed" in r.response.content
+    assert public(r) is None and "'22-7'" in answer(r) and "Nothing was changed" in answer(r)
     await seated(t)
     for _ in range(4):
         await t.bob.slash(t.channel, "end")
@@ -65,12 +65,12 @@ async def test_dm_only_and_quiet_hours(table: Table) -> None:
     assert dm is not None and dm.content.startswith("🔔 The game waits for you: Germany: Purchase")
     # bob: both, quiet 11:00-14:00 UTC (the frozen clock says 12:00): held until 14:00
     r = await t.bob.slash(t.channel, "game notify", how="both", quiet="11-14", timezone="UTC")
-    assert r.ephemeral and "quiet 11:00-14:00 (UTC)" in r.response.content
+    assert public(r) is None and "quiet 11:00-14:00 (UTC)" in answer(r)
     game = await t.service.game_in(str(t.channel.id))
     assert game is not None
     while (await t.service.state(game.id)).power in ("Germany", "Japan"):  # alice's turns
         r = await t.alice.slash(t.channel, "end")
-        assert not r.ephemeral, r.response.content
+        assert public(r) is not None, answer(r)
     line = lines(t)[-1]
     assert f"<@{t.bob.id}> (United Kingdom: Purchase Units)" in line.content
     assert pinged(t, line) == ([], [])  # quiet hours: the line without the ping
@@ -93,29 +93,29 @@ async def test_a_vacation_is_shown_and_the_deadline_answers_for_the_seats(table:
     t = table
     await seated(t)
     r = await t.bob.slash(t.channel, "game vacation", days=3.0)
-    assert r.ephemeral and "has no such deadline" in r.response.content
-    assert "'/admin deadline action:defaults every_wait:True'" in r.response.content
+    assert public(r) is None and "has no such deadline" in answer(r)
+    assert "'/admin deadline action:defaults every_wait:True'" in answer(r)
     (status,) = status_messages(t)
     text = status.embeds[0].description or ""
     assert f"**Away** <@{t.bob.id}> until <t:" in text
     assert "no deadline action covers their seats: the game waits for them" in text
     r = await t.alice.slash(t.channel, "admin deadline", hours=24.0, action="end", every_wait=True)
-    assert not r.ephemeral
+    assert public(r) is not None
     (status,) = status_messages(t)
     assert "the deadline action (end) answers for their seats" in (status.embeds[0].description or "")
     await tick(t)  # bob is away: the referee ends his turn at once, not in 24 hours
     game = await t.service.game_in(str(t.channel.id))
     assert game is not None and (await t.service.state(game.id)).power == "Germany"
-    answer = [m for m in t.channel.history() if m.content.startswith("⌛")][-1]
-    assert answer.content.startswith(f"⌛ Waiting for: <@{t.bob.id}> (Soviet Union: Purchase")
-    assert "who is away. The referee answers for them now:" in answer.content
-    assert pinged(t, answer) == ([], [])  # away: named, never pinged
+    due = [m for m in t.channel.history() if m.content.startswith("⌛")][-1]
+    assert due.content.startswith(f"⌛ Waiting for: <@{t.bob.id}> (Soviet Union: Purchase")
+    assert "who is away. The referee answers for them now:" in due.content
+    assert pinged(t, due) == ([], [])  # away: named, never pinged
     assert lines(t)[-1].content.endswith(f"<@{t.alice.id}> (Germany: Purchase Units).")
     r = await t.bob.slash(t.channel, "game vacation", days=0.0)
-    assert r.ephemeral and "vacation is over" in r.response.content
+    assert public(r) is None and "vacation is over" in answer(r)
     (status,) = status_messages(t)
     assert "**Away**" not in (status.embeds[0].description or "")
     r = await t.bob.slash(t.channel, "game vacation", days=5.0, starts_in=20.0)
-    assert r.ephemeral and r.response.content.startswith("You are away from <t:")
+    assert public(r) is None and answer(r).startswith("You are away from <t:")
     (status,) = status_messages(t)
     assert f"**Away** <@{t.bob.id}> from <t:" in (status.embeds[0].description or "")
