@@ -6,6 +6,10 @@ submarines strike (SS-2); an attacker that must press or retreat presses (CC-6);
 bombing raid left unresolved is resolved (R-SBR). Submarines never withdraw by default
 (R-SUB-05 is a choice, never owed). A power absent in its weapons development phase does no
 research (Classic R-TEC-01: research is optional): the phase is ended.
+
+``phase_end_order`` is the referee's order that moves an absent player's phase on once no
+decision is owed: the phase ends, unless Conduct Combat still has a battle open (CC-0: combat
+cannot end with one), which the referee then fights a round at a time.
 """
 
 from __future__ import annotations
@@ -47,3 +51,12 @@ def default_orders(state: GameState) -> list[od.Order]:
         elif p.what == "press or retreat":
             out.append(od.Press(power=p.power, space=p.space))
     return out
+
+
+def phase_end_order(state: GameState) -> od.Order:
+    """The referee's order that moves the current phase on for an absent player."""
+    if state.phase == "conduct_combat":
+        fight = sorted(b.space for b in state.battles.values() if b.step != "done")
+        if fight:
+            return od.Battle(power=state.power, space=fight[0])
+    return od.EndPhase(power=state.power, confirm=True)

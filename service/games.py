@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from rules import dice_audit as da
 from rules import events as ev
 from rules import orders as od
-from rules.defaults import default_orders
+from rules.defaults import default_orders, phase_end_order
 from rules.dice import CHAIN_LENGTH, FAIR_SCHEME, Dice, OutOfDice, ScriptedDice
 from rules.edition import default_edition
 from rules.engine import (
@@ -1056,16 +1056,8 @@ class GameService:
             state = await self.state(game_id)
             if not state.winner and not any(p.space is not None for p in pending(state)):
                 who = rec.seats.get(state.power, "")
-                fight = sorted(
-                    b.space for b in state.battles.values() if b.step != "done"
-                ) if state.phase == "conduct_combat" else []
-                last: od.Order = od.EndPhase(power=state.power, confirm=True)
-                text = "end confirm"
-                if fight:
-                    # Combat cannot end with a battle open (CC-0): the referee fights it a
-                    # round at a time, and each side's decisions follow as at any deadline.
-                    last = od.Battle(power=state.power, space=fight[0])
-                    text = f"battle {fight[0]}"
+                last = phase_end_order(state)
+                text = "end confirm" if isinstance(last, od.EndPhase) else _order_text(last)
                 r = await self.submit_order(game_id, who, last, text + REFEREE_NOTE)
                 lines.append(r.answer if r.ok else f"{state.power}: {r.error}")
                 events.extend(r.events)

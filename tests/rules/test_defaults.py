@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules import orders as od
-from rules.defaults import default_orders
+from rules.defaults import default_orders, phase_end_order
 from rules.engine import pending
 from tests.rules.helpers import Game, position
 
@@ -36,3 +36,20 @@ def test_default_casualties_press_and_strike_are_accepted() -> None:
     g2.script(6, 6)
     g2.do(strike)
     assert all(p.what != "submerge or strike" for p in pending(g2.state))
+
+
+def test_cc_0_the_referee_fights_an_open_battle_before_ending_conduct_combat() -> None:
+    """CC-0: combat cannot end with a battle open, so an absent attacker's battle is fought."""
+    g = Game(position(GER, "combat_move", {
+        "Eastern Europe": {GER: {"tank": 2}},
+        "Ukraine": {SU: {"infantry": 1}},
+    }, owners={"Ukraine": SU}))
+    assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True)
+    g.move({"tank": 2}, "Eastern Europe", "Ukraine")
+    g.end()
+    assert g.state.phase == "conduct_combat"
+    assert phase_end_order(g.state) == od.Battle(power=GER, space="Ukraine")
+    g.script(1, 1, 6)
+    g.do(od.Battle(space="Ukraine"))
+    assert g.state.battles["Ukraine"].step == "done"
+    assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True)
