@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Literal
 from db.records import NOTIFY_HOWS, NotifyHow, NotifyPrefRecord, VacationRecord
 from rules import events as ev
 from rules.engine import pending, phase_name
-from service.store import DeadlineRecord, GameNotFound, StoreError
+from service.store import DeadlineRecord, StoreError
 
 if TYPE_CHECKING:
     from service.games import GameService
@@ -80,14 +80,14 @@ def waits_key(waits: Sequence[Wait]) -> str:
 
 async def current_waits(service: GameService, game_id: str) -> list[Wait]:
     """What the game waits for now, from the stored game ([] unless it is being played)."""
+    from service.games import ServiceError
+
     try:
         rec = await service.store.get_game(game_id)
         if rec.status != "active":
             return []
         state = await service.state(game_id)
-    except (StoreError, GameNotFound):
-        return []
-    except Exception:  # ServiceError (not started) and a corrupt log: nothing to wait for
+    except (StoreError, ServiceError):  # gone, corrupt (CorruptGame) or not started
         return []
     out: list[Wait] = []
     for p in pending(state):
