@@ -29,6 +29,9 @@ exactly these (a test compares them).
 - ``notify_pref``: how a person is told that a game waits for them (channel mention, DM, both),
   with optional quiet hours; ``game_id`` '' is their default, a game id overrides it there.
 - ``vacation``: a person's declared absence window (the deadline action covers their seats).
+- ``uq_game_live_channel`` (revision 0007): a unique index on ``game.channel`` over the games
+  not over (status neither finished nor cancelled): of two racing ``game new`` in one channel
+  the database lets exactly one create its game.
 """
 
 from __future__ import annotations
@@ -48,8 +51,18 @@ def _json(nullable: bool = False) -> Any:
     return Field(sa_column=sa.Column(sa.JSON, nullable=nullable))
 
 
+# The games that are not over: at most one per channel (revision 0007).
+LIVE = sa.text("status NOT IN ('finished', 'cancelled')")
+
+
 class Game(SQLModel, table=True):
     __tablename__ = "game"
+    __table_args__ = (
+        sa.Index(
+            "uq_game_live_channel", "channel", unique=True, sqlite_where=LIVE,
+            postgresql_where=LIVE,
+        ),
+    )
 
     id: str = Field(primary_key=True, max_length=64)
     edition: str = Field(max_length=64)

@@ -7,7 +7,7 @@ layers, DESIGN §2) can implement the service's ``EventStore`` protocol without 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -32,6 +32,61 @@ class GameNotFound(StoreError):
 
 class StateMovedOn(StoreError):
     """Someone else wrote to the game since this writer read it; nothing was written."""
+
+
+class SeatTaken(StoreError):
+    """The seat is held by ``holder`` (not by whom the writer expected); nothing was written."""
+
+    def __init__(self, power: str, holder: str | None) -> None:
+        self.power = power
+        self.holder = holder
+        super().__init__(
+            f"{power} is taken by {holder}." if holder else f"{power} is open now."
+        )
+
+
+class OtherSide(StoreError):
+    """The person holds ``held``, powers of the other side (P-1); nothing was written."""
+
+    def __init__(self, person: str, held: tuple[str, ...]) -> None:
+        self.person = person
+        self.held = held
+        super().__init__(f"{person} holds {', '.join(held)}, of the other side (P-1).")
+
+
+class ChannelTaken(StoreError):
+    """The channel has a game that is not over (``game_id``, ``status``); nothing was created."""
+
+    def __init__(self, game_id: str, status: str) -> None:
+        self.game_id = game_id
+        self.status = status
+        super().__init__(
+            f"This channel already has game {game_id} ({status}); finish it before starting "
+            "another, or use another channel or thread."
+        )
+
+
+SEATS_MOVED = (
+    "The seats changed while the game was being started; nothing was started. "
+    "Look at the lobby again ('game status') and start anew."
+)
+
+
+_STATUS_WORDS = {"lobby": "in the lobby", "active": "being played"}
+
+
+def status_moved(have: str, expected: str) -> str:
+    """Why a write that expected another status was refused."""
+    now, was = (_STATUS_WORDS.get(s, s) for s in (have, expected))
+    return f"The game moved on: it is {now} now, no longer {was}; nothing was written."
+
+
+def undo_moved(have: int, expected: int) -> str:
+    """Why an undo was refused because the log moved on (what the undoer is told)."""
+    return (
+        f"Someone else changed the game meanwhile (event {have}, expected {expected}); "
+        "nothing was undone. Look at the game again ('state') before you undo."
+    )
 
 
 @dataclass(frozen=True)
@@ -91,6 +146,13 @@ class StoredEvent:
     seq: int
     order: int
     event: ev.Event
+    hash: str = ""  # the log's hash after this event (``db.repo.next_hash``): the head it makes
+
+
+def head_of(game_id: str, events: Sequence[StoredEvent]) -> str:
+    """The log's head hash after ``events`` (the game id for an empty log): what a writer read,
+    and names when it writes (compare-and-set on the exact head, with the event count)."""
+    return events[-1].hash if events else game_id
 
 
 @dataclass(frozen=True)
@@ -222,6 +284,8 @@ __all__ = [
     "ENDED",
     "MENU_CLAIM_STALE",
     "NOTIFY_HOWS",
+    "SEATS_MOVED",
+    "ChannelTaken",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",
@@ -237,8 +301,13 @@ __all__ = [
     "NotifyHow",
     "NotifyPrefRecord",
     "OrderRecord",
+    "OtherSide",
+    "SeatTaken",
     "StateMovedOn",
     "StoreError",
     "StoredEvent",
     "VacationRecord",
+    "head_of",
+    "status_moved",
+    "undo_moved",
 ]

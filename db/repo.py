@@ -3,9 +3,11 @@
 Same semantics as ``service.store.MemoryStore``. Every write is one transaction. A write to a
 game first updates its ``game`` row, which serialises writers of one game (a row lock on
 PostgreSQL; ``BEGIN IMMEDIATE`` takes the database write lock on SQLite); the writer then checks
-that the log has exactly ``expected_seq`` events, else ``StateMovedOn`` and nothing is written.
-Should two appends at the same ``seq`` still meet, the ``event`` primary key ``(game_id, seq)``
-refuses the second, which is reported as ``StateMovedOn`` as well.
+that the log has exactly ``expected_seq`` events ending in the head hash the writer read, else
+``StateMovedOn`` and nothing is written. Should two appends at the same ``seq`` still meet, the
+``event`` primary key ``(game_id, seq)`` refuses the second, which is reported as
+``StateMovedOn`` as well. Lobby writes (seats, the start) check seats, sides and status under
+the same lock; one game not over per channel is also a unique index (revision 0007).
 
 Reading a log checks its hash chain (``CorruptGame`` names the first bad event). The state of a
 long game is loaded as the latest snapshot plus the tail of the log (``load_state``); snapshots
@@ -50,6 +52,8 @@ from db.models import (
 from db.records import (
     ENDED,
     MENU_CLAIM_STALE,
+    SEATS_MOVED,
+    ChannelTaken,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -62,10 +66,14 @@ from db.records import (
     MenuRecord,
     NotifyPrefRecord,
     OrderRecord,
+    OtherSide,
+    SeatTaken,
     StateMovedOn,
     StoredEvent,
     StoreError,
     VacationRecord,
+    status_moved,
+    undo_moved,
 )
 from rules import events as ev
 from rules.engine import evolve, replay
@@ -210,6 +218,7 @@ class SqlStore:
         for _ in range(50):
             try:
                 async with self._write() as conn:
+                    await self._channel_free(conn, channel)
                     n = await conn.scalar(sa.select(sa.func.count()).select_from(GAME))
                     game_id = f"g{int(n or 0) + 1}"
                     now = utcnow()
@@ -230,7 +239,11 @@ class SqlStore:
                         )
                     )
             except IntegrityError:
-                continue  # another process took that id at the same moment: count again
+                # Another process took that id, or this channel (the unique index of games
+                # not over per channel), at the same moment: look again.
+                async with self._read() as conn:
+                    await self._channel_free(conn, channel)
+                continue
             return GameRecord(
                 id=game_id,
                 edition=edition,
@@ -243,6 +256,19 @@ class SqlStore:
                 guild=guild,
             )
         raise StoreError("Could not create a game: too many games created at once; try again.")
+
+    @staticmethod
+    async def _channel_free(conn: AsyncConnection, channel: str) -> None:
+        """``ChannelTaken`` if ``channel`` has a game that is not over."""
+        row = (
+            await conn.execute(
+                sa.select(GAME.c.id, GAME.c.status)
+                .where(GAME.c.channel == channel, GAME.c.status.not_in(ENDED))
+                .limit(1)
+            )
+        ).first()
+        if row is not None:
+            raise ChannelTaken(row.id, row.status)
 
     async def _records(self, conn: AsyncConnection, where: Any) -> list[GameRecord]:
         rows = (
@@ -297,32 +323,97 @@ class SqlStore:
         async with self._read() as conn:
             return await self._records(conn, GAME.c.status.not_in(ENDED))
 
-    async def set_status(self, game_id: str, status: GameStatus) -> None:
+    async def set_status(
+        self, game_id: str, status: GameStatus, *, expected: GameStatus | None = None
+    ) -> None:
         async with self._write() as conn:
             await self._touch(conn, game_id)
+            if expected is not None:
+                await self._status_in(conn, game_id, (expected,))
             await conn.execute(GAME.update().where(GAME.c.id == game_id).values(status=status))
+
+    @staticmethod
+    async def _status_in(
+        conn: AsyncConnection, game_id: str, statuses: Sequence[GameStatus]
+    ) -> None:
+        """``StateMovedOn`` unless the (locked) game's status is one of ``statuses``."""
+        have = await conn.scalar(sa.select(GAME.c.status).where(GAME.c.id == game_id))
+        if have not in statuses:
+            raise StateMovedOn(status_moved(str(have), statuses[0]))
+
+    @staticmethod
+    async def _seats(conn: AsyncConnection, game_id: str) -> dict[str, tuple[str, str]]:
+        """power → (person, entropy) of the game, as the transaction sees them."""
+        rows = await conn.execute(
+            sa.select(SEAT.c.power, SEAT.c.person, SEAT.c.entropy).where(SEAT.c.game_id == game_id)
+        )
+        return {r.power: (r.person, r.entropy or "") for r in rows}
+
+    async def take_seat(
+        self,
+        game_id: str,
+        power: str,
+        person: str,
+        *,
+        entropy: str = "",
+        holder: str | None = None,
+        conflicts: Sequence[str] = (),
+        statuses: Sequence[GameStatus] = ("lobby",),
+    ) -> GameRecord:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)  # the game's row lock: lobby writers queue here
+            await self._status_in(conn, game_id, statuses)
+            seats = await self._seats(conn, game_id)
+            now = seats[power][0] if power in seats else None
+            if now != holder:
+                raise SeatTaken(power, now)
+            held = tuple(p for p in conflicts if p in seats and seats[p][0] == person)
+            if held:
+                raise OtherSide(person, held)
+            await self._put_seat(conn, game_id, power, person, entropy)
+            found = await self._records(conn, GAME.c.id == game_id)
+        return found[0]
+
+    async def free_seats(
+        self, game_id: str, person: str, *, statuses: Sequence[GameStatus] = ("lobby",)
+    ) -> tuple[list[str], GameRecord]:
+        async with self._write() as conn:
+            await self._touch(conn, game_id)
+            await self._status_in(conn, game_id, statuses)
+            held = [p for p, (who, _) in (await self._seats(conn, game_id)).items()
+                    if who == person]
+            for p in held:
+                await self._put_seat(conn, game_id, p, None, "")
+            found = await self._records(conn, GAME.c.id == game_id)
+        return held, found[0]
 
     async def set_seat(
         self, game_id: str, power: str, person: str | None, entropy: str = ""
     ) -> None:
         async with self._write() as conn:
             await self._touch(conn, game_id)
-            where = sa.and_(SEAT.c.game_id == game_id, SEAT.c.power == power)
-            old = (await conn.execute(sa.select(SEAT).where(where))).first()
-            await conn.execute(SEAT.delete().where(where))
-            if person is None:
-                return
-            # As MemoryStore: an empty phrase keeps the one given before.
-            phrase = entropy or (old.entropy if old is not None else "")
-            await conn.execute(
-                SEAT.insert().values(
-                    game_id=game_id,
-                    power=power,
-                    person=person,
-                    entropy=phrase,
-                    substitute=old.substitute if old is not None else None,
-                )
+            await self._put_seat(conn, game_id, power, person, entropy)
+
+    @staticmethod
+    async def _put_seat(
+        conn: AsyncConnection, game_id: str, power: str, person: str | None, entropy: str
+    ) -> None:
+        where = sa.and_(SEAT.c.game_id == game_id, SEAT.c.power == power)
+        old = (await conn.execute(sa.select(SEAT).where(where))).first()
+        await conn.execute(SEAT.delete().where(where))
+        if person is None:
+            return
+        # As MemoryStore: an empty phrase keeps the one given before.
+        phrase = entropy or (old.entropy if old is not None else "")
+        await conn.execute(
+            SEAT.insert().values(
+                game_id=game_id,
+                power=power,
+                person=person,
+                entropy=phrase,
+                substitute=old.substitute if old is not None else None,
             )
+        )
 
     # --- the log ------------------------------------------------------------------------
     async def append(
@@ -335,12 +426,19 @@ class SqlStore:
         power: str,
         text: str,
         dice_used: int = 0,
+        head: str | None = None,
+        status: GameStatus | None = None,
     ) -> OrderRecord:
         try:
             async with self._write() as conn:
-                return await self._append_in(
+                placed = await self._append_in(
                     conn, game_id, expected_seq, events, person=person, power=power, text=text,
-                    dice_used=dice_used)
+                    dice_used=dice_used, head=head)
+                if status is not None:
+                    await conn.execute(
+                        GAME.update().where(GAME.c.id == game_id).values(status=status)
+                    )
+                return placed
         except IntegrityError:
             # Another writer appended at this seq first (the (game_id, seq) primary key).
             async with self._read() as conn:
@@ -358,6 +456,7 @@ class SqlStore:
         power: str,
         text: str,
         dice_used: int = 0,
+        head: str | None = None,
     ) -> OrderRecord:
         """``append`` inside the caller's write transaction (which it locks the game row of)."""
         bodies = [ev.event_to_json(e) for e in events]
@@ -366,6 +465,8 @@ class SqlStore:
         if have != expected_seq:
             raise _moved_on(have, expected_seq, "written")
         prev = await self._hash_at(conn, game_id, expected_seq)
+        if head is not None and prev != head:
+            raise _moved_on(have, expected_seq, "written")
         rows = []
         for i, body in enumerate(bodies):
             prev = next_hash(prev, body)
@@ -442,7 +543,7 @@ class SqlStore:
                 event = ev.event_from_json(dict(r.payload))
             except Exception as e:  # hashes hold but the payload is unreadable
                 raise CorruptGame(game_id, r.seq, f"unreadable event: {e}") from None
-            out.append(StoredEvent(seq=r.seq, order=r.order_index, event=event))
+            out.append(StoredEvent(seq=r.seq, order=r.order_index, event=event, hash=r.hash))
         return out
 
     async def orders(self, game_id: str) -> list[OrderRecord]:
@@ -454,12 +555,41 @@ class SqlStore:
             ).all()
         return [_order_of(r) for r in rows]
 
-    async def drop_last_order(self, game_id: str, expected_seq: int) -> OrderRecord:
+    async def start_game(
+        self,
+        game_id: str,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        text: str,
+        seats: Mapping[str, str],
+        entropy: Mapping[str, str],
+    ) -> OrderRecord:
+        try:
+            async with self._write() as conn:
+                await self._touch(conn, game_id)
+                await self._status_in(conn, game_id, ("lobby",))
+                now = await self._seats(conn, game_id)
+                if {p: who for p, (who, _) in now.items()} != dict(seats) or {
+                    p: phrase for p, (_, phrase) in now.items() if phrase
+                } != dict(entropy):
+                    raise StateMovedOn(SEATS_MOVED)
+                placed = await self._append_in(
+                    conn, game_id, 0, events, person=person, power="", text=text, head=game_id
+                )
+                await conn.execute(
+                    GAME.update().where(GAME.c.id == game_id).values(status="active")
+                )
+                return placed
+        except IntegrityError:
+            raise StateMovedOn(status_moved("started", "lobby")) from None
+
+    async def drop_last_order(self, game_id: str, last: OrderRecord, head: str) -> OrderRecord:
         async with self._write() as conn:
             await self._touch(conn, game_id)
             have = await self._count(conn, game_id)
-            if have != expected_seq:
-                raise _moved_on(have, expected_seq, "undone")
+            if have != last.end_seq or await self._hash_at(conn, game_id, have) != head:
+                raise StateMovedOn(undo_moved(have, last.end_seq))
             row = (
                 await conn.execute(
                     sa.select(ORDER)
@@ -468,9 +598,8 @@ class SqlStore:
                     .limit(1)
                 )
             ).first()
-            if row is None:
-                raise StoreError("Nothing to undo.")
-            last = _order_of(row)
+            if row is None or _order_of(row) != last:
+                raise StateMovedOn(undo_moved(have, last.end_seq))
             await self._cut(conn, game_id, last.first_seq)
             await conn.execute(
                 ORDER.delete().where(ORDER.c.game_id == game_id, ORDER.c.index == last.index)
@@ -931,6 +1060,7 @@ class SqlStore:
         events: Sequence[ev.Event],
         *,
         text: str,
+        head: str | None = None,
     ) -> OrderRecord:
         try:
             async with self._write() as conn:
@@ -939,7 +1069,8 @@ class SqlStore:
                 await self._touch(conn, game_id)
                 await self._decide_edit(conn, game_id, number, "applied", agreed)
                 return await self._append_in(
-                    conn, game_id, expected_seq, events, person=agreed, power="", text=text)
+                    conn, game_id, expected_seq, events, person=agreed, power="", text=text,
+                    head=head)
         except IntegrityError:
             async with self._read() as conn:
                 have = await self._count(conn, game_id)

@@ -158,7 +158,7 @@ async def confirm(svc: GameService, game_id: str, person: str, number: int) -> R
     try:
         placed = await svc.store.apply_edit(
             game_id, number, person, loaded.seq, [event],
-            text=f"edit confirm {number}: {format_edit(cmd.change)}",
+            text=f"edit confirm {number}: {format_edit(cmd.change)}", head=loaded.head,
         )
     except EditDecided as e:
         return _stale(e.proposal, info)

@@ -42,6 +42,7 @@ from service import fair
 from service.store import (
     DEADLINE_ACTIONS,
     ENDED,
+    ChannelTaken,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -52,15 +53,22 @@ from service.store import (
     GameStatus,
     MemoryStore,
     OrderRecord,
+    OtherSide,
+    SeatTaken,
     StateMovedOn,
     StoredEvent,
     StoreError,
+    head_of,
+    undo_moved,
 )
 
 if TYPE_CHECKING:
     from service.images import RenderedImage
 
 log = logging.getLogger(__name__)
+
+# Seat changes by the owner or an admin (substitute, kick) are allowed whatever the status.
+_ANY_STATUS: tuple[GameStatus, ...] = ("lobby", "active", "finished", "cancelled")
 
 NOT_SEATED = "You hold no seat in this game; join with 'game join <power>' before the game starts."
 EXPORT_FORMAT = "umpire-game"
@@ -212,6 +220,15 @@ class CountingDice:
         return faces
 
 
+def start_events(rec: GameRecord) -> list[ev.Event]:
+    """The events 'game start' writes for this lobby: the game, then its dice commitment
+    (the entropy phrases are frozen here), then the first turn."""
+    events = new_game(rec.edition, rec.options, rec.position)
+    first_round = replay(events[:1]).round
+    dice_events = fair.start_events(rec.dice, rec.id, first_round, rec.entropy)
+    return [events[0], *dice_events, *events[1:]]
+
+
 # --------------------------------------------------------------------------------------------
 
 
@@ -224,6 +241,11 @@ class _Loaded:
     @property
     def seq(self) -> int:
         return len(self.events)
+
+    @property
+    def head(self) -> str:
+        """The log's head hash as read: every write names it (compare-and-set)."""
+        return head_of(self.record.id, self.events)
 
 
 @dataclass
@@ -350,15 +372,18 @@ class GameService:
             log.debug("new_game failed for a position in channel %s", channel, exc_info=True)
             why = f"{type(e).__name__}: {e}"
             raise ServiceError(f"Cannot start from this position ({why}).") from None
-        rec = await self.store.create_game(
-            edition=ed.id,
-            options=opts,
-            channel=channel,
-            owner=owner,
-            dice=spec,
-            position=position,
-            guild=guild,
-        )
+        try:
+            rec = await self.store.create_game(
+                edition=ed.id,
+                options=opts,
+                channel=channel,
+                owner=owner,
+                dice=spec,
+                position=position,
+                guild=guild,
+            )
+        except ChannelTaken as e:  # another 'game new' in this channel came first
+            raise ServiceError(str(e)) from None
         if master is not None:
             # Committed now, before anyone joins with an entropy phrase (DESIGN §6).
             await self.store.put_secret(rec.id, fair.MASTER, master)
@@ -385,34 +410,46 @@ class GameService:
             name = _resolve_power(ed.powers, power)
         except ServiceError as e:
             return Result.refused(str(e), kind="join", game=info)
-        holder = rec.seats.get(name)
-        if holder == person:
-            return Result(ok=True, answer=f"You already hold {name}.", kind="join", game=info)
-        if holder is not None:
-            return Result.refused(f"{name} is taken by {holder}.", kind="join", game=info)
         side = ed.side_of(name)
-        mine = [p for p, who in rec.seats.items() if who == person]
-        other = [p for p in mine if ed.side_of(p) != side]
-        if other:
+        try:
+            # Seat, sides (P-1) and status are checked again inside the write, under the
+            # game's lock: of racing joins of one seat exactly one is acknowledged.
+            rec = await self.store.take_seat(
+                game_id, name, person, entropy=entropy,
+                conflicts=[p for p in ed.turn_order if ed.side_of(p) != side])
+        except SeatTaken as e:
+            if e.holder == person:
+                return Result(ok=True, answer=f"You already hold {name}.", kind="join",
+                              game=info)
+            return Result.refused(f"{name} is taken by {e.holder}.", kind="join", game=info)
+        except OtherSide as e:
             return Result.refused(
-                f"You hold {_and(other)} ({ed.side_of(other[0])}); {name} is on the {side} side. "
-                "One person plays powers of one side only (P-1).",
+                f"You hold {_and(e.held)} ({ed.side_of(e.held[0])}); {name} is on the {side} "
+                "side. One person plays powers of one side only (P-1).",
                 kind="join",
                 game=info,
             )
-        await self.store.set_seat(game_id, name, person, entropy)
-        rec = await self.store.get_game(game_id)
+        except StateMovedOn:  # started or cancelled meanwhile: answer as for that status
+            return await self.join(game_id, person, power, entropy)
         lines = [f"{person} joins as {name} ({side})."]
         lines.append(_open_seats_line(ed.turn_order, rec.seats))
         return Result(ok=True, answer="\n".join(lines), kind="join", game=GameInfo.of(rec))
 
     async def start(self, game_id: str, person: str) -> Result:
-        """Start the game (owner only) once every power is seated."""
+        """Start the game (owner only) once every power is seated.
+
+        The start's events and the status ``active`` are written together
+        (``EventStore.start_game``). A game left in the lobby with its start already in the
+        log (a start cut short by a crash, before the two were one write) is completed.
+        """
         try:
             rec = await self.store.get_game(game_id)
+            logged = await self.store.load_events(game_id) if rec.status == "lobby" else []
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="start")
         info = GameInfo.of(rec)
+        if logged:
+            return await self._finish_start(rec, person, logged)
         if rec.status in ENDED:
             return Result.refused(_OVER, kind="start", game=info)
         if rec.status != "lobby":
@@ -431,18 +468,42 @@ class GameService:
                 game=info,
             )
         try:
-            events = new_game(rec.edition, rec.options, rec.position)
-            # The dice commitment follows GameStarted; the entropy phrases are frozen here.
-            first_round = replay(events[:1]).round
-            dice_events = fair.start_events(rec.dice, game_id, first_round, rec.entropy)
-            events = [events[0], *dice_events, *events[1:]]
-            await self.store.append(game_id, 0, events, person=person, power="", text=START_TEXT)
+            events = start_events(rec)
+            await self.store.start_game(game_id, events, person=person, text=START_TEXT,
+                                        seats=rec.seats, entropy=rec.entropy)
         except RulesError as e:
             return Result.refused(str(e), kind="start", game=info)
+        except StateMovedOn as e:
+            now = await self.store.get_game(game_id)
+            if now.status != "lobby":  # a second click, or another process, started it
+                return await self.start(game_id, person)
+            return Result.refused(str(e), kind="start", game=GameInfo.of(now))
         except StoreError as e:
             return Result.refused(str(e), kind="start", game=info)
-        await self.store.set_status(game_id, "active")
         return await self._answer(game_id, None, events, kind="start")
+
+    async def _finish_start(
+        self, rec: GameRecord, person: str, logged: Sequence[StoredEvent]
+    ) -> Result:
+        """Complete a start whose events were written but whose status was not (a crash
+        between the two writes of an older version): the game becomes active."""
+        info = GameInfo.of(rec)
+        if person != rec.owner:
+            return Result.refused(
+                f"Only the game's owner ({rec.owner}) can start it.", kind="start", game=info
+            )
+        if not isinstance(logged[0].event, ev.GameStarted):
+            return Result.refused(
+                "This game is in the lobby but its log does not begin with a start; nothing "
+                "changed. Export it ('game export') and report this.", kind="start", game=info)
+        try:
+            await self.store.set_status(rec.id, "active", expected="lobby")
+        except StateMovedOn:
+            return await self.start(rec.id, person)
+        r = await self._answer(rec.id, None, [s.event for s in logged], kind="start")
+        note = ("This game's start had been cut short (its events were written, the game was "
+                "still in the lobby); it is complete now.")
+        return replace(r, answer=f"{note}\n{r.answer}")
 
     # --- seats (admin) ----------------------------------------------------------------------
     async def _as_admin(
@@ -486,8 +547,14 @@ class GameService:
                 f"{ed.side_of(name)} side. One person plays powers of one side only (P-1).",
                 kind="substitute", game=info)
         before = rec.seats.get(name)
-        await self.store.set_seat(game_id, name, newcomer, rec.entropy.get(name, ""))
-        rec = await self.store.get_game(game_id)
+        try:
+            rec = await self.store.take_seat(
+                game_id, name, newcomer, entropy=rec.entropy.get(name, ""), holder=before,
+                conflicts=[p for p in ed.turn_order if ed.side_of(p) != ed.side_of(name)],
+                statuses=_ANY_STATUS)
+        except (SeatTaken, OtherSide) as e:  # the seats changed since they were read
+            return Result.refused(f"The seats changed meanwhile: {e} Nothing changed; look "
+                                  "again ('game status').", kind="substitute", game=info)
         was = f" (was {before})" if before else ""
         return Result(ok=True, answer=f"{newcomer} now plays {name}{was}; set by {person}.",
                       kind="substitute", game=GameInfo.of(rec))
@@ -499,12 +566,9 @@ class GameService:
         if isinstance(got, Result):
             return got
         rec, info = got
-        held = [p for p, who in rec.seats.items() if who == leaver]
+        held, rec = await self.store.free_seats(game_id, leaver, statuses=_ANY_STATUS)
         if not held:
             return Result.refused(f"{leaver} holds no seat in this game.", kind="kick", game=info)
-        for p in held:
-            await self.store.set_seat(game_id, p, None, "")
-        rec = await self.store.get_game(game_id)
         return Result(
             ok=True,
             answer=f"{leaver} left {_and(held)}; the owner gives the seat(s) to someone with "
@@ -588,12 +652,13 @@ class GameService:
                 power=power,
                 text=text,
                 dice_used=dice.used,
+                head=loaded.head,
+                # The win and the status 'finished' in one write: a crash leaves both or neither.
+                status="finished" if any(isinstance(e, ev.GameWon) for e in events) else None,
             )
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
         self._remember(game_id, placed, state, events)
-        if any(isinstance(e, ev.GameWon) for e in events):
-            await self.store.set_status(game_id, "finished")
         return await self._answer(game_id, state, events, kind="order")
 
     async def undo(self, game_id: str, person: str) -> Result:
@@ -620,6 +685,8 @@ class GameService:
             )
         orders = await self.store.orders(game_id)
         last = orders[-1] if orders else None
+        if last is not None and last.end_seq != loaded.seq:  # an order came after the load
+            return Result.refused(undo_moved(loaded.seq, last.end_seq), kind="undo", game=info)
         edit = next((s.event for s in loaded.events[last.first_seq : last.end_seq]
                      if isinstance(s.event, ev.EditApplied)), None) if last else None
         if edit is not None:  # both sides agreed to it: one side alone does not take it back
@@ -652,7 +719,8 @@ class GameService:
                 game=info,
             )
         try:
-            await self.store.drop_last_order(game_id, loaded.seq)
+            # Names the exact order looked at and the head read: refused if anything moved.
+            await self.store.drop_last_order(game_id, last, loaded.head)
         except StoreError as e:
             return Result.refused(str(e), kind="undo", game=info)
         after = await self._load(game_id)
@@ -821,9 +889,13 @@ class GameService:
                 f"({rec.owner}) to give yours to someone else ('substitute <power> <person>'), "
                 "or give up for your side with 'game concede'.",
                 kind=kind, game=info)
-        for p in held:
-            await self.store.set_seat(game_id, p, None, "")
-        rec = await self.store.get_game(game_id)
+        try:
+            held, rec = await self.store.free_seats(game_id, person)
+        except StateMovedOn:  # started or cancelled meanwhile: answer as for that status
+            return await self.leave(game_id, person)
+        if not held:
+            return Result.refused("You hold no seat in this game; nothing to leave.", kind=kind,
+                                  game=GameInfo.of(rec))
         ed = resolve_edition(rec.edition)
         lines = [f"{person} leaves {_and(held)}; the seat(s) are open again.",
                  _open_seats_line(ed.turn_order, rec.seats)]
@@ -844,7 +916,10 @@ class GameService:
                 return Result.refused(
                     f"Only the game's owner ({rec.owner}) can cancel it before the start; "
                     "you can give up your seats with 'game leave'.", kind="cancel", game=info)
-            await self.store.set_status(game_id, "cancelled")
+            try:
+                await self.store.set_status(game_id, "cancelled", expected="lobby")
+            except StateMovedOn:  # started meanwhile: now it takes everyone's vote
+                return await self.cancel(game_id, person, withdraw=withdraw)
             rec = await self.store.get_game(game_id)
             return Result(
                 ok=True,
@@ -937,12 +1012,12 @@ class GameService:
                 return Result.refused(str(e), kind=what, game=GameInfo.of(rec))
             try:
                 placed = await self.store.append(
-                    game_id, loaded.seq, events, person=person, power="", text=f"game {what}"
+                    game_id, loaded.seq, events, person=person, power="", text=f"game {what}",
+                    head=loaded.head, status="cancelled" if what == "cancel" else "finished",
                 )
             except StateMovedOn:
                 continue  # an order or another last vote came first: look again
             self._remember(game_id, placed, state, events)
-            await self.store.set_status(game_id, "cancelled" if what == "cancel" else "finished")
             answer = await self._answer(game_id, state, events, kind=what)
             return replace(answer, answer=f"{line}\n{answer.answer}",
                            data={"ended": True})

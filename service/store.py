@@ -2,9 +2,15 @@
 
 A game is a record (edition, options, channel, owner, status, seats, dice) plus an append-only
 log of events grouped into *orders*: every accepted order appends its events in one go, with
-the sequence number the writer expects to be next. A writer that read an older log gets
-``StateMovedOn`` and nothing is written (optimistic concurrency, DESIGN §7). The one exception
-to "append-only" is undo, which drops the last order's events under the same check.
+the sequence number and the head hash the writer read (``head_of``). A writer that read an
+older log gets ``StateMovedOn`` and nothing is written (optimistic concurrency, DESIGN §7): every
+write to a log is a compare-and-set on its exact head. The one exception to "append-only" is
+undo, which names the exact order it drops and the head it read, under the same check.
+
+Lobby changes (``create_game``, ``take_seat``, ``free_seats``) and the start (``start_game``) check
+what they depend on inside their own write: one game not over per channel, one person per seat,
+one side per person (P-1), the seats the start was decided on. docs/store.md says what this
+guarantees.
 
 The protocol is ``async`` so that a database store (SQLite/PostgreSQL) fits it unchanged.
 
@@ -15,7 +21,7 @@ revealed (a round's seed when the round is over) as events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -24,6 +30,8 @@ from db.records import (
     DEADLINE_ACTIONS,
     ENDED,
     MENU_CLAIM_STALE,
+    SEATS_MOVED,
+    ChannelTaken,
     CorruptGame,
     DeadlineAction,
     DeadlineRecord,
@@ -38,11 +46,17 @@ from db.records import (
     MenuRecord,
     NotifyPrefRecord,
     OrderRecord,
+    OtherSide,
+    SeatTaken,
     StateMovedOn,
     StoredEvent,
     StoreError,
     VacationRecord,
+    head_of,
+    status_moved,
+    undo_moved,
 )
+from db.repo import next_hash
 from rules import events as ev
 
 
@@ -60,7 +74,10 @@ class EventStore(Protocol):
         position: dict[str, Any] | None = None,
         guild: str = "",
     ) -> GameRecord:
-        """Create a game in the lobby and give it an id (``guild``: the server it belongs to)."""
+        """Create a game in the lobby and give it an id (``guild``: the server it belongs to).
+
+        ``ChannelTaken`` if ``channel`` already has a game that is not over (checked inside the
+        write: of two racing creations in one channel exactly one succeeds)."""
         ...
 
     async def get_game(self, game_id: str) -> GameRecord:
@@ -75,12 +92,42 @@ class EventStore(Protocol):
         """Games of a server (every game of the store whose ``guild`` is this), oldest first."""
         ...
 
-    async def set_status(self, game_id: str, status: GameStatus) -> None: ...
+    async def set_status(
+        self, game_id: str, status: GameStatus, *, expected: GameStatus | None = None
+    ) -> None:
+        """Set the game's status; with ``expected``, only if it is that now (else
+        ``StateMovedOn``, nothing written)."""
+        ...
 
     async def set_seat(
         self, game_id: str, power: str, person: str | None, entropy: str = ""
     ) -> None:
-        """Seat ``person`` at ``power`` (``None`` empties the seat)."""
+        """Seat ``person`` at ``power`` (``None`` empties the seat), unchecked (imports)."""
+        ...
+
+    async def take_seat(
+        self,
+        game_id: str,
+        power: str,
+        person: str,
+        *,
+        entropy: str = "",
+        holder: str | None = None,
+        conflicts: Sequence[str] = (),
+        statuses: Sequence[GameStatus] = ("lobby",),
+    ) -> GameRecord:
+        """In one write: seat ``person`` at ``power`` if the seat is held by ``holder`` now
+        (``None``: open), ``person`` holds none of ``conflicts`` (the other side's powers, P-1)
+        and the game's status is one of ``statuses``. Else ``SeatTaken`` (who holds it now),
+        ``OtherSide`` (which of ``conflicts`` they hold) or ``StateMovedOn``; nothing written.
+        The record after the write."""
+        ...
+
+    async def free_seats(
+        self, game_id: str, person: str, *, statuses: Sequence[GameStatus] = ("lobby",)
+    ) -> tuple[list[str], GameRecord]:
+        """In one write: empty every seat ``person`` holds, if the game's status is one of
+        ``statuses`` (else ``StateMovedOn``). The powers freed and the record after."""
         ...
 
     async def append(
@@ -93,20 +140,41 @@ class EventStore(Protocol):
         power: str,
         text: str,
         dice_used: int = 0,
+        head: str | None = None,
+        status: GameStatus | None = None,
     ) -> OrderRecord:
-        """Append one order's events if the log has exactly ``expected_seq`` events.
+        """Append one order's events if the log has exactly ``expected_seq`` events and (when
+        given) its head hash is ``head``: the head the writer read (``head_of``).
 
         Raises ``StateMovedOn`` otherwise. The order gets the next order index of the game;
-        indexes are never reused, not even after an undo.
+        indexes are never reused, not even after an undo. ``status`` is set in the same write
+        (an order that ends the game), so a crash leaves both or neither.
         """
+        ...
+
+    async def start_game(
+        self,
+        game_id: str,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        text: str,
+        seats: Mapping[str, str],
+        entropy: Mapping[str, str],
+    ) -> OrderRecord:
+        """In one write: append the start's events as the first order and make the game
+        active, if it is in the lobby with an empty log and exactly these ``seats`` and
+        ``entropy`` phrases (what the start was decided on); else ``StateMovedOn``."""
         ...
 
     async def load_events(self, game_id: str) -> list[StoredEvent]: ...
 
     async def orders(self, game_id: str) -> list[OrderRecord]: ...
 
-    async def drop_last_order(self, game_id: str, expected_seq: int) -> OrderRecord:
-        """Remove the last order and its events if the log has exactly ``expected_seq`` events."""
+    async def drop_last_order(self, game_id: str, last: OrderRecord, head: str) -> OrderRecord:
+        """Remove exactly the order ``last`` (the undoer read it as the last order) and its
+        events, if it is still the last order, the log ends where it ends and the log's head
+        hash is still ``head``. Else ``StateMovedOn``, nothing removed."""
         ...
 
     async def put_secret(self, game_id: str, name: str, value: bytes) -> None:
@@ -219,11 +287,12 @@ class EventStore(Protocol):
         events: Sequence[ev.Event],
         *,
         text: str,
+        head: str | None = None,
     ) -> OrderRecord:
         """In one transaction: append the edit's events as an order by ``agreed`` (as
-        ``append``) and mark the proposal applied. ``EditDecided`` if it is no longer pending,
-        ``StateMovedOn`` if the log moved on; then nothing is written. Of two racing
-        confirmations exactly one applies."""
+        ``append``, ``head`` included) and mark the proposal applied. ``EditDecided`` if it
+        is no longer pending, ``StateMovedOn`` if the log moved on; then nothing is written.
+        Of two racing confirmations exactly one applies."""
         ...
 
     async def reject_edit(self, game_id: str, number: int, by: str) -> EditProposal:
@@ -307,6 +376,9 @@ class MemoryStore:
         position: dict[str, Any] | None = None,
         guild: str = "",
     ) -> GameRecord:
+        for g in self._games.values():
+            if g.record.channel == channel and g.record.status not in ENDED:
+                raise ChannelTaken(g.record.id, g.record.status)
         game_id = f"g{self._next}"
         self._next += 1
         record = GameRecord(
@@ -338,8 +410,13 @@ class MemoryStore:
     async def games_in_guild(self, guild: str) -> list[GameRecord]:
         return [g.record for g in self._games.values() if g.record.guild == guild]
 
-    async def set_status(self, game_id: str, status: GameStatus) -> None:
+    # No await between a check and its write: each method is atomic on the event loop.
+    async def set_status(
+        self, game_id: str, status: GameStatus, *, expected: GameStatus | None = None
+    ) -> None:
         g = self._game(game_id)
+        if expected is not None and g.record.status != expected:
+            raise StateMovedOn(status_moved(g.record.status, expected))
         g.record = replace(g.record, status=status)
 
     async def set_seat(
@@ -357,6 +434,40 @@ class MemoryStore:
                 phrases[power] = entropy
         g.record = replace(g.record, seats=seats, entropy=phrases)
 
+    async def take_seat(
+        self,
+        game_id: str,
+        power: str,
+        person: str,
+        *,
+        entropy: str = "",
+        holder: str | None = None,
+        conflicts: Sequence[str] = (),
+        statuses: Sequence[GameStatus] = ("lobby",),
+    ) -> GameRecord:
+        g = self._game(game_id)
+        if g.record.status not in statuses:
+            raise StateMovedOn(status_moved(g.record.status, statuses[0]))
+        now = g.record.seats.get(power)
+        if now != holder:
+            raise SeatTaken(power, now)
+        held = tuple(p for p in conflicts if g.record.seats.get(p) == person)
+        if held:
+            raise OtherSide(person, held)
+        await self.set_seat(game_id, power, person, entropy)
+        return g.record
+
+    async def free_seats(
+        self, game_id: str, person: str, *, statuses: Sequence[GameStatus] = ("lobby",)
+    ) -> tuple[list[str], GameRecord]:
+        g = self._game(game_id)
+        if g.record.status not in statuses:
+            raise StateMovedOn(status_moved(g.record.status, statuses[0]))
+        held = [p for p, who in g.record.seats.items() if who == person]
+        for p in held:
+            await self.set_seat(game_id, p, None)
+        return held, g.record
+
     async def append(
         self,
         game_id: str,
@@ -367,9 +478,13 @@ class MemoryStore:
         power: str,
         text: str,
         dice_used: int = 0,
+        head: str | None = None,
+        status: GameStatus | None = None,
     ) -> OrderRecord:
         g = self._game(game_id)
-        if len(g.events) != expected_seq:
+        if len(g.events) != expected_seq or (
+            head is not None and head_of(game_id, g.events) != head
+        ):
             raise StateMovedOn(
                 f"The game moved on (event {len(g.events)}, expected {expected_seq}); "
                 "nothing was written. Look at the game again and give the order anew."
@@ -385,11 +500,32 @@ class MemoryStore:
             count=len(events),
             dice_used=dice_used,
         )
-        g.events.extend(
-            StoredEvent(seq=expected_seq + i, order=index, event=e) for i, e in enumerate(events)
-        )
+        prev = head_of(game_id, g.events)
+        for i, e in enumerate(events):
+            prev = next_hash(prev, ev.event_to_json(e))
+            g.events.append(StoredEvent(seq=expected_seq + i, order=index, event=e, hash=prev))
         g.orders.append(order)
+        if status is not None:
+            g.record = replace(g.record, status=status)
         return order
+
+    async def start_game(
+        self,
+        game_id: str,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        text: str,
+        seats: Mapping[str, str],
+        entropy: Mapping[str, str],
+    ) -> OrderRecord:
+        g = self._game(game_id)
+        if g.record.status != "lobby":
+            raise StateMovedOn(status_moved(g.record.status, "lobby"))
+        if dict(g.record.seats) != dict(seats) or dict(g.record.entropy) != dict(entropy):
+            raise StateMovedOn(SEATS_MOVED)
+        return await self.append(game_id, 0, events, person=person, power="", text=text,
+                                 head=game_id, status="active")
 
     async def load_events(self, game_id: str) -> list[StoredEvent]:
         return list(self._game(game_id).events)
@@ -397,16 +533,12 @@ class MemoryStore:
     async def orders(self, game_id: str) -> list[OrderRecord]:
         return list(self._game(game_id).orders)
 
-    async def drop_last_order(self, game_id: str, expected_seq: int) -> OrderRecord:
+    async def drop_last_order(self, game_id: str, last: OrderRecord, head: str) -> OrderRecord:
         g = self._game(game_id)
-        if len(g.events) != expected_seq:
-            raise StateMovedOn(
-                f"The game moved on (event {len(g.events)}, expected {expected_seq}); "
-                "nothing was undone."
-            )
-        if not g.orders:
-            raise StoreError("Nothing to undo.")
-        last = g.orders.pop()
+        now = g.orders[-1] if g.orders else None
+        if now != last or len(g.events) != last.end_seq or head_of(game_id, g.events) != head:
+            raise StateMovedOn(undo_moved(len(g.events), last.end_seq))
+        g.orders.pop()
         del g.events[last.first_seq :]
         return last
 
@@ -547,12 +679,13 @@ class MemoryStore:
         events: Sequence[ev.Event],
         *,
         text: str,
+        head: str | None = None,
     ) -> OrderRecord:
         p = await self.get_edit(game_id, number)
         if p.status != "pending":
             raise EditDecided(p)
         placed = await self.append(game_id, expected_seq, events, person=agreed, power="",
-                                   text=text)
+                                   text=text, head=head)
         self._game(game_id).edits[number - 1] = replace(p, status="applied", decided_by=agreed)
         return placed
 
@@ -608,6 +741,8 @@ __all__ = [
     "DEADLINE_ACTIONS",
     "ENDED",
     "MENU_CLAIM_STALE",
+    "SEATS_MOVED",
+    "ChannelTaken",
     "CorruptGame",
     "DeadlineAction",
     "DeadlineRecord",
@@ -624,8 +759,12 @@ __all__ = [
     "MenuRecord",
     "NotifyPrefRecord",
     "OrderRecord",
+    "OtherSide",
+    "SeatTaken",
     "StateMovedOn",
     "StoreError",
     "StoredEvent",
     "VacationRecord",
+    "head_of",
+    "undo_moved",
 ]

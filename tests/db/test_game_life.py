@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -77,11 +78,12 @@ class MeetingStore(SqlStore):
         self.meeting = meeting
 
     async def append(self, game_id: str, expected_seq: int, events: Sequence[ev.Event],
-                     *, person: str, power: str, text: str, dice_used: int = 0) -> OrderRecord:
+                     *, person: str, power: str, text: str, dice_used: int = 0,
+                     **kw: Any) -> OrderRecord:
         if text.startswith("game "):
             await self.meeting.wait()
         return await super().append(game_id, expected_seq, events, person=person,
-                                    power=power, text=text, dice_used=dice_used)
+                                    power=power, text=text, dice_used=dice_used, **kw)
 
 
 @pytest.mark.parametrize("db_url", BACKENDS, indirect=True)

@@ -71,9 +71,10 @@ async def test_stale_writer_and_undo(store: SqlStore) -> None:
         await store.append(g, n - 1, [started], person="x", power="Germany", text="stale")
     order = await store.append(g, n, [started], person="x", power="Germany", text="t")
     assert order.first_seq == n and order.count == 1
+    head = (await store.load_events(g))[-1].hash
     with pytest.raises(StateMovedOn):
-        await store.drop_last_order(g, n)
-    dropped = await store.drop_last_order(g, n + 1)
+        await store.drop_last_order(g, order, "0" * 64)
+    dropped = await store.drop_last_order(g, order, head)
     assert dropped.index == order.index
     again = await store.append(g, n, [started], person="x", power="Germany", text="t2")
     assert again.index == order.index + 1  # order indexes are never reused
@@ -100,7 +101,8 @@ async def test_two_concurrent_writers_exactly_one_wins(db_url: str, store: SqlSt
             assert sorted(x == "ok" for x in got) == [False, True], got
             assert "moved on" in next(x for x in got if x != "ok")
             assert len(await store.load_events(g)) == n + 2
-            await store.drop_last_order(g, n + 2)
+            last = (await store.orders(g))[-1]
+            await store.drop_last_order(g, last, (await store.load_events(g))[-1].hash)
     finally:
         await other.close()
 

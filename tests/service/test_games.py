@@ -288,8 +288,9 @@ async def test_store_refuses_a_stale_append() -> None:
     with pytest.raises(StateMovedOn):
         await store.append(rec.id, 0, [e], person="b", power="Germany", text="y")
     assert len(await store.load_events(rec.id)) == 1
-    with pytest.raises(StateMovedOn):
-        await store.drop_last_order(rec.id, 0)
+    last = (await store.orders(rec.id))[-1]
+    with pytest.raises(StateMovedOn):  # not the head read when the order was appended
+        await store.drop_last_order(rec.id, last, rec.id)
 
 
 class SlowStore(MemoryStore):
