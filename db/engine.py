@@ -8,12 +8,17 @@ is locked" when a read transaction tries to become a write one.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from db.records import UnstorableText
+from rules.text import bad_char, char_name, refusal
 
 BUSY_TIMEOUT_MS = 30_000
 
@@ -46,11 +51,55 @@ def create_engine(url: str, **kwargs: Any) -> AsyncEngine:
             url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000}, **kwargs
         )
         _sqlite_pragmas(engine)
+        _text_guard(engine)
         return engine
     kwargs.setdefault("pool_size", 10)
     kwargs.setdefault("max_overflow", 20)
     kwargs.setdefault("pool_pre_ping", True)
-    return create_async_engine(url, **kwargs)
+    engine = create_async_engine(url, **kwargs)
+    _text_guard(engine)
+    return engine
+
+
+# A NUL escaped inside JSON text (an odd number of backslashes before "u0000").
+_JSON_NUL = re.compile(r"(?<!\\)(?:\\\\)*\\u0000")
+
+
+def _unstorable(params: Any, depth: int = 0) -> str | None:
+    """The first character in a statement's parameters that storage cannot hold, named."""
+    if isinstance(params, str):
+        c = bad_char(params)
+        if c is not None:
+            return char_name(c)
+        return "NUL" if "\\u0000" in params and _JSON_NUL.search(params) else None
+    if depth > 3:
+        return None
+    values: Iterable[Any] = ()
+    if isinstance(params, dict):
+        values = params.values()
+    elif isinstance(params, list | tuple):
+        values = params
+    for v in values:
+        found = _unstorable(v, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _text_guard(engine: AsyncEngine) -> None:
+    """The last gate (issue 12): a statement whose text parameters hold a NUL or another
+    control character is refused before it reaches the database, inside its transaction,
+    so nothing of that transaction is written. The service refuses such texts at its entry
+    points (``service.guard``); this catches any path that slips past them."""
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def _check(
+        _conn: Any, _cursor: Any, _statement: str, parameters: Any, _context: Any, _many: bool
+    ) -> None:
+        found = _unstorable(parameters)
+        if found is not None:
+            kind = "half of a surrogate pair" if found.startswith("U+D") else "a control character"
+            raise UnstorableText(refusal("text", f"contains {kind} ({found})"))
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:

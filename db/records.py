@@ -89,6 +89,10 @@ def undo_moved(have: int, expected: int) -> str:
     )
 
 
+class UnstorableText(StoreError):
+    """A text the database cannot hold (a NUL...) reached a statement; nothing was written."""
+
+
 @dataclass(frozen=True)
 class DiceSpec:
     """How a game's dice are made, public part only: fair dice's commitment, or a script.
@@ -306,6 +310,7 @@ __all__ = [
     "StateMovedOn",
     "StoreError",
     "StoredEvent",
+    "UnstorableText",
     "VacationRecord",
     "head_of",
     "status_moved",

@@ -49,6 +49,8 @@ from rules.orders import (
     Units,
     Withdraw,
 )
+from rules.text import problem as text_problem
+from rules.text import refusal as text_refusal
 
 __all__ = [
     "MAX_COUNT",
@@ -1815,6 +1817,9 @@ def parse(text: str, names: Names) -> Command:
             f"Order too long ({len(text)} characters, at most {MAX_LENGTH}); "
             "keep one order per line."
         )
+    bad = text_problem(text, None)
+    if bad is not None:  # storage cannot hold it (a NUL crashed PostgreSQL's insert)
+        raise InvalidOrder(text_refusal("order", bad))
     if len(text.strip().splitlines()) > 1:
         raise InvalidOrder("Several lines in one order; keep one order per line.")
     line = " ".join(text.split())  # one space between words from here on

@@ -39,6 +39,7 @@ from rules.errors import InvalidOrder, NotYourTurn, RulesError
 from rules.state import GameState
 from service import describe as ds
 from service import fair
+from service.guard import checks_text
 from service.store import (
     DEADLINE_ACTIONS,
     ENDED,
@@ -248,6 +249,7 @@ class _Loaded:
         return head_of(self.record.id, self.events)
 
 
+@checks_text  # every text argument is checked before a method runs (service.guard)
 @dataclass
 class GameService:
     """Games over an ``EventStore``. Every method is ``async`` so a database store fits."""
