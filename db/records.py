@@ -144,6 +144,17 @@ class OrderRecord:
 
 
 @dataclass(frozen=True)
+class ImportedOrder:
+    """One order of an imported game, with the events it appended (``import_game``)."""
+
+    person: str
+    power: str
+    text: str
+    events: tuple[ev.Event, ...]
+    dice_used: int = 0
+
+
+@dataclass(frozen=True)
 class StoredEvent:
     """An event with its place in the log and the order that caused it."""
 
@@ -301,6 +312,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameStatus",
+    "ImportedOrder",
     "MenuRecord",
     "NotifyHow",
     "NotifyPrefRecord",

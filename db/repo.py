@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -63,6 +63,7 @@ from db.records import (
     GameNotFound,
     GameRecord,
     GameStatus,
+    ImportedOrder,
     MenuRecord,
     NotifyPrefRecord,
     OrderRecord,
@@ -269,6 +270,61 @@ class SqlStore:
         ).first()
         if row is not None:
             raise ChannelTaken(row.id, row.status)
+    async def import_game(
+        self,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None,
+        guild: str,
+        seats: Mapping[str, str],
+        secrets: Mapping[str, bytes],
+        orders: Callable[[str], Sequence[ImportedOrder]],
+        status: GameStatus,
+    ) -> GameRecord:
+        """The whole game in one transaction: a failure anywhere (a crash included) leaves
+        nothing of it behind."""
+        for _ in range(50):
+            try:
+                async with self._write() as conn:
+                    await self._channel_free(conn, channel)
+                    n = await conn.scalar(sa.select(sa.func.count()).select_from(GAME))
+                    game_id = f"g{int(n or 0) + 1}"
+                    now = utcnow()
+                    await conn.execute(
+                        GAME.insert().values(
+                            id=game_id, edition=edition, options=list(options), channel=channel,
+                            owner=owner, status="lobby", dice=_dice_json(dice),
+                            position=position, guild=guild, next_order=0, created_at=now,
+                            updated_at=now,
+                        )
+                    )
+                    if seats:
+                        await conn.execute(SEAT.insert(), [
+                            {"game_id": game_id, "power": p, "person": who, "entropy": "",
+                             "substitute": None}
+                            for p, who in seats.items()
+                        ])
+                    for name, value in secrets.items():
+                        await conn.execute(
+                            SECRET.insert().values(game_id=game_id, name=name, value=value)
+                        )
+                    seq = 0
+                    for o in orders(game_id):
+                        await self._append_in(
+                            conn, game_id, seq, o.events, person=o.person, power=o.power,
+                            text=o.text, dice_used=o.dice_used)
+                        seq += len(o.events)
+                    await conn.execute(
+                        GAME.update().where(GAME.c.id == game_id).values(status=status)
+                    )
+            except IntegrityError:
+                continue  # another process took that id at the same moment: count again
+            return await self.get_game(game_id)
+        raise StoreError("Could not import the game: too many games created at once; try again.")
 
     async def _records(self, conn: AsyncConnection, where: Any) -> list[GameRecord]:
         rows = (

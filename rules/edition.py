@@ -453,6 +453,10 @@ class Edition:
 
 
 def edition_dir(edition_id: str) -> Path:
+    """The folder of an installed edition. Only an id from ``available_editions()`` names one:
+    any other name (``../../etc``, an absolute path) is refused before a file is opened."""
+    if edition_id not in available_editions():
+        raise ValueError(f"No installed edition {edition_id[:40]!r}.")
     return EDITIONS_DIR / edition_id
 
 

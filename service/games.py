@@ -20,7 +20,7 @@ from rules import dice_audit as da
 from rules import events as ev
 from rules import orders as od
 from rules.defaults import default_orders, phase_end_order
-from rules.dice import CHAIN_LENGTH, FAIR_SCHEME, Dice, OutOfDice, ScriptedDice
+from rules.dice import CHAIN_LENGTH, Dice, OutOfDice, ScriptedDice
 from rules.edition import default_edition
 from rules.engine import (
     Pending,
@@ -1344,165 +1344,41 @@ class GameService:
         log.warning("game %s: corruption at seq %s resolved by %s (%s)", game_id, seq, person, how)
         return Result(ok=True, answer=answer, kind=kind, game=info)
 
-    # --- export / import --------------------------------------------------------------------
+    # --- export / import (service.transfer) -----------------------------------------------
     async def export(self, game_id: str) -> dict[str, Any]:
         """The game as one JSON document: record, orders, every event, and the final state."""
-        try:
-            loaded = await self._load(game_id)
-        except (GameNotFound, CorruptGame) as e:
-            raise ServiceError(str(e)) from None
-        rec = loaded.record
-        orders = await self.store.orders(game_id)
-        dice: dict[str, Any] = {"kind": GameInfo.of(rec).dice}
-        if rec.dice.kind == "scripted":
-            dice["faces"] = list(rec.dice.faces)
-        else:
-            dice["scheme"] = FAIR_SCHEME
-            dice["commitment"] = rec.dice.commitment
-            dice["chain_length"] = rec.dice.chain_length
-            dice["master"] = rec.dice.master
-        dice["used"] = sum(o.dice_used for o in orders)
-        # The log's hash chain (DESIGN §6): each event carries its number and
-        # hash_n = sha256(hash_{n-1} + canonical_json(event_n)), hash_0 = the game id.
-        bodies = [ev.event_to_json(s.event) for s in loaded.events]
-        hashes = fair.log_hashes(rec.id, bodies)
-        events = [
-            {**body, "seq": n, "hash": h}
-            for n, (body, h) in enumerate(zip(bodies, hashes, strict=True), start=1)
-        ]
-        return {
-            "format": EXPORT_FORMAT,
-            "version": EXPORT_VERSION,
-            "game": {
-                **GameInfo.of(rec).to_json(),
-                "dice": dice,
-                "position": rec.position,
-            },
-            "orders": [
-                {
-                    "index": o.index,
-                    "person": o.person,
-                    "power": o.power,
-                    "text": o.text,
-                    "first_seq": o.first_seq,
-                    "count": o.count,
-                    "dice_used": o.dice_used,
-                }
-                for o in orders
-            ],
-            "log": {
-                "hash": "sha256(previous hash + canonical JSON of the event), hex",
-                "start": rec.id,
-                "head": hashes[-1] if hashes else rec.id,
-            },
-            "events": events,
-            "state": state_json(loaded.state) if loaded.state is not None else None,
-        }
+        from service import transfer
+
+        return await transfer.export(self, game_id)
+
+    async def import_game(
+        self,
+        data: Any,
+        channel: str | None = None,
+        owner: str | None = None,
+        *,
+        unverified: bool = False,
+    ) -> Result:
+        """Recreate an exported game under a new id, all of it or nothing; every check and
+        every refusal is in ``service.transfer``. ``unverified``: accept a log that matches no
+        head hash the referee published, as an unverified copy (the answer says so)."""
+        from service import transfer
+
+        return await transfer.import_game(self, data, channel, owner, unverified=unverified)
 
     async def import_(
-        self, data: Mapping[str, Any], channel: str | None = None, owner: str | None = None
+        self,
+        data: Any,
+        channel: str | None = None,
+        owner: str | None = None,
+        *,
+        unverified: bool = False,
     ) -> GameInfo:
-        """Recreate an exported game (a new id); its events replay to the exported state.
-
-        The log's hash chain must hold. A game with fair dice gets its own new secret and a
-        new commitment from its current round on (the old secret never leaves the service that
-        made it); scripted dice continue where the export stopped, where scripted dice are
-        allowed.
-        """
-        try:
-            return await self._import(data, channel, owner)
-        except (KeyError, TypeError, ValueError) as e:
-            raise ServiceError(f"Not a game export: {type(e).__name__}: {e}") from None
-
-    async def _import(
-        self, data: Mapping[str, Any], channel: str | None, owner: str | None
-    ) -> GameInfo:
-        version = data.get("version")
-        if data.get("format") != EXPORT_FORMAT or version not in (1, EXPORT_VERSION):
-            raise ServiceError(
-                f"Not a game export: expected format {EXPORT_FORMAT!r} version {EXPORT_VERSION}."
-            )
-        meta = data["game"]
-        raw = list(data["events"])
-        if version != 1:
-            broken = fair.first_broken_link(str(meta["id"]), raw)
-            if broken is not None:
-                kind = raw[broken - 1].get("type", "?")
-                raise ServiceError(
-                    f"The export's log was changed: event #{broken} ({kind}) does not match its "
-                    "place in the hash chain."
-                )
-        events = [
-            ev.event_from_json({k: v for k, v in e.items() if k not in ("seq", "hash")})
-            for e in raw
-        ]
-        state: GameState | None = None
-        if events:
-            try:
-                state = replay(events)
-            except RulesError as e:
-                raise ServiceError(f"The exported events do not replay: {e}") from None
-            if data.get("state") is not None and state_json(state) != data["state"]:
-                raise ServiceError(
-                    "The exported events replay to a different state than the export says."
-                )
-        dice_meta = meta.get("dice") or {}
-        master: bytes | None = None
-        if dice_meta.get("kind") == "scripted":
-            if not self.allow_scripted_dice:
-                raise ServiceError(fair.SCRIPTED_REFUSED)
-            spec = DiceSpec(kind="scripted", faces=tuple(int(f) for f in dice_meta["faces"]))
-        else:
-            master = self.draw_secret()
-            spec = new_dice_spec(None, master, self.chain_length)
-        target = channel if channel is not None else str(meta["channel"])
-        for g in await self.store.games_in_channel(target):
-            if g.status not in ENDED:
-                raise ServiceError(f"Channel {target!r} already has game {g.id} ({g.status}).")
-        rec = await self.store.create_game(
-            edition=resolve_edition(str(meta["edition"])).id,
-            options=tuple(meta.get("options") or ()),
-            channel=target,
-            owner=owner if owner is not None else str(meta["owner"]),
-            dice=spec,
-            position=meta.get("position"),
-            guild=str(meta.get("guild") or ""),
-        )
-        if master is not None:
-            await self.store.put_secret(rec.id, fair.MASTER, master)
-        for power, person in (meta.get("seats") or {}).items():
-            await self.store.set_seat(rec.id, str(power), str(person))
-        orders = data.get("orders") or [
-            {"person": rec.owner, "power": "", "text": "imported", "count": len(events)}
-        ]
-        seq = 0
-        for o in orders:
-            chunk = events[seq : seq + int(o["count"])]
-            await self.store.append(
-                rec.id,
-                seq,
-                chunk,
-                person=str(o["person"]),
-                power=str(o["power"]),
-                text=str(o["text"]),
-                dice_used=int(o.get("dice_used", 0)),
-            )
-            seq += len(chunk)
-        if seq != len(events):
-            raise ServiceError("The export's orders do not cover its events.")
-        if master is not None and state is not None and not state.winner and not state.ended:
-            # The rest of the game rolls under this service's own, newly committed secret.
-            committed = fair.import_commitment(master, rec.id, state.round, self.chain_length)
-            await self.store.append(
-                rec.id, seq, [committed], person=rec.owner, power="", text=DICE_COMMIT_TEXT
-            )
-        status: GameStatus = "lobby"
-        if state is not None:
-            status = "finished" if state.winner else "active"
-            if state.ended:
-                status = "cancelled" if state.ended == "cancelled" else "finished"
-        await self.store.set_status(rec.id, status)
-        return GameInfo.of(await self.store.get_game(rec.id))
+        """``import_game`` for callers that want the game: raises ``ServiceError`` if refused."""
+        r = await self.import_game(data, channel, owner, unverified=unverified)
+        if not r.ok or r.game is None:
+            raise ServiceError(r.error or "Not imported.")
+        return r.game
 
     # --- answers ----------------------------------------------------------------------------
     async def _answer(

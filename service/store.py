@@ -21,7 +21,7 @@ revealed (a round's seed when the round is over) as events.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
@@ -43,6 +43,7 @@ from db.records import (
     GameNotFound,
     GameRecord,
     GameStatus,
+    ImportedOrder,
     MenuRecord,
     NotifyPrefRecord,
     OrderRecord,
@@ -79,6 +80,26 @@ class EventStore(Protocol):
 
         ``ChannelTaken`` if ``channel`` already has a game that is not over (checked inside the
         write: of two racing creations in one channel exactly one succeeds)."""
+        ...
+
+    async def import_game(
+        self,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None,
+        guild: str,
+        seats: Mapping[str, str],
+        secrets: Mapping[str, bytes],
+        orders: Callable[[str], Sequence[ImportedOrder]],
+        status: GameStatus,
+    ) -> GameRecord:
+        """Create a whole game at once (an import), all of it or nothing: the record, its
+        seats and secrets, every order with its events (``orders(game_id)`` gives them once the
+        id is known), its status. ``StoreError`` when ``channel`` has a game that is not over."""
         ...
 
     async def get_game(self, game_id: str) -> GameRecord:
@@ -395,6 +416,41 @@ class MemoryStore:
         )
         self._games[game_id] = _Game(record)
         return record
+
+    async def import_game(
+        self,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None,
+        guild: str,
+        seats: Mapping[str, str],
+        secrets: Mapping[str, bytes],
+        orders: Callable[[str], Sequence[ImportedOrder]],
+        status: GameStatus,
+    ) -> GameRecord:
+        for other in self._games.values():
+            if other.record.channel == channel and other.record.status not in ENDED:
+                raise ChannelTaken(other.record.id, other.record.status)
+        game_id = f"g{self._next}"
+        g = _Game(GameRecord(
+            id=game_id, edition=edition, options=options, channel=channel, owner=owner,
+            status=status, dice=dice, seats=dict(seats), position=position, guild=guild,
+        ))
+        for o in orders(game_id):  # built aside, then kept at once: all or nothing
+            first = len(g.events)
+            g.orders.append(OrderRecord(g.next_order, o.person, o.power, o.text, first,
+                                        len(o.events), o.dice_used))
+            g.events.extend(StoredEvent(first + i, g.next_order, e) for i, e in enumerate(o.events))
+            g.next_order += 1
+        self._next += 1
+        self._games[game_id] = g
+        for name, value in secrets.items():
+            self._secrets[(game_id, name)] = value
+        return g.record
 
     def _game(self, game_id: str) -> _Game:
         try:
@@ -756,6 +812,7 @@ __all__ = [
     "GameNotFound",
     "GameRecord",
     "GameStatus",
+    "ImportedOrder",
     "MemoryStore",
     "MenuRecord",
     "NotifyPrefRecord",

@@ -18,7 +18,8 @@ It checks, and reports the first problem of each kind:
    entropy, the die's counter and its purpose, and compared with the faces in the log.
 
 Exit status: 0 all is well, 1 something failed (or the dice were scripted, not fair), 2 the file
-could not be read.
+could not be read or is not a game export (empty, truncated, binary, not JSON, nested too deep,
+malformed events): then it says "not a game export: <why>" and never shows a traceback.
 """
 
 from __future__ import annotations
@@ -361,17 +362,57 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head", help="the log hash the bot published (a prefix will do)")
     args = parser.parse_args(argv)
     try:
-        with open(args.export, encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
+        with open(args.export, "rb") as f:
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as e:
         print(f"error: cannot read {args.export}: {e}", file=sys.stderr)
         return 2
-    if not isinstance(doc, dict):
-        print(f"error: {args.export} is not a game export", file=sys.stderr)
+    try:
+        doc = load(raw)
+        ok, lines = verify(doc, args.round, args.head)
+    except NotAnExport as e:
+        print(f"{args.export}: not a game export: {e}", file=sys.stderr)
         return 2
-    ok, lines = verify(doc, args.round, args.head)
+    except Exception as e:  # a malformed file ends in a sentence, never a traceback
+        what = "nested too deep" if isinstance(e, RecursionError) else type(e).__name__
+        print(f"{args.export}: not a game export: {what}", file=sys.stderr)
+        return 2
     print("\n".join(lines))
     return 0 if ok else 1
+
+
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class NotAnExport(Exception):
+    """The file is not a game export; the message says why."""
+
+
+def load(raw: bytes) -> Json:
+    """The export in a file's bytes, or ``NotAnExport``: empty, too big, not UTF-8, not JSON
+    (truncated included), nested too deep, or not an object."""
+    if len(raw) > MAX_BYTES:
+        raise NotAnExport(f"larger than {MAX_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NotAnExport(f"not UTF-8 text (byte {e.start})") from None
+    if not text.strip():
+        raise NotAnExport("the file is empty")
+    try:
+        doc = json.loads(text)
+    except RecursionError:
+        raise NotAnExport("the JSON is nested too deep") from None
+    except ValueError as e:
+        raise NotAnExport(f"not JSON ({e})") from None
+    if not isinstance(doc, dict):
+        raise NotAnExport(f"a JSON {type(doc).__name__}, not an object")
+    if doc.get("format") != "umpire-game":
+        raise NotAnExport("no format 'umpire-game'")
+    events = doc.get("events")
+    if not isinstance(events, list) or not all(isinstance(e, dict) for e in events):
+        raise NotAnExport("no list of events")
+    return doc
 
 
 if __name__ == "__main__":

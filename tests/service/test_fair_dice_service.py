@@ -210,8 +210,8 @@ async def test_scripted_dice_are_refused_where_not_allowed() -> None:
     assert not r.ok and "local table and tests only" in (r.error or "")
     doc = await _scripted_export()
     with pytest.raises(ServiceError, match="local table and tests only"):
-        await GameService().import_(doc)
-    assert (await GameService(allow_scripted_dice=True).import_(doc)).dice == "scripted"
+        await GameService().import_(doc, unverified=True)
+    assert (await GameService(allow_scripted_dice=True).import_(doc, unverified=True)).dice == "scripted"
 
 
 async def _scripted_export() -> dict[str, Any]:
@@ -244,14 +244,15 @@ async def test_import_of_a_fair_game_commits_afresh_and_goes_on() -> None:
     svc, game = await played(2)
     doc = json.loads(json.dumps(await svc.export(game)))
     other = service(secret=bytes([7]) * 32)
-    info = await other.import_(doc, channel="elsewhere")
+    info = await other.import_(doc, channel="elsewhere", unverified=True)
     assert state_json(await other.state(info.id)) == state_json(await svc.state(game))
     events = await log(other, info.id)
     last = events[-1]
     assert isinstance(last, ev.DiceCommitted) and last.game_id == info.id
     assert last.first_round == 2 and last.commitment == fair.chain_commitment(bytes([7]) * 32,
                                                                               0, dc.CHAIN_LENGTH)
-    assert (await other.store.orders(info.id))[-1].text == "dice committed (imported game)"
+    assert (await other.store.orders(info.id))[-1].text == (
+        "dice committed (imported game; unverified copy of g1)")
     assert not (await other.undo(info.id, "bob")).ok
     await play_until(other, info.id, 3)
     r = ok(await other.verify_dice(info.id))
@@ -264,7 +265,7 @@ async def test_import_refuses_an_export_whose_hash_chain_breaks() -> None:
     doc = json.loads(json.dumps(await svc.export(game)))
     doc["events"][4]["power"] = "Japan" if doc["events"][4].get("power") else None
     with pytest.raises(ServiceError, match=r"event #5 \(\w+\) does not match"):
-        await service().import_(doc)
+        await service().import_(doc, unverified=True)
 
 
 def test_an_order_may_not_roll_after_starting_a_new_round() -> None:

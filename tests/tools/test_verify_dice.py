@@ -190,3 +190,54 @@ def test_scripted_games_are_not_called_fair() -> None:
                     "hash": hashlib.sha256(b"g1" + vd.canonical(body)).hexdigest()}]
     good, lines = vd.verify(d)
     assert not good and "scripted" in lines[2] and "not fair" in lines[2]
+
+
+def _deep_event(depth: int) -> bytes:
+    inner = "[" * depth + "]" * depth
+    return ('{"format": "umpire-game", "game": {"id": "g1"}, "events": [{"type": "X", "v": '
+            + inner + "}]}").encode()
+
+
+MALFORMED: dict[str, bytes] = {
+    "empty file": b"",
+    "blank file": b" \n\t\n",
+    "truncated JSON": b'{"format": "umpire-game", "events": [{"type": "GameStar',
+    "binary garbage": bytes(range(256)) * 8,
+    "a PNG header": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+    "deeply nested list": b"[" * 200_000 + b"]" * 200_000,
+    "deeply nested object": b'{"a":' * 100_000 + b"1" + b"}" * 100_000,
+    "deep inside an event": _deep_event(50_000),
+    "a JSON list": b"[1, 2, 3]",
+    "a JSON string": b'"umpire-game"',
+    "null": b"null",
+    "another format": b'{"format": "triplea", "events": []}',
+    "events not a list": b'{"format": "umpire-game", "events": {"a": 1}}',
+    "an event not an object": b'{"format": "umpire-game", "events": [1, 2]}',
+    "NaN and nonsense": b'{"format": "umpire-game", "game": 5, "log": [], "events": [{"seq": NaN}]}',
+    "latin-1 text": "{\"format\": \"umpire-game\", \"x\": \"caf\xe9\"}".encode("latin-1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+def test_a_malformed_file_is_not_a_game_export(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(MALFORMED[name])
+    code = vd.main([str(path)])
+    out = capsys.readouterr()
+    assert code != 0
+    assert "Traceback" not in out.err + out.out
+    if code == 2:
+        assert f"{path}: not a game export: " in out.err, out.err
+    else:  # an object with events that are objects: checked, and it fails plainly
+        assert out.out.splitlines()[-1] == "FAILED: see above."
+
+
+def test_deep_nesting_ends_without_a_traceback_in_a_fresh_python(tmp_path: Path) -> None:
+    path = tmp_path / "deep.json"
+    path.write_bytes(MALFORMED["deeply nested list"])
+    p = subprocess.run([sys.executable, str(TOOL), str(path)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.strip() == f"{path}: not a game export: the JSON is nested too deep"
