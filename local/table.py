@@ -28,10 +28,12 @@ from rules import parse as ps
 from rules.edition import default_edition, edition_rules
 from rules.errors import RulesError
 from service import batch as bt
+from service import transfer
 from service.games import GameService, Result, ServiceError
 from service.images import RenderedImage
 
 CHANNEL = "local"
+UNVERIFIED = "unverified"  # the last word of 'game import <file> unverified'
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
@@ -259,6 +261,10 @@ class Table:
             if not text:
                 return Answer(line, Result(ok=True, answer=f"Now speaking: {self.speaker}."))
         person = self.speaker
+        if _words(text).split()[:2] == ["game", "import"]:
+            if person is None:
+                return Answer(line, Result.refused(no_name(), kind="name"))
+            return Answer(line, await self._import(text, person))
         if person is None and self._kind(text) not in _READ_ONLY:
             return Answer(line, Result.refused(no_name(), kind="name"))
         result = await self.service.handle(self.channel, person or "", text)
@@ -299,6 +305,25 @@ class Table:
             f"'{bt.END}'; none of its {n} order line(s) was applied."
         )
         return Answer(block.opening, Result.refused(why, kind="batch"))
+
+    async def _import(self, text: str, person: str) -> Result:
+        """``game import <file.json> [unverified]``: a file from ``game export`` becomes this
+        table's game, owned by ``person`` (every check: ``service.transfer``)."""
+        rest = text.split(None, 2)[2].strip() if len(text.split(None, 2)) > 2 else ""
+        last = rest.rsplit(None, 1)
+        unverified = len(last) == 2 and last[1].casefold() == UNVERIFIED
+        name = last[0] if unverified else rest
+        if not name:
+            why = f"Name the file: 'game import <file.json> [{UNVERIFIED}]'."
+            return Result.refused(why, kind="import")
+        try:
+            with Path(name).expanduser().open("rb") as f:
+                raw = f.read(transfer.MAX_BYTES + 1)
+        except OSError as e:
+            return Result.refused(f"Cannot read {name}: {e.strerror or e}.", kind="import")
+        return await self.service.import_game(
+            raw, channel=self.channel, owner=person, unverified=unverified
+        )
 
     def _kind(self, text: str) -> str | None:
         try:
