@@ -661,7 +661,9 @@ class GameService:
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
         self._remember(game_id, placed, state, events)
-        return await self._answer(game_id, state, events, kind="order")
+        answer = await self._answer(game_id, state, events, kind="order")
+        # The order's index in the log: which order an acknowledgement stands for.
+        return replace(answer, data={**(answer.data or {}), "order": placed.index})
 
     async def undo(self, game_id: str, person: str) -> Result:
         """Take back the current power's last order: only if it rolled no dice and kept the phase.
@@ -736,6 +738,7 @@ class GameService:
             game=GameInfo.of(after.record),
             data={
                 "undone": {
+                    "index": last.index,
                     "order": last.text,
                     "power": last.power,
                     "events": [ev.event_to_json(e) for e in dropped],
