@@ -28,7 +28,7 @@ from tests.db.conftest import ALLIES, AXIS, channel
 Hook = Callable[[], Awaitable[None]]
 
 BACKENDS3 = ["memory", "sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-pytestmark = pytest.mark.parametrize("backend", BACKENDS3, indirect=True)
+ALL3 = pytest.mark.parametrize("backend", BACKENDS3, indirect=True)
 
 
 class Hooked:
@@ -118,6 +118,7 @@ async def texts(store: Any, g: str) -> list[str]:
 # --- item 1: every write a compare-and-set on the exact head ------------------------------------
 
 
+@ALL3
 async def test_undo_races_an_undo_and_a_new_order_and_is_refused(stores: Any) -> None:
     """Between the undoer's load and its drop, the same player (another click, another process)
     undoes the order and gives another of the same length: the first undo must not drop the
@@ -139,6 +140,7 @@ async def test_undo_races_an_undo_and_a_new_order_and_is_refused(stores: Any) ->
     assert (await svc(base).state(g)).purchase == {"tank": 1}
 
 
+@ALL3
 async def test_undo_after_the_log_shrank_drops_nothing(stores: Any) -> None:
     """Two undos of one order: the second finds it gone and drops nothing more (the start
     stays, and the game goes on)."""
@@ -163,6 +165,7 @@ async def test_undo_after_the_log_shrank_drops_nothing(stores: Any) -> None:
     assert (await svc(base).submit(g, "bob", "buy 1 infantry")).ok
 
 
+@ALL3
 async def test_append_checks_the_head_it_read_not_only_the_count(stores: Any) -> None:
     """An order decided on a log that was then changed to another of the same length is refused
     (a count alone cannot see it)."""
@@ -182,6 +185,7 @@ async def test_append_checks_the_head_it_read_not_only_the_count(stores: Any) ->
     assert (await svc(base).state(g)).purchase == {"tank": 1}
 
 
+@ALL3
 async def test_store_drop_names_the_exact_order(stores: Any) -> None:
     store = await stores()
     g = await started(svc(store), channel())
@@ -205,6 +209,7 @@ async def test_store_drop_names_the_exact_order(stores: Any) -> None:
 # --- item 2: 'game start' in one write; a start cut short is completed -------------------------
 
 
+@ALL3
 async def test_start_crash_between_its_steps_leaves_a_startable_game(stores: Any) -> None:
     """A crash right after the start's first write (here: the status change raises, as a kill
     there would) leaves no half-started game: the start is one write now, and 'game start'
@@ -233,6 +238,7 @@ async def test_start_crash_between_its_steps_leaves_a_startable_game(stores: Any
     assert (await svc(base).submit(g, "bob", "buy 1 infantry")).ok
 
 
+@ALL3
 async def test_a_start_left_in_the_lobby_is_completed(stores: Any) -> None:
     """What an older version left behind when killed between its two writes: the start's events
     in the log, the game still in the lobby. 'game start' completes it."""
@@ -256,6 +262,7 @@ async def test_a_start_left_in_the_lobby_is_completed(stores: Any) -> None:
     assert (await a.submit(g, "bob", "buy 1 infantry")).ok
 
 
+@ALL3
 async def test_start_refused_when_the_seats_changed_meanwhile(stores: Any) -> None:
     base = await stores()
     b = svc(await stores())
@@ -273,6 +280,7 @@ async def test_start_refused_when_the_seats_changed_meanwhile(stores: Any) -> No
     assert (await base.get_game(g)).status == "lobby" and await base.load_events(g) == []
 
 
+@ALL3
 async def test_a_won_game_is_finished_in_the_same_write(stores: Any) -> None:
     """Ending votes append the end and set the status in one write: a crash after it leaves a
     finished game, never an active game whose log says it ended."""
@@ -292,6 +300,7 @@ async def test_a_won_game_is_finished_in_the_same_write(stores: Any) -> None:
 # --- item 3: lobby races -------------------------------------------------------------------------
 
 
+@ALL3
 async def test_two_joins_of_one_seat_one_is_acknowledged(stores: Any) -> None:
     base = await stores()
     b = svc(await stores())
@@ -305,6 +314,7 @@ async def test_two_joins_of_one_seat_one_is_acknowledged(stores: Any) -> None:
     assert (await base.get_game(g)).seats == {"Germany": "dave"}
 
 
+@ALL3
 async def test_joins_of_both_sides_by_one_person_P_1(stores: Any) -> None:
     base = await stores()
     b = svc(await stores())
@@ -319,6 +329,7 @@ async def test_joins_of_both_sides_by_one_person_P_1(stores: Any) -> None:
     assert (await base.get_game(g)).seats == {"Soviet Union": "carol"}
 
 
+@ALL3
 async def test_two_game_new_in_one_channel_make_one_game(stores: Any) -> None:
     base = await stores()
     b = svc(await stores())
@@ -335,6 +346,7 @@ async def test_two_game_new_in_one_channel_make_one_game(stores: Any) -> None:
     assert [g.id for g in await base.games_in_channel(chan)] == made
 
 
+@ALL3
 async def test_leave_and_start_race(stores: Any) -> None:
     """The owner starts while a player leaves: either the game starts with every seat held, or
     the leave wins and the start is refused; never an active game with an open seat."""
@@ -358,6 +370,7 @@ async def test_leave_and_start_race(stores: Any) -> None:
 # --- the same races with real concurrency: several engines over one database -----------------
 
 
+@ALL3
 async def test_concurrent_joins_of_one_seat_exactly_one_acknowledged(stores: Any) -> None:
     g = await lobby(svc(await stores()), channel())
     people = [f"p{i}" for i in range(4)]
@@ -372,6 +385,7 @@ async def test_concurrent_joins_of_one_seat_exactly_one_acknowledged(stores: Any
     assert (await (await stores()).get_game(g)).seats == {"Germany": winners[0]}
 
 
+@ALL3
 async def test_concurrent_joins_of_both_sides_by_one_person(stores: Any) -> None:
     g = await lobby(svc(await stores()), channel())
     powers = ["Germany", "Soviet Union", "Japan", "United Kingdom"]
@@ -387,6 +401,7 @@ async def test_concurrent_joins_of_both_sides_by_one_person(stores: Any) -> None
         assert r.ok or "P-1" in (r.error or "")
 
 
+@ALL3
 async def test_concurrent_game_new_in_one_channel(stores: Any) -> None:
     chan = channel()
     services = [svc(await stores()) for _ in range(4)]
@@ -404,6 +419,7 @@ async def test_concurrent_game_new_in_one_channel(stores: Any) -> None:
     assert [g.id for g in await (await stores()).games_in_channel(chan)] == made
 
 
+@ALL3
 async def test_concurrent_undos_and_orders_keep_the_log(stores: Any) -> None:
     """Undos and orders of one player from four services at once: every acknowledged buy that
     was not undone is in the log exactly once, and the start is never lost."""
@@ -429,3 +445,74 @@ async def test_concurrent_undos_and_orders_keep_the_log(stores: Any) -> None:
     assert orders[0] == "game start"
     assert len(orders) - 1 == len(acked) - undone
     assert (await svc(base).state(g)).purchase.get("infantry", 0) == len(acked) - undone
+
+
+# --- the database's own guard: migration 0007 ---------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
+async def test_migration_0007_keeps_the_newest_of_several_games_in_a_channel(
+    backend: str, url: str
+) -> None:
+    """A database where races already made several games not over in one channel upgrades: the
+    older ones are cancelled (the channel showed the newest), then the index holds."""
+    import sqlalchemy as sa
+
+    await upgrade(url, "0006")
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            for i, status in enumerate(["lobby", "active", "lobby", "finished"]):
+                await conn.execute(sa.text(
+                    "INSERT INTO game (id, edition, options, channel, owner, status, dice, "
+                    "next_order, created_at, updated_at, guild) VALUES (:id, 'a1941', '[]', "
+                    "'chan', 'o', :status, '{\"kind\": \"fair\"}', 0, :at, :at, '')"),
+                    {"id": f"g{i + 1}", "status": status, "at": f"2026-01-0{i + 1} 00:00:00"})
+    finally:
+        await engine.dispose()
+    await upgrade(url)
+    store = SqlStore(create_engine(url))
+    try:
+        got = {g.id: g.status for g in await store.games_in_channel("chan")}
+        assert got == {"g1": "cancelled", "g2": "cancelled", "g3": "lobby", "g4": "finished"}
+        with pytest.raises(ServiceError, match="already has game g3"):
+            await svc(store).create("chan", "alice", "1941")
+        # Under the service's check, the database itself refuses a second game not over.
+        async with store.engine.begin() as conn:
+            with pytest.raises(sa.exc.IntegrityError):
+                await conn.execute(sa.text(
+                    "UPDATE game SET status = 'lobby' WHERE id = 'g4'"))
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)],
+                         indirect=True)
+async def test_a_crash_inside_the_start_write_leaves_the_lobby(backend: str, url: str) -> None:
+    """Killed in the middle of the start's transaction (after its events, before the status):
+    the database rolls both back; the game is in the lobby with an empty log and starts."""
+    if backend == "sqlite":
+        await upgrade(url)
+
+    class Crashing(SqlStore):
+        async def _append_in(self, *args: Any, **kw: Any) -> Any:
+            await super()._append_in(*args, **kw)
+            raise RuntimeError("killed inside the start's write")
+
+    crashing = Crashing(create_engine(url))
+    store = SqlStore(create_engine(url))
+    try:
+        g = await lobby(svc(store), channel())
+        for p in AXIS:
+            assert (await svc(store).join(g, "alice", p)).ok
+        for p in ALLIES:
+            assert (await svc(store).join(g, "bob", p)).ok
+        with pytest.raises(RuntimeError):
+            await svc(crashing).start(g, "alice")
+        assert (await store.get_game(g)).status == "lobby"
+        assert await store.load_events(g) == [] and await store.orders(g) == []
+        assert (await svc(store).start(g, "alice")).ok
+        assert (await store.get_game(g)).status == "active"
+    finally:
+        await crashing.close()
+        await store.close()
