@@ -254,7 +254,8 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
             f"Resolve the strategic bombing raid on {b.space} first, with 'bomb {b.space}'; the "
             "battle there follows (A-16)."
         )
-    if not b.amphibious and not b.sea and s.edition.rules.rules.amphibious_first:
+    if not _is_amphibious_part(s, b) and _rules(s).amphibious_first:
+        # CC-0: general combat, sea battles included, waits for every announced assault.
         first = [x.space for x in s.battles.values()
                  if x.step != "done" and _is_amphibious_part(s, x)]
         if first:
@@ -277,6 +278,17 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
         raise IllegalOrder(f"'press' follows a round of the battle in {b.space}; fight a round "
                            f"with 'battle {b.space}' first (CC-6).")
     fight(tx, b.space, dice, auto=auto)
+
+
+def next_battles(s: GameState) -> list[str]:
+    """Open battles that may be fought now: amphibious assaults (their sea battles included)
+    before general combat where the edition says so (CC-0)."""
+    open_ = sorted(b.space for b in s.battles.values() if b.step != "done")
+    if _rules(s).amphibious_first:
+        first = [x for x in open_ if _is_amphibious_part(s, s.battles[x])]
+        if first:
+            return first
+    return open_
 
 
 def _is_amphibious_part(s: GameState, b: BattleState) -> bool:

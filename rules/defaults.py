@@ -56,7 +56,8 @@ def default_orders(state: GameState) -> list[od.Order]:
 def phase_end_order(state: GameState) -> od.Order:
     """The referee's order that moves the current phase on for an absent player."""
     if state.phase == "conduct_combat":
-        fight = sorted(b.space for b in state.battles.values() if b.step != "done")
-        if fight:
-            return od.Battle(power=state.power, space=fight[0])
+        fight = combat.next_battles(state)  # CC-0: amphibious assaults first
+        ready = [x for x in fight if state.battles[x].blocked_by is None]  # AA-1
+        if ready or fight:
+            return od.Battle(power=state.power, space=(ready or fight)[0])
     return od.EndPhase(power=state.power, confirm=True)

@@ -53,3 +53,20 @@ def test_cc_0_the_referee_fights_an_open_battle_before_ending_conduct_combat() -
     g.do(od.Battle(space="Ukraine"))
     assert g.state.battles["Ukraine"].step == "done"
     assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True)
+
+
+def test_CC_0_the_referee_fights_amphibious_assaults_first() -> None:
+    """CC-0: the referee's order for an absent attacker fights announced amphibious assaults
+    (the sea battle that clears the landing first, AA-1) before general combat."""
+    g = Game(position(UK, "combat_move", {
+        "Sea Zone 7": {UK: {"transport": 1, "infantry": 1, "battleship": 1}},
+        "Sea Zone 6": {GER: {"submarine": 1, "destroyer": 1}},
+        "Sea Zone 2": {UK: {"destroyer": 1}},
+        "Sea Zone 3": {GER: {"destroyer": 1}},
+        "Western Europe": {GER: {"infantry": 1}},
+    }))
+    g.move({"transport": 1, "battleship": 1}, "Sea Zone 7", "Sea Zone 6")
+    g.move({"infantry": 1}, "Sea Zone 6", "Western Europe")
+    g.move({"destroyer": 1}, "Sea Zone 2", "Sea Zone 3")
+    g.end()
+    assert phase_end_order(g.state) == od.Battle(power=UK, space="Sea Zone 6")

@@ -144,3 +144,26 @@ def test_A_8_assault_ignores_enemy_submarines_with_a_warship_present() -> None:
     g.end()
     assert "Sea Zone 6" not in g.state.battles
     assert g.json["battles"] == ["Western Europe"]
+
+
+def test_CC_0_amphibious_assaults_before_any_other_battle_sea_included() -> None:
+    """CC-0: every announced amphibious assault is resolved before general combat, and a sea
+    battle that has nothing to do with a landing is general combat too."""
+    g = Game(position(UK, "combat_move", {
+        "Sea Zone 7": {UK: {"transport": 1, "infantry": 1}},
+        "Sea Zone 2": {UK: {"destroyer": 1}},
+        "Sea Zone 3": {GER: {"destroyer": 1}},
+        "Western Europe": {GER: {"infantry": 1}},
+    }))
+    g.move({"infantry": 1}, "Sea Zone 7", "Western Europe")
+    g.move({"destroyer": 1}, "Sea Zone 2", "Sea Zone 3")
+    g.end()
+    g.refuse(od.Battle(space="Sea Zone 3"), "Resolve amphibious assaults first (Western Europe)",
+             "CC-0")
+    g.refuse(od.Battle(space="Sea Zone 3", all=True), "amphibious assaults first")
+    g.script(1, 6)  # the seaborne infantry hits; the defender misses
+    g.do(od.Battle(space="Western Europe"))
+    assert g.owner("Western Europe") == UK
+    g.script(1, 6)
+    g.do(od.Battle(space="Sea Zone 3"))
+    assert g.units("Sea Zone 3", GER) == {}
