@@ -1,9 +1,12 @@
 """Conduct Combat (§9): finding battles, rounds of fire, casualties, retreat, conclusion.
 
 Asynchronous by design: each round stops where a player owes a decision (casualties, press
-or retreat) and continues when it is given. ``battle <space> all`` fights to the end, using
-standing casualty orders or the default (cheapest first, two-hit units absorb first, transports
-last, the attacker keeping its last land unit where possible).
+or retreat) and continues when it is given. ``battle <space> all`` fights to the end, answering
+for the attacker who gave it with its standing casualty order or the default (cheapest first,
+two-hit units absorb first, transports last, the attacker keeping its last land unit where
+possible); it never answers for the defender (H-1): it stops where a defender without a
+standing order has a real choice (casualties, submarines to declare), and goes on to the end
+once the defender answers.
 
 Edition differences hang off unit abilities and ``RuleSet`` switches, never an edition id:
 submarines declare (1941 SS-2) or attacking ones always strike first (Classic R-SUB-02);
@@ -273,7 +276,7 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
                 )
             _auto_end_unfireable(tx, b)  # CC-6C / A-10: they cannot retreat either
             return
-        tx.emit(ev.BattlePressed(space=b.space))
+        tx.emit(ev.BattlePressed(space=b.space, to_the_end=auto))
     elif isinstance(order, od.Press):
         raise IllegalOrder(f"'press' follows a round of the battle in {b.space}; fight a round "
                            f"with 'battle {b.space}' first (CC-6).")
@@ -327,7 +330,13 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike | od.
     lost, damaged = validate_choice(s, b, side, order.units)
     tx.emit(ev.CasualtiesChosen(space=b.space, side=_side(side), by=order.power, lost=lost,
                                 damaged=damaged, how="choice"))
-    fight(tx, b.space, dice, auto=False, resume=True)
+    _go_on(tx, b.space, dice)
+
+
+def _go_on(tx: Tx, space: str, dice: Dice) -> None:
+    """After an answer: to the end of the round, or of the battle under 'battle all' (H-1)."""
+    to_end = tx.state.battles[space].to_the_end
+    fight(tx, space, dice, auto=to_end, resume=not to_end)
 
 
 def _declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: Dice) -> None:
@@ -374,7 +383,7 @@ def _declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: 
                                   strike=tuple(u.id for u in up) if side == "defender" else (),
                                   submerge=tuple(u.id for u in down)))
     if side == "defender":
-        fight(tx, b.space, dice, auto=False, resume=True)
+        _go_on(tx, b.space, dice)
     elif not _side_units(tx.state, tx.state.battles[b.space], "attacker"):
         _conclude(tx, tx.state.battles[b.space], "defender")  # every attacker submerged
 
@@ -406,22 +415,24 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
             if not _attacker_can_fire(s, b):
                 _auto_end_unfireable(tx, b)
                 return
-            tx.emit(ev.BattlePressed(space=space))
+            tx.emit(ev.BattlePressed(space=space, to_the_end=True))
             continue
         if b.step == "ready":
             if resume:
                 return
             if _precheck_end(tx, b):
                 return
-            tx.emit(ev.BattleRoundStarted(space=space, round=b.round + 1))
+            tx.emit(ev.BattleRoundStarted(space=space, round=b.round + 1, to_the_end=auto))
             continue
         # A round in progress: settle owed casualties first.
         side = owed_side(b)
         if side is not None:
             forced = forced_choice(s, b, side)
             standing = bool(s.standing.get(_chooser(b, side, s)))
-            if forced is None and not auto and not standing:
-                return  # the side that owes the hits chooses (H-1)
+            if forced is None and not standing and (not auto or side == "defender"):
+                # H-1: the side that owes the hits chooses; 'battle all' answers only for the
+                # attacker who gave it, and waits for a defender with a real choice.
+                return
             how = "forced" if forced is not None else "default"
             choice = forced if forced is not None else default_choice(s, b, side)
             if forced is None and standing:
@@ -429,7 +440,7 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
             tx.emit(ev.CasualtiesChosen(space=space, side=_side(side), by="referee", lost=choice[0],
                                         damaged=choice[1], how=how))
             continue
-        if not _next_stage(tx, b, dice, auto):
+        if not _next_stage(tx, b, dice):
             return
         resume = False
     raise IllegalOrder(f"The battle in {space} did not end after {MAX_ROUNDS} rounds.")
@@ -446,7 +457,7 @@ def sub_eligible(s: GameState, b: BattleState, side: str) -> list[Unit]:
     return [u for u in _side_units(s, b, side) if ed.units[u.type].abilities.surprise_strike]
 
 
-def _next_stage(tx: Tx, b: BattleState, dice: Dice, auto: bool) -> bool:
+def _next_stage(tx: Tx, b: BattleState, dice: Dice) -> bool:
     """Do the next step of the round; False when it waits for a decision.
 
     A round, in order (a step that does not apply is skipped):
@@ -473,14 +484,10 @@ def _next_stage(tx: Tx, b: BattleState, dice: Dice, auto: bool) -> bool:
                                               strike=tuple(u.id for u in subs),
                                               how="battle order"))
                 return True
-        if opening and "declare:defender" not in b.fired:
-            subs = sub_eligible(s, b, "defender")
-            if subs:
-                if not auto:
-                    return False  # SS-2: the defender declares (strike / submerge <space>)
-                tx.emit(ev.SubmarinesDeclared(space=b.space, side="defender", by="referee",
-                                              strike=tuple(u.id for u in subs), how="default"))
-                return True
+        if opening and "declare:defender" not in b.fired and sub_eligible(s, b, "defender"):
+            # SS-2, H-1: the defender declares (strike / submerge <space>), even under
+            # 'battle <space> all'; its deadline's default is to strike (rules.defaults).
+            return False
     if b.round == 1 and "defender:aa" not in b.fired and _aa_targets(s, b):
         _fire_aa(tx, b, dice)  # step 1
         return True

@@ -448,7 +448,7 @@ def _ev_dice(s: GameState, e: ev.DiceRolled) -> GameState:
 
 def _ev_round_started(s: GameState, e: ev.BattleRoundStarted) -> GameState:
     b = replace(s.battles[e.space], round=e.round, step="casualties", fired=(), striking=(),
-                owed=(), pending_casualties=())
+                owed=(), pending_casualties=(), to_the_end=e.to_the_end)
     return replace(s, battles={**s.battles, e.space: b})
 
 
@@ -516,7 +516,7 @@ def _ev_round_ended(s: GameState, e: ev.BattleRoundEnded) -> GameState:
 
 
 def _ev_pressed(s: GameState, e: ev.BattlePressed) -> GameState:
-    b = replace(s.battles[e.space], step="ready", fired=())
+    b = replace(s.battles[e.space], step="ready", fired=(), to_the_end=e.to_the_end)
     return replace(s, battles={**s.battles, e.space: b})
 
 

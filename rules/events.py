@@ -234,6 +234,7 @@ class BattleRoundStarted(_Event):
     type: Literal["BattleRoundStarted"] = "BattleRoundStarted"
     space: str
     round: int
+    to_the_end: bool = False  # 'battle <space> all': fought on after each defender's answer
 
 
 class SubmarinesDeclared(_Event):
@@ -307,6 +308,7 @@ class BattleRoundEnded(_Event):
 class BattlePressed(_Event):
     type: Literal["BattlePressed"] = "BattlePressed"
     space: str
+    to_the_end: bool = False  # 'battle <space> all' (see BattleRoundStarted)
 
 
 class BattleRetreated(_Event):

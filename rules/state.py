@@ -77,6 +77,8 @@ class BattleState:
     hostile_at_start: bool = False  # sea zone held enemy surface warships this turn (CC-6B)
     launched: tuple[int, ...] = ()  # own fighters launched from an attacking carrier
     bombarding: tuple[int, ...] = ()  # battleships giving the support shot in round 1 (R-AMP-05)
+    # 'battle <space> all': fight on to the end once the defender has answered (H-1)
+    to_the_end: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -80,7 +80,9 @@ Several orders at once: {orders} ('{help_batch}')."""
 _BATTLES = """\
 In the combat move the attacker moves units into enemy spaces; each such space is a battle.
 In the combat phase the attacker fights them one at a time: '{battle}' fights one round
-('{battle_all}' fights to the end, both sides losing units in their default order).
+('{battle_all}' fights to the end, the attacker losing units in its default order; it
+stops for a defender with a real casualty choice and no standing order, and goes on once
+the defender answers).
 After each round of fire, the side that owes casualties chooses them: '{casualties}'
 (in Discord a menu is posted for the player who owes them). Then the attacker fights on
 with '{press}' or leaves with '{retreat}'.

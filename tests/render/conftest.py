@@ -9,7 +9,6 @@ import pytest
 
 from render.geo import Geometry, geometry_for, load_geometry
 from rules import engine
-from rules import orders as od
 from rules.events import BattleOpened, Event, UnitsMoved
 from rules.state import GameState
 from tests.rules.helpers import Game, position
@@ -52,7 +51,7 @@ def ukraine() -> UkraineBattle:
     # Round 1: attacker 1 hit by the fighter, tanks 5 2 (1 hit), infantry 3 3 2; defender tank
     # 6, infantry 4 1 2 (2 hits). Round 2 and 3 as below; Germany wins with a tank.
     g.script(1, 5, 2, 3, 3, 2, 6, 4, 1, 2, 4, 1, 6, 5, 3, 1, 2, 6, 6, 6, 6, 6, 6)
-    g.do(od.Battle(space="Ukraine", all=True))
+    g.fight_out("Ukraine")  # the defender answered by its defaults
     return UkraineBattle(before, moves, at_open, g.events[i:], g.state)
 
 
@@ -85,5 +84,5 @@ def classic_ukraine() -> UkraineBattle:
     # (2 hits). Round 2: infantry 1, fighter 2, tanks 6 3 (2 hits count); defender 5 5. Germany
     # wins.
     g.script(5, 1, 2, 1, 4, 5, 6, 4, 1, 2, 6, 1, 2, 6, 3, 5, 5)
-    g.do(od.Battle(space="Ukraine S.S.R.", all=True))
+    g.fight_out("Ukraine S.S.R.")  # the defender answered by its defaults
     return UkraineBattle(before, moves, at_open, g.events[i:], g.state)

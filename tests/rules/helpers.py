@@ -52,6 +52,15 @@ class Game:
         return info.value
 
     # --- shortcuts ------------------------------------------------------------------------
+    def fight_out(self, space: str) -> list[Event]:
+        """``battle <space> all``, the defender's decisions answered by the referee's defaults
+        (see ``fight_to_the_end``)."""
+        evs = fight_to_the_end(self.state, space, self.dice)
+        for e in evs:
+            self.state = engine.evolve(self.state, e)
+        self.events.extend(evs)
+        return evs
+
     def end(self, confirm: bool = False) -> list[Event]:
         return self.do(od.EndPhase(confirm=confirm))
 
@@ -67,6 +76,24 @@ class Game:
 
     def owner(self, space: str) -> str | None:
         return self.state.owners.get(space)
+
+
+def fight_to_the_end(state: GameState, space: str, dice: Dice) -> list[Event]:
+    """``battle <space> all``, the defender's decisions answered by the referee's defaults
+    (the deadline's answers, ``rules.defaults``): the whole battle fought out, as ``odds`` sees
+    it. ``battle all`` alone stops for a defender with a real choice (H-1)."""
+    from rules.defaults import default_orders
+
+    out: list[Event] = []
+    order: od.Order | None = od.Battle(power=state.power, space=space, all=True)
+    while order is not None:
+        evs = engine.decide(state, order, dice)
+        for e in evs:
+            state = engine.evolve(state, e)
+        out.extend(evs)
+        order = next((o for o in default_orders(state) if getattr(o, "space", None) == space),
+                     None)
+    return out
 
 
 def position(power: str, phase: str, units: dict[str, dict[str, dict[str, int]]] | None = None,

@@ -14,7 +14,6 @@ import pytest
 
 from rules import combat, engine
 from rules import events as ev
-from rules import orders as od
 from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
@@ -32,7 +31,7 @@ from rules.odds import (
     summary,
 )
 from rules.state import GameState
-from tests.rules.helpers import Game, position
+from tests.rules.helpers import Game, fight_to_the_end, position
 
 ED = load_edition("a1941")
 GER, SU, UK = "Germany", "Soviet Union", "United Kingdom"
@@ -446,9 +445,8 @@ def _simulate(att: dict[str, int], dfd: dict[str, int], sea: bool, n: int,
     wins = {"attacker": 0, "defender": 0, "draw": 0}
     surv_a: dict[str, list[int]] = {t: [] for t in att}
     surv_d: dict[str, list[int]] = {t: [] for t in dfd}
-    order = od.Battle(power=s.power, space=space, all=True)
     for i in range(n):
-        evs = engine.decide(s, order, HmacDice(f"{key}-{i}".encode(), game="odds"))
+        evs = fight_to_the_end(s, space, HmacDice(f"{key}-{i}".encode(), game="odds"))
         gone = {x for e in evs if isinstance(e, ev.UnitsRemoved) for x in e.ids}
         end = [e for e in evs if isinstance(e, ev.BattleEnded) and e.space == space][-1]
         wins[RESULT[end.result]] += 1

@@ -21,7 +21,6 @@ import pytest
 
 from rules import engine
 from rules import events as ev
-from rules import orders as od
 from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
@@ -39,7 +38,7 @@ from rules.odds import (
 )
 from rules.parse import Odds, names_for, parse
 from rules.state import GameState
-from tests.rules.helpers import Game, position
+from tests.rules.helpers import Game, fight_to_the_end, position
 from tests.rules.test_odds import RESULT
 
 ED = load_edition("classic")
@@ -517,9 +516,8 @@ def _engine(s: GameState, space: str, n: int, key: str
     for ids, surv in ((att_ids, surv_a), (dfd_ids, surv_d)):
         for i in ids:
             surv[s.units[i].type] = []
-    order = od.Battle(power=s.power, space=space, all=True)
     for i in range(n):
-        evs = engine.decide(s, order, HmacDice(f"{key}-{i}".encode(), game="odds"))
+        evs = fight_to_the_end(s, space, HmacDice(f"{key}-{i}".encode(), game="odds"))
         gone = {x for e in evs if isinstance(e, ev.UnitsRemoved) for x in e.ids}
         end = [e for e in evs if isinstance(e, ev.BattleEnded) and e.space == space][-1]
         wins[RESULT[end.result]] += 1

@@ -312,3 +312,40 @@ def test_H_1_standing_order_answers_for_an_absent_defender() -> None:
     assert chosen.how == "standing"
     assert g.units("Ukraine", SU) == {"infantry": 1}
     assert g.state.battles["Ukraine"].step == "press_or_retreat"
+
+
+def test_H_1_battle_all_waits_for_a_defender_with_a_real_choice() -> None:
+    """H-1: 'battle <space> all' never chooses for the defender. It stops where the defender has
+    a real casualty choice and no standing order, waits for the answer, then fights on to the
+    end (a forced choice, all units lost or one kind only, needs nobody)."""
+    from rules.engine import pending
+
+    g = ukraine_attack({"tank": 3}, {"infantry": 1, "tank": 1})
+    g.script(1, 6, 6)  # one hit: the defender may lose its infantry or its tank
+    g.do(od.Battle(space="Ukraine", all=True))
+    b = g.state.battles["Ukraine"]
+    assert b.step == "casualties" and b.owed == (("defender", 1),)
+    assert [(p.power, p.what, p.space) for p in pending(g.state)] == [
+        (SU, "casualties", "Ukraine")]
+    assert not [e for e in g.events if e.type == "CasualtiesChosen"]
+    g.refuse(od.Battle(space="Ukraine", all=True), "waits for casualties from Soviet Union")
+    g.script(6, 6,  # the defence misses (the chosen tank still fires)
+             1, 6, 6,  # round 2: one hit on the last infantry (forced: nobody is asked)
+             6)
+    g.do(od.Casualties(space="Ukraine", units={"tank": 1}), power=SU)
+    chosen = [(e.by, e.how) for e in g.events if e.type == "CasualtiesChosen"]
+    assert chosen == [(SU, "choice"), ("referee", "forced")]
+    assert g.owner("Ukraine") == GER and g.json["battles"] == []
+
+
+def test_H_1_battle_all_answers_for_the_attacker_who_gave_it() -> None:
+    """H-1: the attacker's own casualties under 'battle all' are its default (it asked for the
+    battle to be fought out); only the defender is waited for."""
+    g = ukraine_attack({"tank": 1, "infantry": 1}, {"infantry": 1})
+    # Both attackers miss; the infantry's defence hits: the attacker has a choice. Round 2:
+    # the tank hits; the defence misses.
+    g.script(6, 6, 2, 1, 6)
+    g.do(od.Battle(space="Ukraine", all=True))
+    chosen = [(e.side, e.how) for e in g.events if e.type == "CasualtiesChosen"]
+    assert chosen[0] == ("attacker", "default")
+    assert g.owner("Ukraine") == GER

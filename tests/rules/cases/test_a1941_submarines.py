@@ -195,3 +195,19 @@ def test_UC_4_fighters_on_a_carrier_defend_against_submarines() -> None:
                                                  ("aircraft carrier", 2, (6,))))
     # ...but an air unit's hit cannot go on a submarine without a friendly destroyer (H-3).
     assert g.units("Sea Zone 6", UK) == {"submarine": 1}
+
+
+def test_SS_2_H_1_battle_all_waits_for_the_defenders_submarines() -> None:
+    """SS-2 / H-1: 'battle <space> all' does not declare for the defender's submarines: it
+    waits for 'strike' or 'submerge', then fights on to the end."""
+    from rules.engine import pending
+
+    g = sea_attack({"battleship": 1}, {"submarine": 1})
+    g.script()
+    g.do(od.Battle(space="Sea Zone 6", all=True))
+    assert [(p.power, p.what) for p in pending(g.state)] == [(GER, "submerge or strike")]
+    assert rolls(g) == []
+    g.script(6, 1)  # the submarine's strike misses; the battleship sinks it
+    g.do(od.Strike(space="Sea Zone 6"), power=GER)
+    assert g.units("Sea Zone 6", GER) == {}
+    assert g.json["battles"] == []
