@@ -72,6 +72,10 @@ class BattleRecord:
     rounds: list[RoundRecord]
     result: str | None  # BattleEnded.result, None while going on
     retreat_to: str | None = None
+    # Who went where on a retreat: units to ``retreat_to``; aircraft staying in the space to
+    # land in Noncombat Move (CC-6B).
+    retreated: dict[str, int] = field(default_factory=dict)
+    stayed: dict[str, int] = field(default_factory=dict)
     captured_by: str | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -189,11 +193,21 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
                 att.start[t] = att.start.get(t, 0) + n
         elif isinstance(e, ev.BattleRetreated):
             rec.retreat_to = e.to
+            for i in e.units:
+                air = state.edition.units.get(type_of(i))
+                stays = e.to is None or (air is not None and air.domain == "air" and not e.air_with)
+                into = rec.stayed if stays else rec.retreated
+                into[type_of(i)] = into.get(type_of(i), 0) + 1
+            # AA-7: seaborne units fight on, so the outcome will not tell the retreat.
+            current().notes.append(_retreat_text(rec))
         elif isinstance(e, ev.TerritoryCaptured) and e.space == space:
             rec.captured_by = e.owner
         elif isinstance(e, ev.BattleEnded):
             rec.result = e.result
             ended = True
+    told = _retreat_text(rec)
+    if rec.result == "retreat" and rec.rounds and told in rec.rounds[-1].notes:
+        rec.rounds[-1].notes.remove(told)  # the outcome line tells it
     # Rounds where nothing happened (e.g. a pressed round opened but not fought) are dropped.
     rec.rounds = [r for r in rec.rounds if r.fire or r.lost or r.notes or r.damaged]
     return rec
@@ -237,10 +251,25 @@ def _outcome_text(rec: BattleRecord, edition: Edition) -> str:
         case "both destroyed":
             return "Both sides are destroyed."
         case "retreat":
-            where = f" to {rec.retreat_to}" if rec.retreat_to else ""
-            return f"{att} retreats{where}; {dfd} {holds} {rec.space}."
+            return f"{_retreat_text(rec)}; {dfd} {holds} {rec.space}."
         case _:
             return "No combat: nobody left can hit anybody."
+
+
+def _retreat_text(rec: BattleRecord) -> str:
+    """Where each retreating unit went: to the retreat space, or aircraft staying (CC-6B)."""
+    att = rec.attacker.powers[0]
+    parts = []
+    if rec.retreated and rec.retreat_to:
+        parts.append(f"{att} retreats {_units_text(rec.retreated)} to {rec.retreat_to}")
+    if rec.stayed:
+        verb = "stays" if sum(rec.stayed.values()) == 1 else "stay"
+        who = "" if parts else f"{att}: "
+        parts.append(f"{who}{_units_text(rec.stayed)} {verb} in {rec.space} to land later")
+    if not parts:
+        where = f" to {rec.retreat_to}" if rec.retreat_to else ""
+        return f"{att} retreats{where}"
+    return "; ".join(parts)
 
 
 def _pct(x: float) -> str:

@@ -1326,6 +1326,12 @@ def _conclude(tx: Tx, b: BattleState, result: str) -> None:
             if (lb.blocked_by is None and lb.step != "done" and lb.amphibious
                     and not _side_units(tx.state, lb, "attacker")):
                 tx.emit(ev.BattleEnded(space=lb.space, result="defender"))
+    if b.sea and _rules(s).stranded_fighters == "same_zone":
+        # R-AIR-10: fighters of a sunk carrier that survived land in this zone (another carrier,
+        # an island there) as the battle ends, or are lost.
+        from rules import movement
+
+        movement.land_stranded_fighters(tx, b.space)
     if not b.sea and result == "attacker":
         land = [u for u in _alive(tx.state, b.attacking + b.seaborne)
                 if ed.units[u.type].abilities.can_capture and u.space == b.space]

@@ -374,6 +374,7 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
             assault=m.assault if m.assault is not None else (None if m.offloaded else u.assault),
             came_from=m.path[-2] if len(m.path) > 1 else u.came_from,
             raid=m.raid if combat else u.raid,
+            stranded=False,  # a fighter of a sunk carrier that moved has landed (NC-3, R-AIR-10)
         )
         if m.offloaded and u.carried_by is not None and u.carried_by in units:
             t = units[u.carried_by]

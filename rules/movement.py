@@ -1191,15 +1191,17 @@ def _can_leave(s: GameState, u: Unit) -> bool:
 # Noncombat Move: stranded fighters first (NC-3); landing at the end (NC-6, NC-7)
 
 
-def land_stranded_fighters(tx: Tx) -> None:
+def land_stranded_fighters(tx: Tx, space: str | None = None) -> None:
     """Fighters of a sunk defending carrier land: another carrier there, else 1 space to a
     friendly territory or carrier (NC-3); or only in that zone, on another carrier or an island
-    there (Classic R-AIR-10, ``RuleSet.stranded_fighters``). Else they are lost."""
+    there (Classic R-AIR-10, ``RuleSet.stranded_fighters``). Else they are lost.
+
+    With ``space``: only the fighters there (Classic: when their battle ends, R-AIR-10)."""
     s = tx.state
     ed = s.edition
     same_zone = ed.rules.rules.stranded_fighters == "same_zone"
     for u in sorted(s.units.values(), key=lambda x: x.id):
-        if not u.stranded:
+        if not u.stranded or (space is not None and u.space != space):
             continue
         s = tx.state
         z = u.space

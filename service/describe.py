@@ -285,12 +285,31 @@ def _pressed(s: GameState, e: ev.BattlePressed) -> str:
     return f"{_attacker(s, e.space)} presses the attack in {e.space}."
 
 
+def retreat_split(s: GameState, e: ev.BattleRetreated) -> tuple[list[int], list[int]]:
+    """(units that went to ``e.to``, air units that stay in the contested space to land in
+    Noncombat Move, CC-6B): aircraft go along only where the edition says (R-RET-02, A-28)."""
+    going: list[int] = []
+    staying: list[int] = []
+    for i in e.units:
+        u = s.units.get(i)
+        air = u is not None and s.edition.units[u.type].domain == "air"
+        (going if e.to is not None and (not air or e.air_with) else staying).append(i)
+    return going, staying
+
+
 def _retreated(s: GameState, e: ev.BattleRetreated) -> str:
     who = _attacker(s, e.space)
-    units = _units_of_ids(s, e.units)
-    if e.to is None:
-        return f"{who} withdrew {units} from {e.space} by air; they land later."
-    return f"{who} retreated {units} from {e.space} to {e.to}."
+    going, staying = retreat_split(s, e)
+    rule = s.edition.cite("CC-6B")
+    stay = ""
+    if staying:
+        verb = "stays" if len(staying) == 1 else "stay"
+        stay = (f"{_units_of_ids(s, staying)} {verb} in {e.space} and "
+                f"land{'s' if len(staying) == 1 else ''} in Noncombat Move")
+    if not going:
+        return f"{who} withdrew from the battle in {e.space}: {stay} ({rule})."
+    line = f"{who} retreated {_units_of_ids(s, going)} from {e.space} to {e.to}"
+    return f"{line}; {stay} ({rule})." if stay else f"{line}."
 
 
 _RESULTS = {

@@ -176,3 +176,39 @@ def test_an_edit_says_what_changed_and_who_agreed(state: GameState) -> None:
     was = state.treasury["Germany"]
     assert line == (f"Edit #1: Germany's treasury set to 50 IPCs (was {was}). Proposed by alice, "
                     "agreed by bob for Soviet Union; no dice involved.")
+
+
+def test_CC_6B_air_units_that_stay_are_not_listed_as_retreating() -> None:
+    """CC-6B: on a retreat the land units go to one space; the aircraft stay in the contested
+    space and land in Noncombat Move. The answer and the battle board say where each went."""
+    from render.battle import _outcome, battle_record
+    from rules import engine
+    from rules import orders as od
+    from tests.rules.helpers import Game, position
+
+    ger, sov = "Germany", "Soviet Union"
+    g = Game(position(ger, "combat_move", {
+        "Eastern Europe": {ger: {"tank": 2}},
+        "Germany": {ger: {"fighter": 1}},
+        "Ukraine": {sov: {"infantry": 3}},
+    }, owners={"Ukraine": sov}))
+    g.move({"tank": 2}, "Eastern Europe", "Ukraine")
+    g.move({"fighter": 1}, "Germany", "Ukraine", "Eastern Europe")
+    g.end()
+    opened = len(g.events)
+    g.script(6, 6, 6, 6, 6, 6)
+    g.do(od.Battle(space="Ukraine"))
+    before = g.state
+    (retreat,) = [e for e in g.do(od.Retreat(space="Ukraine", to="Eastern Europe"))
+                  if isinstance(e, ev.BattleRetreated)]
+    line = describe(before, retreat)
+    assert line == ("Germany retreated 2 tanks from Ukraine to Eastern Europe; 1 fighter stays "
+                    "in Ukraine and lands in Noncombat Move (CC-6B).")
+    assert g.units("Eastern Europe", ger) == {"tank": 2}
+    assert g.units("Ukraine", ger) == {"fighter": 1}
+    at_open = engine.replay(g.events[:opened])
+    rec = battle_record(at_open, g.events[opened - 1:])
+    assert (rec.retreated, rec.stayed) == ({"tank": 2}, {"fighter": 1})
+    assert _outcome(rec, g.state.edition) == (
+        "Germany retreats 2 tanks to Eastern Europe; 1 fighter stays in Ukraine to land later; "
+        "Soviet Union holds Ukraine.")

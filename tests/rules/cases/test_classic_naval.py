@@ -319,8 +319,9 @@ def test_R_AIR_08_fighters_on_land_do_not_defend_the_sea_zone() -> None:
     assert sorted(g.state.units[i].type for i in b.defending) == ["battleship", "transport"]
 
 
-def sink_the_carrier(zone: str, frm: str) -> Game:
-    """A Japanese submarine sinks a US carrier in ``zone``; its two fighters fight on."""
+def sink_the_carrier(zone: str, frm: str, end: bool = True) -> Game:
+    """A Japanese submarine sinks a US carrier in ``zone``; its two fighters fight on; the
+    submarine withdraws, which ends the battle."""
     g = attack(JPN, frm, zone, {frm: {JPN: {"submarine": 1}},
                                 zone: {US: {"aircraft carrier": 1, "fighter": 2}}},
                {"submarine": 1})
@@ -329,8 +330,25 @@ def sink_the_carrier(zone: str, frm: str) -> Game:
     spent(g)
     assert rolls(g)[-1].groups == (("fighter", 4, (6, 6)),)  # R-AIR-10: they keep defending
     g.do(od.Withdraw(space=zone))
-    g.end()  # Noncombat Move begins: stranded fighters land first
+    if end:
+        g.end()
     return g
+
+
+def test_R_AIR_10_fighters_of_a_sunk_carrier_are_lost_when_the_battle_ends() -> None:
+    """R-AIR-10: the fighters' fate is settled as their battle ends, not later: with no island
+    or carrier in the zone they are lost at once; with an island there they land on it."""
+    g = sink_the_carrier("Western United States Sea Zone", HZ, end=False)
+    assert g.state.phase == "conduct_combat" and g.json["battles"] == []
+    assert g.units("Western United States Sea Zone", US) == {}
+    lost = [e for e in g.events if isinstance(e, UnitsRemoved) and e.rule == "R-AIR-10"]
+    assert len(lost) == 2
+    g = sink_the_carrier(HZ, "Wake Island Sea Zone", end=False)
+    assert g.state.phase == "conduct_combat"
+    assert g.units("Hawaiian Islands", US) == {"fighter": 2}
+    assert not any(u.stranded for u in g.state.units.values())
+    g.end()  # Noncombat Move: nothing left to land, they stay on the island
+    assert g.units("Hawaiian Islands", US) == {"fighter": 2}
 
 
 def test_R_AIR_10_fighters_of_a_sunk_carrier_land_on_an_island_there() -> None:
