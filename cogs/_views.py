@@ -72,7 +72,8 @@ def order_text(order: od.Order) -> str:
     """The order-language line for a decision (as it appears in the log and the record)."""
     match order:
         case od.Casualties():
-            text = f"casualties {order.space} {ps.format_units(order.units)}"
+            units = ps.format_casualty_units(order.units, order.origins)
+            text = f"casualties {order.space} {units}"
             if order.damaged:
                 text += f" (damaged: {ps.format_units(order.damaged)})"
             return text

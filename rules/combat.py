@@ -327,7 +327,7 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike | od.
             f"The {side}'s casualties in {b.space} are chosen by {' or '.join(powers)}, not "
             f"{order.power} (H-1)."
         )
-    lost, damaged = validate_choice(s, b, side, order.units)
+    lost, damaged = validate_choice(s, b, side, order.units, order.origins)
     tx.emit(ev.CasualtiesChosen(space=b.space, side=_side(side), by=order.power, lost=lost,
                                 damaged=damaged, how="choice"))
     _go_on(tx, b.space, dice)
@@ -803,9 +803,43 @@ def _cats_for_owed(s: GameState, b: BattleState, side: str) -> dict[str, int]:
     return dict(zip(CATEGORIES, padded, strict=False))
 
 
-def validate_choice(s: GameState, b: BattleState, side: str,
-                    units: dict[str, int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Turn ``{type: hits}`` into lost/damaged unit ids, enforcing H-2..H-7."""
+def movement_left(s: GameState, u: Unit) -> int:
+    """Spaces ``u`` may still move this turn (CM-14: air units' budget spans both phases)."""
+    return max(tech.move(s, u.owner, u.type) - u.moved, 0)
+
+
+def worth_less_first(s: GameState, units: Iterable[Unit]) -> list[Unit]:
+    """Units of one type, the one worth less now first: damaged before whole (H-6), then less
+    movement left (an attacking aircraft with fewer spaces to land in)."""
+    return sorted(units, key=lambda u: (-u.damage, movement_left(s, u), u.id))
+
+
+def _picked(s: GameState, b: BattleState, utype: str, mine: list[Unit],
+            origins: dict[str, int]) -> list[Unit]:
+    """The units of ``utype`` a casualty order names by the space they started the turn in."""
+    out: list[Unit] = []
+    for where, n in origins.items():
+        found = [u for u in worth_less_first(s, mine) if u.start == where and u not in out]
+        if len(found) < n:
+            came: dict[str, int] = {}
+            for u in mine:
+                came[u.start or u.space] = came.get(u.start or u.space, 0) + 1
+            listed = ", ".join(f"{k} ({v})" for k, v in sorted(came.items()))
+            raise IllegalOrder(
+                f"The battle in {b.space} has {len(found)} {utype} from {where}, not {n}; the "
+                f"{utype} units there came from: {listed or 'nowhere'}."
+            )
+        out.extend(found[:n])
+    return out
+
+
+def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, int],
+                    origins: dict[str, dict[str, int]] | None = None,
+                    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Turn ``{type: hits}`` into lost/damaged unit ids, enforcing H-2..H-7.
+
+    Within a type, the units named by where they started the turn (``origins``) take the hits
+    first, then the one worth less now (``worth_less_first``)."""
     ed = s.edition
     hits = owed_hits(b)
     total = sum(units.values())
@@ -817,10 +851,18 @@ def validate_choice(s: GameState, b: BattleState, side: str,
     lost: list[int] = []
     damaged: list[int] = []
     counts = {AIR: 0, SUB: 0, OTHER: 0, TRANSPORT: 0}
+    origins = origins or {}
+    for utype in origins:
+        if utype not in units:
+            raise InvalidOrder(f"'{utype} from ...' names a unit type the order does not list.")
     for utype, n in units.items():
         if utype not in ed.units:
             raise InvalidOrder(f"Unknown unit {utype!r}.")
-        mine = sorted((u for u in targets if u.type == utype), key=lambda u: (u.damage, u.id))
+        if sum(origins.get(utype, {}).values()) > n:
+            raise InvalidOrder(f"The order names more {utype} by origin than it loses ({n}).")
+        pool = [u for u in targets if u.type == utype]
+        picked = _picked(s, b, utype, pool, origins.get(utype, {}))
+        mine = picked + [u for u in worth_less_first(s, pool) if u not in picked]
         points = sum(_hit_points(s, u) for u in mine)
         if n > points:
             raise IllegalOrder(
@@ -835,7 +877,10 @@ def validate_choice(s: GameState, b: BattleState, side: str,
                 break
             damaged.append(u.id)
             left -= 1
-        for u in sorted(mine, key=lambda u: (-u.damage - (1 if u.id in damaged else 0), u.id)):
+        rank = {u.id: i for i, u in enumerate(mine)}
+        for u in sorted(mine, key=lambda u: (u not in picked,
+                                             -u.damage - (1 if u.id in damaged else 0),
+                                             rank[u.id])):
             if left == 0:
                 break
             if _hit_points(s, u) - (1 if u.id in damaged else 0) >= 1:
@@ -872,10 +917,12 @@ def _preference(s: GameState, b: BattleState, side: str, units: list[Unit]) -> l
     power = _chooser(b, side, s)
     standing = s.standing.get(power, ())
 
-    def key(u: Unit) -> tuple[int, int, int]:
+    def key(u: Unit) -> tuple[int, int, int, int, int]:
         ut = ed.units[u.type]
         rank = standing.index(u.type) if u.type in standing else len(standing)
-        return (1 if ut.abilities.chosen_last else 0, rank, (ut.cost or 0) * 10 + u.id % 10)
+        # Within a type the one worth less now goes first: less movement left.
+        return (1 if ut.abilities.chosen_last else 0, rank, ut.cost or 0, movement_left(s, u),
+                (ut.cost or 0) * 10 + u.id % 10)
 
     ordered = sorted(units, key=key)
     if side == "attacker" and not b.sea:

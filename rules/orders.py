@@ -80,6 +80,9 @@ class Casualties(_Order):
     space: str
     units: Units
     damaged: Units = Field(default_factory=dict)  # two-hit units taking a hit without sinking
+    # Which units of a type go, by the space they started the turn in: {type: {space: n}}
+    # ('casualties Ukraine 1 fighter from Germany'); the rest of a type, the one worth less now.
+    origins: dict[str, dict[str, int]] = Field(default_factory=dict)
 
 
 class Retreat(_Order):

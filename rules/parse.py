@@ -1204,41 +1204,97 @@ def _battle(rest: str, names: Names, verb: str) -> Command:
     return Battle(space=names.space(rest))
 
 
-def _space_then_units(rest: str, names: Names, verb: str, example: str) -> tuple[str, Units]:
+def _space_then_units(rest: str, names: Names, verb: str, example: str,
+                      units_of: Callable[[str], Units] | None = None) -> tuple[str, Units]:
     """'<space> <units>': the space is the longest leading run of words that names one."""
+    read = units_of or (lambda text: parse_units(text, names))
     if ":" in rest:
         left, _, right = rest.partition(":")
         if not left.strip() or not right.strip():
             raise _usage(verb, example)
-        return names.space(left), parse_units(right, names)
+        return names.space(left), read(right)
     lead = _lead_name(rest, names._spaces)
     if lead is not None and lead[1]:
-        return lead[0], parse_units(lead[1], names)
+        return lead[0], read(lead[1])
     words = rest.split()
     if len(words) < 2:
         raise _usage(verb, example)
     # no exact space name: the space ends where a count begins (or before the last word)
     cut = next((i for i in range(1, len(words)) if _is_count(words[i])), len(words) - 1)
     space = names.space(" ".join(words[:cut]))
-    return space, parse_units(" ".join(words[cut:]), names)
+    return space, read(" ".join(words[cut:]))
+
+
+_FROM = re.compile(r"\s+from\s+", re.I)
+
+
+def parse_casualty_units(text: str, names: Names) -> tuple[Units, dict[str, dict[str, int]]]:
+    """'1 fighter from Germany, 2 infantry' -> ({'fighter': 1, 'infantry': 2},
+    {'fighter': {'Germany': 1}}): units with, for some, the space they started the turn in."""
+    plain: list[str] = []
+    origins: dict[str, dict[str, int]] = {}
+    units: dict[str, int] = {}
+    for chunk in _UNIT_SEP.split(text.strip()):
+        parts = _FROM.split(chunk.strip(), maxsplit=1)
+        if len(parts) == 1:
+            plain.append(chunk)
+            continue
+        got = parse_units(parts[0], names)
+        if len(got) != 1:
+            raise InvalidOrder(
+                f"Name one unit type before 'from': e.g. '1 fighter from Germany', not {chunk!r}."
+            )
+        ((utype, n),) = got.items()
+        where = names.space(parts[1])
+        units[utype] = units.get(utype, 0) + n
+        origins.setdefault(utype, {})
+        origins[utype][where] = origins[utype].get(where, 0) + n
+    if plain:
+        for utype, n in parse_units(", ".join(plain), names).items():
+            units[utype] = units.get(utype, 0) + n
+    if not units:
+        raise InvalidOrder("No units given: write them like '3 infantry, 1 tank'.")
+    return units, origins
+
+
+def format_casualty_units(units: Mapping[str, int], origins: Mapping[str, Mapping[str, int]]
+                          ) -> str:
+    """The units of a casualty order as typed, 'from <space>' included (parses back)."""
+    parts: list[str] = []
+    for utype, n in units.items():
+        left = n
+        for where, k in origins.get(utype, {}).items():
+            parts.append(f"{format_units({utype: k})} from {where}")
+            left -= k
+        if left > 0:
+            parts.append(format_units({utype: left}))
+    return ", ".join(parts) if parts else "no units"
 
 
 def _casualties(rest: str, names: Names, verb: str) -> Command:
     example = "casualties Ukraine 2 infantry, 1 tank"
     if not rest:
         raise _usage("casualties", example)
+    origins: dict[str, dict[str, int]] = {}
+
+    def units_of(text: str) -> Units:
+        units, found = parse_casualty_units(text, names)
+        origins.clear()
+        origins.update(found)
+        return units
+
     try:
-        space, units = _space_then_units(rest, names, "casualties", example)
+        space, units = _space_then_units(rest, names, "casualties", example, units_of)
     except InvalidOrder as first:
         # also accept 'casualties 2 infantry in Ukraine'
         try:
-            alt = _try_splits(_split_all(rest, _IN), lambda s: parse_units(s, names), names.space)
+            alt = _try_splits(_split_all(rest, _IN), units_of, names.space)
         except InvalidOrder:
             raise first from None
         if alt is None:
             raise
         units, space = alt
-    return Casualties(space=space, units=units)
+    return Casualties(space=space, units=units, origins=dict(origins))
 
 
 def _retreat(rest: str, names: Names, verb: str) -> Command:

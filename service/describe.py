@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from rules import combat, parse
 from rules import events as ev
-from rules import parse
 from rules.engine import Pending, evolve, phase_name
 from rules.state import GameState
 from rules.tech import technologies
@@ -216,12 +216,40 @@ def _dice(s: GameState, e: ev.DiceRolled) -> str:
     return line + "."
 
 
+def _which_units(s: GameState, space: str, side: str, ids: Iterable[int]) -> str:
+    """Units by type, and where units of one type in the battle differ (start, movement left,
+    damage), which ones: '1 fighter from Germany (2 moves left)'."""
+    b = s.battles.get(space)
+    pool = [] if b is None else [
+        s.units[i] for i in (b.attacking + b.seaborne if side == "attacker" else b.defending)
+        if i in s.units]
+    labels: dict[str, int] = {}
+    for i in ids:
+        u = s.units.get(i)
+        if u is None:
+            continue
+        same = [x for x in pool if x.type == u.type and x.owner == u.owner] or [u]
+        suffix = ""
+        if len({(x.start, combat.movement_left(s, x)) for x in same}) > 1:
+            left = combat.movement_left(s, u)
+            suffix = f" from {u.start or u.space} ({left} move{'' if left == 1 else 's'} left)"
+        if len({x.damage for x in same}) > 1 and u.damage:
+            suffix = " (damaged)" + suffix
+        key = f"{u.type}\t{suffix}"
+        labels[key] = labels.get(key, 0) + 1
+    parts = []
+    for key, n in labels.items():
+        utype, suffix = key.split("\t")
+        parts.append(format_units({utype: n}) + suffix)
+    return ", ".join(parts) or "no units"
+
+
 def _casualties(s: GameState, e: ev.CasualtiesChosen) -> str:
     parts: list[str] = []
     if e.lost:
-        parts.append(f"loses {_units_of_ids(s, e.lost)}")
+        parts.append(f"loses {_which_units(s, e.space, e.side, e.lost)}")
     if e.damaged:
-        parts.append(f"has {_units_of_ids(s, e.damaged)} damaged")
+        parts.append(f"has {_which_units(s, e.space, e.side, e.damaged)} damaged")
     what = " and ".join(parts) if parts else "takes no losses"
     how = {
         "choice": "",

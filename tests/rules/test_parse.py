@@ -928,3 +928,22 @@ def test_every_space_resolves_by_name_lowercase_and_aliases(names: Names, name: 
 def test_default_catalog_has_installed_editions() -> None:
     assert Names().edition_id("1941") == "a1941"
     assert "a1941" in Names().all("edition")
+
+
+def test_H_1_casualties_name_which_unit_by_where_it_started(names: Names) -> None:
+    """H-1: 'casualties <space> 1 fighter from Germany' names which fighter goes."""
+    from rules.parse import format_casualty_units
+
+    order = p("casualties Ukraine 1 fighter from Germany, 2 infantry", names)
+    assert order == Casualties(space="Ukraine", units={"fighter": 1, "infantry": 2},
+                               origins={"fighter": {"Germany": 1}})
+    assert p("casualties Ukraine 2 fighters from w europe and 1 fighter", names) == Casualties(
+        space="Ukraine", units={"fighter": 3}, origins={"fighter": {"Western Europe": 2}})
+    assert p("casualties 1 fighter from Germany in Ukraine", names) == order.model_copy(
+        update={"units": {"fighter": 1}})
+    assert isinstance(order, Casualties)
+    text = format_casualty_units(order.units, order.origins)
+    assert text == "1 fighter from Germany, 2 infantry"
+    assert p(f"casualties Ukraine {text}", names) == order
+    with pytest.raises(InvalidOrder, match="one unit type before 'from'"):
+        p("casualties Ukraine 1 fighter 1 tank from Germany", names)

@@ -6,6 +6,7 @@ so the faces below are given in that order: e.g. tanks (3) before infantry (1).
 
 from __future__ import annotations
 
+from rules import engine
 from rules import orders as od
 from rules.errors import IllegalOrder, NotYourTurn
 from tests.rules.helpers import Game, position
@@ -348,4 +349,69 @@ def test_H_1_battle_all_answers_for_the_attacker_who_gave_it() -> None:
     g.do(od.Battle(space="Ukraine", all=True))
     chosen = [(e.side, e.how) for e in g.events if e.type == "CasualtiesChosen"]
     assert chosen[0] == ("attacker", "default")
+    assert g.owner("Ukraine") == GER
+
+
+def two_fighters() -> Game:
+    """Germany attacks Ukraine with a tank and two fighters that differ: one flew from Germany
+    (2 spaces left to land), one from Eastern Europe (3 left). The defence scores one hit."""
+    g = Game(position(GER, "combat_move", {
+        "Eastern Europe": {GER: {"tank": 1, "fighter": 1}},
+        "Germany": {GER: {"fighter": 1}},
+        "Ukraine": {SU: {"infantry": 2}},
+    }, owners={"Ukraine": SU}))
+    g.move({"tank": 1, "fighter": 1}, "Eastern Europe", "Ukraine")
+    g.move({"fighter": 1}, "Germany", "Ukraine", "Eastern Europe")
+    g.end()
+    return g
+
+
+def test_H_1_the_owner_says_which_unit_of_a_type_dies() -> None:
+    """H-1: units of one type that differ (here movement left) are not interchangeable: the
+    owner names which by where it started the turn ('1 fighter from Eastern Europe')."""
+    from service.describe import describe
+
+    g = two_fighters()
+    g.script(6, 6, 6, 1, 6)
+    g.do(od.Battle(space="Ukraine"))
+    ids = {g.state.units[i].start: i for i in g.state.battles["Ukraine"].attacking
+           if g.state.units[i].type == "fighter"}
+    g.refuse(od.Casualties(space="Ukraine", units={"fighter": 1},
+                           origins={"fighter": {"Karelia": 1}}),
+             "has 0 fighter from Karelia, not 1", "came from: Eastern Europe (1), Germany (1)")
+    before = g.state
+    evs = g.do(od.Casualties(space="Ukraine", units={"fighter": 1},
+                             origins={"fighter": {"Eastern Europe": 1}}))
+    (chosen,) = [e for e in evs if e.type == "CasualtiesChosen"]
+    assert chosen.lost == (ids["Eastern Europe"],)
+    assert describe(before, chosen) == (
+        "Casualties in Ukraine: Germany loses 1 fighter from Eastern Europe (3 moves left).")
+    assert ids["Germany"] in g.state.units and ids["Eastern Europe"] not in g.state.units
+
+
+def test_H_1_by_default_the_unit_worth_less_now_dies() -> None:
+    """H-1: without an origin, and in the referee's default, the unit of the type worth less
+    now goes: the fighter with less movement left; the answer names it."""
+    from service.describe import describe
+
+    g = two_fighters()
+    g.script(6, 6, 6, 1, 6)
+    g.do(od.Battle(space="Ukraine"))
+    germany = next(i for i in g.state.battles["Ukraine"].attacking
+                   if g.state.units[i].start == "Germany")
+    evs = g.do(od.Casualties(space="Ukraine", units={"fighter": 1}))
+    (chosen,) = [e for e in evs if e.type == "CasualtiesChosen"]
+    assert chosen.lost == (germany,)
+    g = two_fighters()
+    g.script(6, 6, 6, 1, 6,  # round 1: the attacker's default loses a fighter
+             1, 1, 6, 6)  # round 2: two hits take both infantry
+    before = g.state
+    evs = g.do(od.Battle(space="Ukraine", all=True))
+    chosen = next(e for e in evs if e.type == "CasualtiesChosen")
+    assert (chosen.how, chosen.lost) == ("default", (germany,))
+    at = before
+    for e in evs[:evs.index(chosen)]:
+        at = engine.evolve(at, e)
+    assert describe(at, chosen) == ("Casualties in Ukraine: the attacker loses 1 fighter from "
+                                    "Germany (2 moves left) (default order).")
     assert g.owner("Ukraine") == GER
