@@ -808,10 +808,17 @@ def movement_left(s: GameState, u: Unit) -> int:
     return max(tech.move(s, u.owner, u.type) - u.moved, 0)
 
 
+def worth_now(s: GameState, u: Unit) -> tuple[int, int]:
+    """What tells apart units of one type now: damage (H-6) and, for aircraft, the movement
+    left to land with (units that fought on land or at sea move no further this turn)."""
+    air = s.edition.units[u.type].domain == "air"
+    return (u.damage, movement_left(s, u) if air else 0)
+
+
 def worth_less_first(s: GameState, units: Iterable[Unit]) -> list[Unit]:
     """Units of one type, the one worth less now first: damaged before whole (H-6), then less
     movement left (an attacking aircraft with fewer spaces to land in)."""
-    return sorted(units, key=lambda u: (-u.damage, movement_left(s, u), u.id))
+    return sorted(units, key=lambda u: (-worth_now(s, u)[0], worth_now(s, u)[1], u.id))
 
 
 def _picked(s: GameState, b: BattleState, utype: str, mine: list[Unit],
@@ -870,19 +877,24 @@ def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, in
                 f"{b.space} able to take {points} hit(s), not {n} (H-5)."
             )
         left = n
+        # Units named by origin take a hit each first: a whole two-hit unit is damaged (H-6).
+        for u in picked:
+            (damaged if _hit_points(s, u) > 1 else lost).append(u.id)
+            left -= 1
         # Two-hit units: first hits damage undamaged ones (H-6), further hits sink.
-        undamaged = [u for u in mine if _hit_points(s, u) > 1]
+        undamaged = [u for u in mine if _hit_points(s, u) > 1 and u not in picked]
         for u in undamaged:
             if left == 0:
                 break
             damaged.append(u.id)
             left -= 1
         rank = {u.id: i for i, u in enumerate(mine)}
-        for u in sorted(mine, key=lambda u: (u not in picked,
-                                             -u.damage - (1 if u.id in damaged else 0),
+        for u in sorted(mine, key=lambda u: (-u.damage - (1 if u.id in damaged else 0),
                                              rank[u.id])):
             if left == 0:
                 break
+            if u.id in lost:
+                continue
             if _hit_points(s, u) - (1 if u.id in damaged else 0) >= 1:
                 lost.append(u.id)
                 if u.id in damaged:
@@ -921,7 +933,7 @@ def _preference(s: GameState, b: BattleState, side: str, units: list[Unit]) -> l
         ut = ed.units[u.type]
         rank = standing.index(u.type) if u.type in standing else len(standing)
         # Within a type the one worth less now goes first: less movement left.
-        return (1 if ut.abilities.chosen_last else 0, rank, ut.cost or 0, movement_left(s, u),
+        return (1 if ut.abilities.chosen_last else 0, rank, ut.cost or 0, worth_now(s, u)[1],
                 (ut.cost or 0) * 10 + u.id % 10)
 
     ordered = sorted(units, key=key)
@@ -1002,8 +1014,8 @@ def forced_choice(s: GameState, b: BattleState,
     for cls, n in vectors[0].items():
         pool = [u for u in targets if _unit_class(s, u) == cls]
         if n and n < sum(_hit_points(s, u) for u in pool) and len(
-                {(u.type, u.damage) for u in pool}) > 1:
-            return None  # a real choice within this class
+                {(u.type, *worth_now(s, u)) for u in pool}) > 1:
+            return None  # a real choice within this class (H-1: which unit of a type too)
     return default_choice(s, b, side)
 
 

@@ -230,7 +230,7 @@ def _which_units(s: GameState, space: str, side: str, ids: Iterable[int]) -> str
             continue
         same = [x for x in pool if x.type == u.type and x.owner == u.owner] or [u]
         suffix = ""
-        if len({(x.start, combat.movement_left(s, x)) for x in same}) > 1:
+        if len({combat.worth_now(s, x)[1] for x in same}) > 1:
             left = combat.movement_left(s, u)
             suffix = f" from {u.start or u.space} ({left} move{'' if left == 1 else 's'} left)"
         if len({x.damage for x in same}) > 1 and u.damage:

@@ -415,3 +415,53 @@ def test_H_1_by_default_the_unit_worth_less_now_dies() -> None:
     assert describe(at, chosen) == ("Casualties in Ukraine: the attacker loses 1 fighter from "
                                     "Germany (2 moves left) (default order).")
     assert g.owner("Ukraine") == GER
+
+
+def test_H_1_fighters_that_differ_are_a_real_choice() -> None:
+    """H-1: two fighters with different movement left are not interchangeable, so one hit on
+    them waits for their owner (it would be answered at once if they were alike)."""
+    g = Game(position(GER, "combat_move", {
+        "Eastern Europe": {GER: {"fighter": 1}},
+        "Germany": {GER: {"fighter": 1}},
+        "Ukraine": {SU: {"infantry": 2}},
+    }, owners={"Ukraine": SU}))
+    g.move({"fighter": 1}, "Eastern Europe", "Ukraine")
+    g.move({"fighter": 1}, "Germany", "Ukraine", "Eastern Europe")
+    g.end()
+    g.script(6, 6, 1, 6)
+    g.do(od.Battle(space="Ukraine"))
+    assert g.state.battles["Ukraine"].owed == (("attacker", 1),)
+    assert not [e for e in g.events if e.type == "CasualtiesChosen"]
+
+
+def test_H_6_H_1_the_owner_names_which_battleship_takes_the_hit() -> None:
+    """H-6 / H-1: with a damaged and a whole battleship, a hit damages the whole one by
+    default; named by where it started, the damaged one may be sunk instead."""
+    from rules import combat
+
+    g = Game(position(UK, "combat_move", {
+        "Sea Zone 7": {UK: {"battleship": 1}},
+        "Sea Zone 8": {UK: {"battleship": 1}},
+        "Sea Zone 6": {GER: {"destroyer": 2}},
+    }))
+    g.move({"battleship": 1}, "Sea Zone 7", "Sea Zone 6")
+    g.move({"battleship": 1}, "Sea Zone 8", "Sea Zone 6")
+    g.end()
+    g.script(6, 6, 1, 6)  # round 1: one hit damages a battleship (they are alike: no choice)
+    g.do(od.Battle(space="Sea Zone 6"))
+    ships = {g.state.units[i].start: g.state.units[i]
+             for i in g.state.battles["Sea Zone 6"].attacking}
+    hurt = next(u for u in ships.values() if u.damage)
+    whole = next(u for u in ships.values() if not u.damage)
+    g.script(6, 6, 1, 6)  # round 2: one hit, now a real choice
+    g.do(od.Press(space="Sea Zone 6"))
+    b = g.state.battles["Sea Zone 6"]
+    assert b.owed == (("attacker", 1),)
+    by_default = combat.validate_choice(g.state, b, "attacker", {"battleship": 1})
+    assert by_default == ((), (whole.id,))
+    named = combat.validate_choice(g.state, b, "attacker", {"battleship": 1},
+                                   {"battleship": {whole.start or "": 1}})
+    assert named == ((), (whole.id,))
+    g.do(od.Casualties(space="Sea Zone 6", units={"battleship": 1},
+                       origins={"battleship": {hurt.start or "": 1}}))
+    assert hurt.id not in g.state.units and g.state.units[whole.id].damage == 0
