@@ -280,3 +280,25 @@ def test_R_RET_02_all_together_to_one_space_one_came_from_A_28() -> None:
     assert g.units("Yakut S.S.R.", SU) == {"infantry": 1, "tank": 1, "fighter": 1}
     assert g.state.units[fighter.id].moved == fighter.moved + 1  # R-RET-03: range counts
     assert g.json["battles"] == [] and g.owner("Manchuria") == JPN
+
+
+def test_R_CBT_02_the_owner_names_which_fighter_is_lost() -> None:
+    """R-CBT-02: the owner chooses each casualty, down to which of two fighters that differ
+    in movement left ('1 fighter from Eastern Europe'); by default the one with less left."""
+    g = Game(position(GER, "combat_move", {
+        "Eastern Europe": {GER: {"fighter": 1}},
+        "Germany": {GER: {"fighter": 1}},
+        UKR: {SU: {"infantry": 2}},
+    }, edition="classic", owners={UKR: SU}))
+    g.move({"fighter": 1}, "Eastern Europe", UKR)
+    g.move({"fighter": 1}, "Germany", UKR, "Eastern Europe")
+    g.end()
+    g.script(6, 6, 1, 6)  # the fighters miss; the infantry score one hit
+    g.do(od.Battle(space=UKR))
+    fighters = {g.state.units[i].start: i for i in g.state.battles[UKR].attacking}
+    [default] = default_orders(g.state)
+    assert isinstance(default, od.Casualties) and default.units == {"fighter": 1}
+    g.do(od.Casualties(space=UKR, units={"fighter": 1},
+                       origins={"fighter": {"Eastern Europe": 1}}))
+    assert fighters["Eastern Europe"] not in g.state.units
+    assert fighters["Germany"] in g.state.units
