@@ -218,7 +218,7 @@ def _dice(s: GameState, e: ev.DiceRolled) -> str:
 
 def _which_units(s: GameState, space: str, side: str, ids: Iterable[int]) -> str:
     """Units by type, and where units of one type in the battle differ (start, movement left,
-    damage), which ones: '1 fighter from Germany (2 moves left)'."""
+    damage), which ones: '1 fighter from <space> (2 moves left)'."""
     b = s.battles.get(space)
     pool = [] if b is None else [
         s.units[i] for i in (b.attacking + b.seaborne if side == "attacker" else b.defending)
