@@ -91,7 +91,8 @@ def order_text(order: od.Order) -> str:
 def choice_label(order: od.Order) -> str:
     match order:
         case od.Casualties():
-            label = f"Lose {ps.format_units(order.units)}" if order.units else "Lose nothing"
+            lose = ps.format_casualty_units(order.units, order.origins)
+            label = f"Lose {lose}" if order.units else "Lose nothing"
             if order.damaged:
                 label += f"; damage {ps.format_units(order.damaged)}"
             return label[:100]

@@ -307,14 +307,29 @@ def _casualty_choices(s: GameState, b: BattleState, side: str,
     for uid in damaged:
         u = s.units[uid]
         first[u.type] = first.get(u.type, 0) + 1
+    targets = combat._targets(s, b, side)
+
+    def which(units: dict[str, int]) -> Iterator[od.Order]:
+        """The same losses, naming which unit of a type goes where units of it differ."""
+        yield od.Casualties(power=power, space=b.space, units=units)
+        for utype in units:
+            pool = combat.worth_less_first(s, (u for u in targets if u.type == utype))
+            if len({combat.worth_now(s, u) for u in pool}) < 2:
+                continue
+            starts = dict.fromkeys(u.start or u.space for u in pool)
+            for where in list(starts)[1:] if len(starts) > 1 else ():
+                # the first start is the default's (the one worth less now goes)
+                yield od.Casualties(power=power, space=b.space, units=units,
+                                    origins={utype: {where: 1}})
+
     seen: list[dict[str, int]] = []
     if first:
         seen.append(first)
-        yield od.Casualties(power=power, space=b.space, units=first)
+        yield from which(first)
     # Other spreads of the same number of hits over the unit types present (H-1: the owner
     # chooses freely among the assignments that waste nothing; check enforces H-2..H-7).
     points: dict[str, int] = {}
-    for u in combat._targets(s, b, side):
+    for u in targets:
         points[u.type] = points.get(u.type, 0) + ed.units[u.type].hits - u.damage
     names = sorted(points)
     made = 0
@@ -326,7 +341,7 @@ def _casualty_choices(s: GameState, b: BattleState, side: str,
         if not units or units in seen:
             continue
         seen.append(units)
-        yield od.Casualties(power=power, space=b.space, units=units)
+        yield from which(units)
         made += 1
         if made >= MAX_CASUALTY_CHOICES:
             return

@@ -465,3 +465,18 @@ def test_H_6_H_1_the_owner_names_which_battleship_takes_the_hit() -> None:
     g.do(od.Casualties(space="Sea Zone 6", units={"battleship": 1},
                        origins={"battleship": {hurt.start or "": 1}}))
     assert hurt.id not in g.state.units and g.state.units[whole.id].damage == 0
+
+
+def test_H_1_the_choices_offered_name_which_fighter() -> None:
+    """H-1: the casualty choices offered (Discord's menu) include naming which fighter goes
+    where the fighters differ; the plain choice loses the one worth less now."""
+    from rules.legal import legal_orders
+
+    g = two_fighters()
+    g.script(6, 6, 6, 1, 6)
+    g.do(od.Battle(space="Ukraine"))
+    offered = [o for o in legal_orders(g.state, GER) if isinstance(o, od.Casualties)]
+    assert od.Casualties(power=GER, space="Ukraine", units={"fighter": 1}) in offered
+    assert od.Casualties(power=GER, space="Ukraine", units={"fighter": 1},
+                         origins={"fighter": {"Eastern Europe": 1}}) in offered
+    assert not any(o.origins.get("fighter", {}).get("Germany") for o in offered)
