@@ -323,6 +323,8 @@ CORPUS: list[tuple[str, Mutation, str]] = [
     ("edition unknown", _set("game/edition", "a1914"), NOT + "edition 'a1914' is not installed"),
     ("GameStarted names ../ edition", _set("events/0/edition", "../rules/editions/a1941"),
      NOT + "event #1 starts a game of '../rules/editions/a1941', but the export is of a1941."),
+    ("GameStarted ../ edition, rehashed", _then_rehash(_set("events/0/edition", "../" * 9 + "tmp")),
+     NOT + "event #1 starts a game of '../../../../../../../../../tmp'"),
     ("unknown option", _set("game/options", ["nukes"]),
      NOT + "game.options names 'nukes', not an option of a1941."),
     ("option a number", _set("game/options", [1]), NOT + "game.options holds something"),
