@@ -64,16 +64,25 @@ def new_game(
                 f"Unknown option {o!r} for {ed.rules.title}. Options: "
                 + ", ".join(f"{k} ({v})" for k, v in ed.rules.options.items())
             )
+    from rules import flow
+    from rules import position as pos_
+
+    derived: dict[str, Any] = {}
     if position is not None:
-        _validate_position(ed, position)
+        position = pos_.canonical(ed, position)
+        derived = {k: position.pop(k) for k in pos_.DERIVED_KEYS if k in position}
     tx = Tx(_empty_state(ed))
     tx.emit(ev.GameStarted(edition=ed.id, options=opts, position=position))
     st = tx.state
     tx.emit(ev.TurnStarted(round=st.round, power=st.power))
+    bought = (position or {}).get("purchase") or {}
+    if any(bought.values()):  # bought and paid for before the position (docs/positions.md)
+        tx.emit(ev.UnitsPurchased(power=st.power, units={u: n for u, n in bought.items() if n},
+                                  cost=0))
     phase = (position or {}).get("phase") or ed.phase_ids[0]
-    from rules import flow
-
     flow.enter_phase(tx, str(phase), initial=True)
+    if derived:
+        pos_.check_derived(derived, state_json(tx.state))
     return tx.events
 
 
@@ -89,62 +98,6 @@ def _empty_state(ed: Edition) -> GameState:
         units={},
         next_id=1,
     )
-
-
-def _validate_position(ed: Edition, pos: dict[str, Any]) -> None:
-    allowed = {
-        "edition",
-        "round",
-        "power",
-        "phase",
-        "treasury",
-        "owners",
-        "units",
-        "damaged",
-        "clear_all_units",
-        "options",
-    }
-    def mapping(v: Any, what: str) -> dict[str, Any]:
-        if v is None:
-            return {}
-        if not isinstance(v, dict):
-            raise InvalidOrder(f"Position {what} must be an object (name: value), not {v!r}.")
-        return v
-
-    extra = set(pos) - allowed
-    if extra:
-        raise InvalidOrder(f"Unknown keys in position: {sorted(extra)}. Allowed: {sorted(allowed)}")
-    if "power" in pos and pos["power"] not in ed.powers:
-        raise InvalidOrder(f"Unknown power {pos['power']!r} in position.")
-    if "phase" in pos and pos["phase"] not in ed.phase_ids:
-        raise InvalidOrder(f"Unknown phase {pos['phase']!r}. Phases: {', '.join(ed.phase_ids)}")
-    if not isinstance(pos.get("clear_all_units", False), bool):
-        raise InvalidOrder("Position clear_all_units must be true or false.")
-    rnd = pos.get("round", 1)
-    if not isinstance(rnd, int) or rnd < 1:
-        raise InvalidOrder("Position round must be a whole number from 1.")
-    for p, v in mapping(pos.get("treasury"), "treasury").items():
-        if p not in ed.powers or not isinstance(v, int) or v < 0:
-            raise InvalidOrder(f"Bad treasury entry {p!r}: {v!r} (PU-3: never negative).")
-    for t, o in mapping(pos.get("owners"), "owners").items():
-        if t not in ed.spaces or ed.is_sea(t):
-            raise InvalidOrder(f"Position owners: {t!r} is not a territory.")
-        if o is not None and o not in ed.powers:
-            raise InvalidOrder(f"Position owners: unknown power {o!r}.")
-        if ed.spaces[t].impassable and o is not None:
-            raise InvalidOrder(f"{t} is neutral and impassable; it cannot be owned (MAP-8).")
-    for key in ("units", "damaged"):
-        for space, by_power in mapping(pos.get(key), key).items():
-            if space not in ed.spaces:
-                raise InvalidOrder(f"Position {key}: unknown space {space!r}.")
-            for p, units in mapping(by_power, f"{key} of {space}").items():
-                if p not in ed.powers:
-                    raise InvalidOrder(f"Position {key}: unknown power {p!r}.")
-                for u, n in mapping(units, f"{key} of {p} in {space}").items():
-                    if u not in ed.units:
-                        raise InvalidOrder(f"Position {key}: unknown unit {u!r}.")
-                    if not isinstance(n, int) or n < 0 or n > 999:
-                        raise InvalidOrder(f"Position {key}: bad count {n!r} for {u}.")
 
 
 def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
@@ -182,6 +135,10 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
     units: dict[int, Unit] = {}
     next_id = 1
     damaged = pos.get("damaged") or {}
+    for space in damaged:
+        if not any(damaged[space].values()) or space in table:
+            continue
+        raise InvalidOrder(f"Position damaged: no units in {space} to be damaged.")
     for space in sorted(table, key=lambda s: list(ed.spaces).index(s)):
         by_power = table[space]
         sea = ed.is_sea(space)
@@ -206,6 +163,10 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
         for p, dmg in (damaged.get(space) or {}).items():
             for utype, n in dmg.items():
                 cands = [u for u in placed if u.owner == p and u.type == utype and u.damage == 0]
+                if len(cands) < n:
+                    raise InvalidOrder(
+                        f"Position damaged: {n} of {p}'s {utype} in {space}, but "
+                        f"{len(cands)} {'is' if len(cands) == 1 else 'are'} there.")
                 for u in cands[:n]:
                     placed[placed.index(u)] = replace(u, damage=1)
         for u in placed:
@@ -230,8 +191,12 @@ def _build_start(ed: Edition, e: ev.GameStarted) -> GameState:
         units=units,
         next_id=next_id,
         turn_start_owners=dict(owners),
-        # Classic O-3: developments some powers start with when the option is chosen.
-        techs={p: tuple(ts) for p, ts in ed.ruleset(opts).starting_techs.items() if ts},
+        # Classic O-3: developments some powers start with when the option is chosen; a
+        # position's 'techs' gives each power named its complete list.
+        techs={p: tuple(ts) for p, ts in {**ed.ruleset(opts).starting_techs,
+                                          **(pos.get("techs") or {})}.items() if ts},
+        debts={p: n for p, n in (pos.get("debts") or {}).items() if n},
+        standing={p: tuple(ts) for p, ts in (pos.get("standing") or {}).items() if ts},
     )
 
 
@@ -893,16 +858,20 @@ def outcome(state: GameState) -> str | None:
 
 
 def state_json(state: GameState) -> dict[str, Any]:
-    """Exactly: edition, round, power, phase, treasury, income, owners, units, battles, winner."""
+    """The state document of 'state' and exports: the keys of a position file
+    (docs/positions.md), so that it loads back as one, plus income, battles and winner."""
     ed = state.edition
     units: dict[str, dict[str, dict[str, int]]] = {}
+    damaged: dict[str, dict[str, dict[str, int]]] = {}
     for u in sorted(state.units.values(), key=lambda x: x.id):
-        sp = units.setdefault(u.space, {})
-        pw = sp.setdefault(u.owner, {})
-        pw[u.type] = pw.get(u.type, 0) + 1
+        for table in (units, damaged) if u.damage else (units,):
+            pw = table.setdefault(u.space, {}).setdefault(u.owner, {})
+            pw[u.type] = pw.get(u.type, 0) + 1
     space_order = {name: i for i, name in enumerate(ed.spaces)}
+    powers = [p for p in ed.powers]
     return {
         "edition": ed.id,
+        "options": sorted(state.options),
         "round": state.round,
         "power": state.power,
         "phase": state.phase,
@@ -910,6 +879,12 @@ def state_json(state: GameState) -> dict[str, Any]:
         "income": state.income(),
         "owners": {t: state.owners[t] for t in sorted(state.owners, key=space_order.__getitem__)},
         "units": {s: units[s] for s in sorted(units, key=space_order.__getitem__)},
+        "clear_all_units": True,
+        "damaged": {s: damaged[s] for s in sorted(damaged, key=space_order.__getitem__)},
+        "purchase": {u: n for u, n in state.purchase.items() if n},
+        "techs": {p: list(state.techs[p]) for p in powers if state.techs.get(p)},
+        "debts": {p: state.debts[p] for p in powers if state.debts.get(p)},
+        "standing": {p: list(state.standing[p]) for p in powers if state.standing.get(p)},
         "battles": [s for s, b in state.battles.items() if b.step != "done"],
         "winner": state.winner,
     }

@@ -1448,6 +1448,11 @@ def _developments(text: str, names: Names) -> tuple[str, ...]:
     return tuple(out)
 
 
+def development_ids(text: str, names: Names) -> tuple[str, ...]:
+    """Weapons developments named as orders name them (position files, rules.position)."""
+    return _developments(text, names)
+
+
 def _odds(rest: str, names: Names, verb: str) -> Command:
     example = "odds 3 infantry, 1 tank vs 2 infantry in Ukraine"
     developments: list[str] = []

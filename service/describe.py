@@ -6,6 +6,7 @@ describer gets the state *before* its event, so unit ids can be named by type an
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -690,6 +691,12 @@ def status_lines(state: GameState) -> list[str]:
     if any(names for _, names in owned):
         lines.append("Weapons developments: "
                      + "; ".join(f"{p} {', '.join(n)}" for p, n in owned if n) + ".")
+    damaged = sorted((u for u in state.units.values() if u.damage),
+                     key=lambda u: (list(ed.spaces).index(u.space), u.owner, u.type))
+    if damaged:
+        lines.append("Damaged: " + "; ".join(
+            f"{p}'s {format_units(_count_ids(state, (u.id for u in g)))} in {sp}"
+            for (sp, p), g in itertools.groupby(damaged, key=lambda u: (u.space, u.owner))) + ".")
     owed = [(p, state.debts[p]) for p in ed.turn_order if state.debts.get(p)]
     if owed:
         lines.append("Owed to the bank (from its next income): "

@@ -187,7 +187,7 @@ def test_a_classic_position_under_1941_is_refused(tmp_path: Path) -> None:
     pos.write_text(json.dumps(CLASSIC_POSITION))
     code, _, err = in_process("--position", str(pos), "--edition", "1941", "--script", "-")
     assert code == 2 and err.startswith("error: --position")
-    assert "'Ukraine S.S.R.' is not a territory" in err
+    assert "Position owners: Unknown space 'Ukraine S.S.R.'. Did you mean: Ukraine?" in err
 
 
 def test_a_breakthrough_at_the_table(tmp_path: Path) -> None:
@@ -242,3 +242,28 @@ def test_a_bombing_raid_and_its_luck_at_the_table(tmp_path: Path) -> None:
             "United Kingdom 0 hits from 1 die") in out
     assert "attacker 0 hits" not in out
     assert "Treasury: Russia 24, Germany 32, United Kingdom 24" in out
+
+
+def test_position_techs_and_debts_classic(tmp_path: Path) -> None:
+    """Issue 13's done-means: a Classic position with developments and debts loads (names as
+    orders spell them), plays with them, and shows them in 'state' and 'game status'."""
+    pos = tmp_path / "pos.json"
+    pos.write_text(json.dumps({
+        "edition": "classic", "power": "Germany", "phase": "purchase",
+        "treasury": {"Germany": 10},
+        "techs": {"Germany": ["Industrial Technology", "jets"]},
+        "debts": {"germany": 4},
+        "clear_all_units": True,
+        "units": {"West Europe": {"Germany": {"inf": 1}},
+                  "Anglo Sudan Egypt": {"UK": {"infantry": 1}}},
+    }))
+    script = tmp_path / "s.txt"
+    script.write_text("Germany: state\ngame status\nbuy 2 tanks\n")
+    code, out, err = in_process("--position", str(pos), "--script", str(script))
+    assert code == 0, out + err
+    assert '"techs": {\n    "Germany": [\n      "industrial_technology",\n      "jet_power"' in out
+    assert '"debts": {\n    "Germany": 4\n  }' in out
+    assert '"Western Europe": {\n      "Germany": {\n        "infantry": 1' in out
+    assert "Weapons developments: Germany Industrial Technology, Jet Power." in out
+    assert "Owed to the bank (from its next income): Germany 4." in out
+    assert "Germany bought 2 tanks (8 IPCs)." in out

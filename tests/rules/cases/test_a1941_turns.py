@@ -346,14 +346,18 @@ def test_V_3_short_game_is_an_option_chosen_at_the_start() -> None:
 
 
 def test_state_json_has_exactly_the_documented_keys() -> None:
-    """state_json: exactly edition, round, power, phase, treasury, income, owners, units,
-    battles, winner; JSON-serialisable; unit names lowercase singular (rulebook names)."""
+    """state_json: exactly the keys of a position file (docs/positions.md) plus income,
+    battles and winner; JSON-serialisable; unit names lowercase singular (rulebook names)."""
     import json
+
+    from rules.position import DERIVED_KEYS, SETTING_KEYS
 
     g = Game()
     doc = g.json
-    assert set(doc) == {"edition", "round", "power", "phase", "treasury", "income", "owners",
-                        "units", "battles", "winner"}
+    assert set(doc) == {"edition", "options", "round", "power", "phase", "treasury", "income",
+                        "owners", "units", "clear_all_units", "damaged", "purchase", "techs",
+                        "debts", "standing", "battles", "winner"}
+    assert set(doc) == {*SETTING_KEYS, *DERIVED_KEYS}
     assert (doc["edition"], doc["round"], doc["power"], doc["phase"]) == ("a1941", 1, SU,
                                                                          "purchase")
     assert doc["battles"] == [] and doc["winner"] is None

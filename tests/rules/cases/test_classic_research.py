@@ -242,8 +242,8 @@ def test_research_dice_are_in_the_dice_audit() -> None:
 
 
 def test_R_TEC_05_status_shows_developments_and_debts() -> None:
-    """The 'state' document keeps its ten keys (COMMANDS.md); 'game status' text names each
-    power's developments and what it owes (R-SBR-05)."""
+    """The 'state' document gives developments and debts (docs/positions.md); 'game status'
+    text names each power's developments and what it owes (R-SBR-05)."""
     from rules import flow
     from service.describe import status_lines
 
@@ -254,4 +254,5 @@ def test_R_TEC_05_status_shows_developments_and_debts() -> None:
     lines = status_lines(tx.state)
     assert "Weapons developments: Germany Rockets." in lines
     assert "Owed to the bank (from its next income): United Kingdom 10." in lines
-    assert len(engine.state_json(tx.state)) == 10
+    doc = engine.state_json(tx.state)
+    assert (doc["techs"], doc["debts"]) == ({GER: ["rockets"]}, {UK: 10})
