@@ -89,7 +89,7 @@ def test_position_refusals_name_the_key(extra: dict[str, Any], message: str) -> 
 
 
 def test_position_techs_refused_where_there_is_no_research() -> None:
-    with pytest.raises(InvalidOrder, match="1941.* has no weapons developments"):
+    with pytest.raises(InvalidOrder, match=r"1941.* has no weapons developments"):
         engine.new_game("1941", (), {"techs": {"Germany": ["jet_power"]}})
 
 
