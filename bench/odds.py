@@ -115,7 +115,7 @@ def attack_state(ed: Edition, att: dict[str, int], dfd: dict[str, int],
                 for e in engine.decide(s, od.Move(power=s.power, units=units, frm=frm, to=to),
                                        HmacDice(b"moves")):
                     s = engine.evolve(s, e)
-        for e in engine.decide(s, od.EndPhase(power=s.power), HmacDice(b"moves")):
+        for e in engine.decide(s, od.EndPhase(power=s.power, phase=s.phase), HmacDice(b"moves")):
             s = engine.evolve(s, e)
         return s
 

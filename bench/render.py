@@ -87,7 +87,7 @@ def classic_mid_combat() -> list[ev.Event]:
             log.append(e)
 
     while (state.power, state.phase) != ("Germany", "combat_move"):
-        do(od.EndPhase(power=state.power, confirm=True))
+        do(od.EndPhase(power=state.power, confirm=True, phase=state.phase))
     for units, frm, to in (
         ({"infantry": 3, "tank": 2}, "Ukraine S.S.R.", "Caucasus"),
         ({"fighter": 1}, "Ukraine S.S.R.", "Caucasus"),

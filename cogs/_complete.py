@@ -271,6 +271,22 @@ async def edition_options(interaction: discord.Interaction[Any], current: str) -
     return out[:MAX_CHOICES]
 
 
+async def end_phase(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The phase /end ends: the current one, filled in when the command is typed; the
+    edition's other phases only when typed."""
+    try:
+        ctx = await context(interaction)
+        ed = ctx.names.edition
+        if ed is None:
+            return []
+        now = [ed.phase_info[ctx.state.phase].name] if ctx.state is not None else []
+        others = [p.name for p in ed.rules.phases] if current.strip() else []
+        return choices([*now, *others], current)
+    except Exception:  # autocomplete is a hint; the command re-validates
+        log.exception("end phase autocomplete failed")
+        return []
+
+
 async def rocket_from(interaction: discord.Interaction[Any], current: str) -> Choices:
     """Where the asking power's antiaircraft guns can fire a rocket from now."""
     ctx = await context(interaction)

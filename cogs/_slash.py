@@ -39,9 +39,9 @@ _SPECS: tuple[Spec, ...] = (
     ("dice verify", "/dice verify", (r"(?P<round>.+)",)),
     ("end orders", "/orders", ()),  # the table's block of order lines: Discord's /orders box
     ("orders", "/orders", ()),
-    ("end confirm", "/end confirm:true", ()),
-    ("end!", "/end confirm:true", ()),
-    ("end", "/end", ()),
+    ("end confirm", "/end phase:<phase> confirm:true", ()),
+    ("end!", "/end phase:<phase> confirm:true", ()),
+    ("end", "/end", (r"(?P<phase>.+?)(?P<confirm> confirm)?",)),
     ("undo", "/undo", ()),
     ("buy", "/buy", (r"(?P<units>.+)",)),
     (
@@ -91,10 +91,10 @@ _SPECS: tuple[Spec, ...] = (
     ("kick", "/admin kick", (r"(?P<member>.+)",)),
 )
 
-_FLAGS = frozenset({"raid", "all", "every_turn", "withdraw", "finished"})
+_FLAGS = frozenset({"raid", "all", "every_turn", "withdraw", "finished", "confirm"})
 
-# 'raid' alone is the move flag ("drop 'raid'"), not the bombing order.
-_BARE = {"raid": "raid:true"}
+# 'raid' alone is the move flag ("drop 'raid'"), not the bombing order; '/end' names its phase.
+_BARE = {"raid": "raid:true", "end": "/end phase:<phase>"}
 
 _HINT = re.compile(r"(?<![\w'])'([a-z][^'\n]*?)'(?![\w])")
 

@@ -91,9 +91,16 @@ class OrdersCog(commands.Cog):
         await play(interaction, f"place {units} in {where}")
 
     @app_commands.command(name="end", description="End the current phase")
-    @app_commands.describe(confirm="End even if it forfeits something (e.g. unplaced units)")
-    async def end(self, interaction: discord.Interaction[Any], confirm: bool = False) -> None:
-        await play(interaction, "end confirm" if confirm else "end")
+    @app_commands.describe(
+        phase="The phase to end (offered as you type: the current one); refused once it has "
+        "passed, so a repeated /end never ends the next phase",
+        confirm="End even if it forfeits something (e.g. unplaced units)",
+    )
+    @app_commands.autocomplete(phase=ac.end_phase)
+    async def end(
+        self, interaction: discord.Interaction[Any], phase: str, confirm: bool = False
+    ) -> None:
+        await play(interaction, f"end {phase}" + (" confirm" if confirm else ""))
 
     @app_commands.command(
         name="undo", description="Take back your last order of this phase (not after dice)"

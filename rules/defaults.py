@@ -26,7 +26,7 @@ def default_orders(state: GameState) -> list[od.Order]:
     for p in pending(state):
         if p.space is None:
             if state.phase == "research" and p.power == state.power:
-                out.append(od.EndPhase(power=p.power))
+                out.append(od.EndPhase(power=p.power, phase=state.phase))
             continue
         if p.what == "bombing raid":
             out.append(od.Bomb(power=p.power, space=p.space))
@@ -60,4 +60,4 @@ def phase_end_order(state: GameState) -> od.Order:
         ready = [x for x in fight if state.battles[x].blocked_by is None]  # AA-1
         if ready or fight:
             return od.Battle(power=state.power, space=(ready or fight)[0])
-    return od.EndPhase(power=state.power, confirm=True)
+    return od.EndPhase(power=state.power, confirm=True, phase=state.phase)

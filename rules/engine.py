@@ -344,6 +344,10 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
         if m.offloaded and u.carried_by is not None and u.carried_by in units:
             t = units[u.carried_by]
             units[t.id] = replace(t, offloaded=True, stopped=True)
+    if e.phase == "noncombat_move" and any(len(m.path) > 1 for m in e.moves):
+        from rules.flow import MOVED_NONCOMBAT  # a bare 'end' then ends it freely (idle_end)
+
+        return replace(s, units=units, flags=s.flags | {MOVED_NONCOMBAT})
     return replace(s, units=units)
 
 

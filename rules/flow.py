@@ -11,7 +11,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
 from rules.edition import Edition
-from rules.errors import IllegalOrder, InvalidOrder
+from rules.errors import IllegalOrder, InvalidOrder, WrongPhase
 from rules.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -78,6 +78,12 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
     from rules import combat, movement
 
     s = tx.state
+    if order.phase is not None and order.phase != s.phase:
+        raise WrongPhase(stale_end(s, order.phase))
+    if order.phase is None and not order.confirm:
+        idle = idle_end(s)
+        if idle is not None:
+            raise IllegalOrder(idle)
     match s.phase:
         case "purchase":
             pass
@@ -106,6 +112,53 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
             pass
     enter_phase(tx, _after(tx.state, s.phase))
     del dice
+
+
+def stale_end(s: GameState, phase: str) -> str:
+    """Why an ``end`` meant for ``phase`` is refused now that the game is elsewhere."""
+    info = s.edition.phase_info
+    meant = info[phase].name if phase in info else phase
+    ids = s.edition.phase_ids
+    if phase in ids and ids.index(phase) < ids.index(s.phase):
+        return (f"{meant} has already ended; it is {_phase_name(s)} now. Nothing was ended: "
+                f"'end' again to end {_phase_name(s)}.")
+    return (f"It is {s.power}'s {_phase_name(s)} now, not {meant}: nothing was ended. "
+            f"'end' again to end {_phase_name(s)}.")
+
+
+def idle_end(s: GameState) -> str | None:
+    """Why a bare ``end`` asks for ``end confirm``: it would pass an empty Purchase with money to
+    spend, or an empty Noncombat Move while units can still move (a second ``end`` typed for the
+    phase before is the usual cause). ``None`` when nothing would be passed over."""
+    from rules import movement, tech
+
+    p = s.power
+    if s.phase == "purchase" and not any(s.purchase.values()):
+        prices = [c for u in s.edition.units
+                  if (c := tech.cost(s, p, u)) is not None and c > 0]
+        money = s.treasury.get(p, 0)
+        if prices and money >= min(prices):
+            return (f"{p} has bought nothing and has {money} IPCs to spend. Buy with "
+                    f"'buy <units>', or 'end confirm' to end {_phase_name(s)} without buying.")
+    if s.phase == "noncombat_move" and MOVED_NONCOMBAT not in s.flags:
+        able: dict[str, int] = {}
+        for u in s.units.values():
+            if (u.owner != p or u.combat_moved or u.fought or u.stopped
+                    or u.carried_by is not None or movement.remaining(s, u) <= 0):
+                continue
+            able[u.space] = able.get(u.space, 0) + 1
+        if able:
+            where = sorted(able, key=lambda x: (-able[x], x))
+            shown = ", ".join(f"{able[x]} in {x}" for x in where[:3])
+            more = f" and {len(where) - 3} more spaces" if len(where) > 3 else ""
+            n = sum(able.values())
+            return (f"Nothing has moved in {_phase_name(s)} and {n} of {p}'s "
+                    f"{'unit' if n == 1 else 'units'} can still move ({shown}{more}). Move "
+                    f"them, or 'end confirm' to end {_phase_name(s)} without moving.")
+    return None
+
+
+MOVED_NONCOMBAT = "moved|noncombat_move"  # state flag: a unit moved in this Noncombat Move
 
 
 def leave_conduct_combat(tx: Tx) -> None:

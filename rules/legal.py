@@ -54,9 +54,9 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
         yield order
         if isinstance(order, od.Move):
             yield from _whole_group(state, order)
-    end = od.EndPhase(power=power)
+    end = od.EndPhase(power=power, phase=state.phase)
     if state.winner is None and power == state.power and not _accepted(state, end):
-        confirm = od.EndPhase(power=power, confirm=True)
+        confirm = od.EndPhase(power=power, confirm=True, phase=state.phase)
         if _accepted(state, confirm):
             yield confirm
 
@@ -112,7 +112,7 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
             yield from _place_candidates(state, power)
         case _:
             pass
-    yield od.EndPhase(power=power)
+    yield od.EndPhase(power=power, phase=state.phase)
 
 
 # --------------------------------------------------------------------------------------------

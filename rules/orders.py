@@ -144,10 +144,16 @@ class Place(_Order):
 
 
 class EndPhase(_Order):
-    """End the current phase. Without ``confirm`` it refuses when something would be forfeited."""
+    """End the current phase. Without ``confirm`` it refuses when something would be forfeited.
+
+    ``phase`` is the phase the player means to end (Discord's ``/end`` fills it in when typed):
+    refused if the game has moved on, so a repeated ``end`` never ends the next phase. A bare
+    ``end`` (no phase) asks for ``confirm`` where it would pass a phase in which nothing was
+    done although something could be (rules.flow.idle_end)."""
 
     kind: Literal["end"] = "end"
     confirm: bool = False
+    phase: str | None = None
 
 
 class StandingCasualties(_Order):

@@ -1393,17 +1393,26 @@ def _rocket(rest: str, names: Names, verb: str) -> Command:
 
 
 def _end(rest: str, names: Names, verb: str) -> Command:
+    """`end [<phase>] [confirm]`: a phase named is the one meant (refused once it has passed)."""
+    expected = ("Expected 'end' (ends the phase; asks to confirm if something would be lost), "
+                "'end <phase>' (only that phase), 'end confirm' or 'end!'.")
     words = " ".join(rest.casefold().split())
-    if verb == "end!" or words in ("confirm", "!", "phase confirm", "confirm!", "phase!"):
-        if verb == "end!" and words not in ("", "phase"):
-            raise InvalidOrder("Expected 'end', 'end confirm' or 'end!'.")
-        return EndPhase(confirm=True)
-    if words in ("", "phase"):
-        return EndPhase()
-    raise InvalidOrder(
-        "Expected 'end' (ends the phase; asks to confirm if something would be lost), "
-        "'end confirm' or 'end!'."
-    )
+    what, confirm = re.fullmatch(r"(.*?)\s*(confirm!?|!)?", words).groups()  # type: ignore[union-attr]
+    if verb == "end!":
+        if confirm:
+            raise InvalidOrder(expected)
+        confirm = "!"
+    if what in ("", "phase"):
+        return EndPhase(confirm=bool(confirm))
+    if names.edition is None:
+        raise InvalidOrder(expected)
+    from rules.position import phase_id
+
+    try:
+        phase = phase_id(names.edition, what.removesuffix(" phase"))
+    except InvalidOrder as e:
+        raise InvalidOrder(f"{expected} {e}") from None
+    return EndPhase(confirm=bool(confirm), phase=phase)
 
 
 def _undo(rest: str, names: Names, verb: str) -> Command:

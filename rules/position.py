@@ -185,10 +185,12 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
 
 def phase_id(ed: Edition, text: Any) -> str:
     """A phase's id from its id or its name, any case ('Combat Move' -> 'combat_move')."""
+    def norm(x: str) -> str:
+        return " ".join(x.replace("_", " ").replace("-", " ").casefold().split())
+
     if isinstance(text, str):
-        key = " ".join(text.replace("_", " ").replace("-", " ").casefold().split())
         for p in ed.rules.phases:
-            if key in (" ".join(p.id.replace("_", " ").split()), p.name.casefold()):
+            if norm(text) in (norm(p.id), norm(p.name)):
                 return p.id
     raise InvalidOrder(
         f"Unknown phase {text!r}. Phases: "

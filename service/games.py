@@ -666,10 +666,11 @@ class GameService:
         return replace(answer, data={**(answer.data or {}), "order": placed.index})
 
     async def undo(self, game_id: str, person: str) -> Result:
-        """Take back the current power's last order: only if it rolled no dice and kept the phase.
+        """Take back the last order: only if it rolled no dice and no other power has acted since.
 
-        DESIGN §5: "Undo is free until dice are rolled; never after." An order that ended the
-        phase or the turn (``end``) is not undone either: undo stays inside the current phase.
+        DESIGN §5: "Undo is free until dice are rolled; never after." An ``end`` is undone whole
+        (an ``end`` that passed the turn by its own power's player) unless it ended the game,
+        finished a round (its seed is public) or was the referee's at a deadline (``_end_kept``).
         """
         got = await self._load_playing(game_id, "undo")
         if isinstance(got, Result):
@@ -680,17 +681,27 @@ class GameService:
         mine = [p for p, who in seats.items() if who == person]
         if not mine:
             return Result.refused(NOT_SEATED, kind="undo", game=info)
-        if seats.get(state.power) != person:
-            return Result.refused(
-                f"Only {state.power}'s player can undo now (it is {state.power}'s turn); "
-                f"you hold {_and(mine)}.",
-                kind="undo",
-                game=info,
-            )
         orders = await self.store.orders(game_id)
         last = orders[-1] if orders else None
         if last is not None and last.end_seq != loaded.seq:  # an order came after the load
             return Result.refused(undo_moved(loaded.seq, last.end_seq), kind="undo", game=info)
+        dropped = [s.event for s in loaded.events[last.first_seq : last.end_seq]] if last else []
+        # An 'end' that passed the turn is its power's to take back while the next power has
+        # done nothing (the last order is still that 'end').
+        passed = last is not None and any(isinstance(e, ev.TurnStarted) for e in dropped)
+        undoer = last.power if passed and last is not None and last.power else state.power
+        if seats.get(undoer) != person and seats.get(state.power) == person and last:
+            return Result.refused(
+                f"Nothing of {state.power}'s to undo: the last order was {last.power}'s "
+                f"'{last.text}' (only {undoer}'s player can take it back).",
+                kind="undo", game=info)
+        if seats.get(undoer) != person:
+            return Result.refused(
+                f"Only {undoer}'s player can undo now (it is {state.power}'s turn); "
+                f"you hold {_and(mine)}.",
+                kind="undo",
+                game=info,
+            )
         edit = next((s.event for s in loaded.events[last.first_seq : last.end_seq]
                      if isinstance(s.event, ev.EditApplied)), None) if last else None
         if edit is not None:  # both sides agreed to it: one side alone does not take it back
@@ -700,14 +711,13 @@ class GameService:
                 kind="undo", game=info)
         if last is None or last.power == "":  # the start, or an imported game's commitment
             return Result.refused("Nothing to undo yet.", kind="undo", game=info)
-        if last.power != state.power:
+        if last.power != undoer:
             return Result.refused(
                 f"Nothing of {state.power}'s to undo: the last order was {last.power}'s "
                 f"'{last.text}'.",
                 kind="undo",
                 game=info,
             )
-        dropped = [s.event for s in loaded.events[last.first_seq : last.end_seq]]
         if last.dice_used or any(isinstance(e, ev.DiceRolled) for e in dropped):
             return Result.refused(
                 f"Cannot undo '{last.text}': dice were rolled. Undo is free until dice are "
@@ -715,13 +725,9 @@ class GameService:
                 kind="undo",
                 game=info,
             )
-        if any(isinstance(e, ev.TurnStarted | ev.PhaseChanged | ev.GameWon) for e in dropped):
-            return Result.refused(
-                f"Cannot undo '{last.text}': it ended the phase. Undo takes back orders of the "
-                "current phase only.",
-                kind="undo",
-                game=info,
-            )
+        why = _end_kept(last.text, dropped)
+        if why:
+            return Result.refused(f"Cannot undo '{last.text}': {why}", kind="undo", game=info)
         try:
             # Names the exact order looked at and the head read: refused if anything moved.
             await self.store.drop_last_order(game_id, last, loaded.head)
@@ -1447,6 +1453,30 @@ def _not_playing(loaded: _Loaded) -> str | None:
     if loaded.record.status == "finished" or loaded.state.winner:
         return f"The game is over: the {loaded.state.winner or 'game'} won. No more orders."
     return None
+
+
+def _end_kept(text: str, dropped: Sequence[ev.Event]) -> str:
+    """Why an order that moved the game on (an ``end``) cannot be undone, or ``""``.
+
+    Undo is free until dice are rolled (DESIGN §5) and while no other power has acted: an
+    ``end`` is taken back whole, with what the referee did on its way (an empty Conduct Combat
+    passed, income collected). Not when it ended the game, finished a round (its dice seed is
+    then public: rolling again with it would be foreseeable), or when the referee gave it at a
+    deadline."""
+    moved_on = any(isinstance(e, ev.TurnStarted | ev.PhaseChanged) for e in dropped)
+    if any(isinstance(e, ev.GameWon | ev.GameEnded) for e in dropped):
+        return "it ended the game."
+    if not moved_on:
+        return ""
+    from service.waits import REFEREE_NOTE
+
+    if text.endswith(REFEREE_NOTE):
+        return "the referee ended the phase at the deadline; the deadline stands."
+    seed = next((e for e in dropped if isinstance(e, ev.DiceSeedRevealed)), None)
+    if seed is not None:
+        return (f"it ended round {seed.round}, and that round's dice seed is now public "
+                "('dice verify'); a round is never reopened.")
+    return ""
 
 
 def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order: od.Order) -> str:

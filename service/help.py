@@ -43,8 +43,8 @@ _ALIASES = {"order": "orders", "turn": "turns", "phases": "turns", "battle rules
 # Words a text names, written once: (order language, slash command).
 _WORDS: dict[str, tuple[str, str]] = {
     "help": ("help <topic>", "/help topic:<topic>"),
-    "end": ("end", "/end"),
-    "end_confirm": ("end confirm", "/end confirm:true"),
+    "end": ("end", "/end phase:<phase>"),
+    "end_confirm": ("end confirm", "/end phase:<phase> confirm:true"),
     "undo": ("undo", "/undo"),
     "battle": ("battle <space>", "/battle space:<space>"),
     "battle_all": ("battle <space> all", "/battle space:<space> all:true"),
@@ -70,8 +70,11 @@ A game is played in rounds; in each round every power takes a turn, in this orde
 A turn goes through these phases, in order: {phases}.
 Only the player holding the seat of the power whose turn it is gives its orders, phase by phase;
 '{end}' ends the phase (when ending would forfeit something, e.g. units left unplaced, the
-referee says so and '{end_confirm}' ends it anyway). A phase with nothing to do passes by itself.
-'{undo}' takes back your last order of the phase, as long as no dice were rolled since.
+referee says so and '{end_confirm}' ends it anyway; so does passing an empty Purchase with money
+to spend, or an empty Noncombat Move with units able to move, so that an end typed twice never
+skips a phase). A phase with nothing to do passes by itself.
+'{undo}' takes back your last order, an end included, as long as no dice were rolled since and no
+other power has acted.
 The side that owes a battle decision answers it itself, even during the other side's turn.
 Every answer ends with whom the game now waits for; '{status}' shows the round, the phase,
 money and battles. The owner may set a deadline ('{deadline}').

@@ -77,7 +77,7 @@ async def play_until(svc: GameService, game: str, until_round: int) -> list[Resu
         if st.phase == "conduct_combat" and open_battles:
             text = f"battle {open_battles[0]} all"
         else:
-            text = "end"
+            text = "end confirm"  # a phase passed doing nothing: confirmed
         answers.append(ok(await svc.submit(game, person, text)))
     raise AssertionError("the game did not reach the round")
 

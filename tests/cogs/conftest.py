@@ -97,6 +97,15 @@ def table(simcord_env: Any, simcord_bot: UmpireBot, clock: FrozenClock) -> Table
     return Table(env, simcord_bot, guild, channel, alice, bob, carol, clock)
 
 
+async def end(t: Table, who: Any, confirm: bool = False) -> Any:
+    """/end as a person types it: the phase option filled in by its autocomplete (the current
+    phase), then sent."""
+    offered = await who.autocomplete(t.channel, "end", "phase", "")
+    assert offered, "the /end autocomplete offers no phase"
+    extra = {"confirm": True} if confirm else {}
+    return await who.slash(t.channel, "end", phase=offered[0]["value"], **extra)
+
+
 async def seated(t: Table) -> None:
     """A 1941 game in the channel: alice holds the Axis, bob the Allies, started."""
     r = await t.alice.slash(t.channel, "game new", edition="1941")

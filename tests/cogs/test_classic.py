@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.edition import edition_catalog
-from tests.cogs.conftest import Table, answer, public
+from tests.cogs.conftest import Table, answer, end, public
 
 CLASSIC_AXIS = ("Germany", "Japan")
 CLASSIC_ALLIES = ("Russia", "United Kingdom", "United States")
@@ -93,7 +93,7 @@ async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
     assert f"<@{t.bob.id}>" in body
     r = await t.alice.slash(t.channel, "buy", units="1 infantry")
     assert not public(r) and "Russia's turn" in answer(r)
-    r = await t.bob.slash(t.channel, "end")  # no research this turn
+    r = await end(t, t.bob)  # no research this turn
     assert public(r) and "Purchase Units" in text_of(r)
     units = await t.bob.autocomplete(t.channel, "buy", "units", "1 infantry, 1 an")
     assert any(c["value"] == "1 infantry, 1 antiaircraft gun" for c in units)
@@ -101,9 +101,9 @@ async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
     assert public(r) and "Russia bought 3 infantry, 1 tank (14 IPCs)" in text_of(r)
     r = await t.bob.slash(t.channel, "buy", units="1 destroyer")
     assert not public(r) and "Unknown unit 'destroyer'" in answer(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r) and "Combat Movement" in text_of(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r)
     game = await t.service.game_in(str(t.channel.id))
     assert game is not None
@@ -116,13 +116,13 @@ async def test_russias_first_turn_through_the_cogs(table: Table) -> None:
     r = await t.bob.slash(t.channel, "move", units="2 infantry",
                           **{"from": "Caucasus", "to": "Russia"})
     assert public(r) and "Russia moved 2 infantry from Caucasus to Russia" in text_of(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r) and "Placement of New Units" in text_of(r)
     where = [c["value"] for c in await t.bob.autocomplete(t.channel, "place", "in", "")]
     assert "Russia" in where and "Karelia S.S.R." in where
     r = await t.bob.slash(t.channel, "place", units="3 infantry, 1 tank", **{"in": "Russia"})
     assert public(r) and "Russia placed 3 infantry, 1 tank in Russia" in text_of(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r)
     body = text_of(r)
     assert "Russia collected 24 IPCs" in body and "Germany: Weapons Development" in body
@@ -147,7 +147,7 @@ async def test_research_and_rocket_through_the_cogs(table: Table) -> None:
     body = text_of(r)
     assert public(r) and "Russia developed Rockets" in body
     for _ in range(3):  # Purchase Units, Combat Movement: to Combat
-        r = await t.bob.slash(t.channel, "end")
+        r = await end(t, t.bob)
         assert public(r), answer(r)
     frm = [c["value"] for c in await t.bob.autocomplete(t.channel, "rocket", "from", "")]
     assert "Karelia S.S.R." in frm
@@ -189,7 +189,7 @@ async def test_a_bombing_raid_declared_and_resolved_through_the_cogs(table: Tabl
     r = await t.bob.slash(t.channel, "move", units="1 bomber", raid=True,
                           **{"from": "United Kingdom", "to": "Germany"})
     assert public(r), answer(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r) and "Combat" in text_of(r)
     spaces = [c["value"] for c in await t.bob.autocomplete(t.channel, "bomb", "space", "")]
     assert "Germany" in spaces

@@ -9,7 +9,7 @@ import pytest
 
 from cogs import _views
 from cogs._errors import SOMETHING_WENT_WRONG
-from tests.cogs.conftest import AXIS, SECRET, Table, answer, public, seated
+from tests.cogs.conftest import AXIS, SECRET, Table, answer, end, public, seated
 from tests.fair_game import POSITION
 
 
@@ -103,8 +103,28 @@ async def test_buy_undo_end_happy_path(table: Table) -> None:
     assert public(r) and "infantry" in text_of(r)
     r = await t.bob.slash(t.channel, "undo")
     assert public(r) and "Undone" in text_of(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r) and "Combat Move" in text_of(r)
+
+
+async def test_end_carries_its_phase(table: Table) -> None:
+    """Issue 13 item 11: /end's phase is filled in as it is typed (the current phase); a
+    repeated /end is refused instead of ending the next phase, and /undo takes an /end back."""
+    t = table
+    await seated(t)
+    offered = await t.bob.autocomplete(t.channel, "end", "phase", "")
+    assert [c["value"] for c in offered] == ["Purchase Units"]
+    r = await t.bob.slash(t.channel, "end", phase="Purchase Units")
+    assert public(r) and "Soviet Union: Combat Move." in text_of(r)
+    r = await t.bob.slash(t.channel, "end", phase="Purchase Units")
+    assert not public(r)
+    assert answer(r) == ("Purchase Units has already ended; it is Combat Move now. Nothing was "
+                         "ended: `/end phase:<phase>` again to end Combat Move.")
+    r = await t.bob.slash(t.channel, "undo")
+    assert public(r) and ("Undone: Soviet Union's `/end phase:Purchase Units` (1 event taken "
+                          "back).\nWaiting for: Soviet Union") in text_of(r)
+    assert [c["value"] for c in await t.bob.autocomplete(t.channel, "end", "phase", "")] == [
+        "Purchase Units"]
 
 
 async def test_wrong_person_not_seated_and_not_your_turn(table: Table) -> None:
@@ -132,7 +152,7 @@ async def test_unknown_names_list_closest_matches(table: Table) -> None:
     await seated(t)
     r = await t.bob.slash(t.channel, "buy", units="3 infantri, 1 tankk")
     assert not public(r) and "infantry" in answer(r)
-    await t.bob.slash(t.channel, "end")
+    await end(t, t.bob)
     r = await t.bob.slash(
         t.channel, "move", units="1 infantry", **{"from": "Rusia", "to": "Karelia"}
     )
@@ -160,7 +180,7 @@ async def test_battle_posts_dice_and_a_decision_select(table: Table) -> None:
     assert public(r), answer(r)
     r = await t.bob.slash(t.channel, "battle", space="Ukraine")  # not bob's battle
     assert not public(r)
-    await t.alice.slash(t.channel, "end")
+    await end(t, t.alice)
     r = await t.alice.slash(t.channel, "battle", space="Ukraine")
     assert public(r), answer(r)
     dice = [f for f in public(r).embeds[0].fields if f.name == "Dice"]
@@ -293,7 +313,7 @@ async def test_autocomplete_names_are_filtered_and_at_most_25(table: Table) -> N
 async def test_move_from_offers_spaces_with_movable_units(table: Table) -> None:
     t = table
     await seated(t)
-    await t.bob.slash(t.channel, "end")  # Soviet Union: to combat move
+    await end(t, t.bob)  # Soviet Union: to combat move
     choices = await t.bob.autocomplete(t.channel, "move", "from", "")
     values = [c["value"] for c in choices]
     assert 0 < len(values) <= 25
@@ -331,6 +351,6 @@ async def test_map_images_are_attached_when_the_service_draws_them(table: Table)
     assert not public(r)
     (png,) = r.response.attachments
     assert png.filename.endswith(".png")
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r)
     assert any(a.filename.endswith(".png") for a in public(r).attachments)

@@ -18,7 +18,7 @@ from simcord import SetupError
 from cogs._errors import GUILD_ONLY
 from cogs._slash import _HINT, _SPECS, slash_hints, to_slash
 from cogs.reminders import RemindersCog
-from tests.cogs.conftest import ALLIES, AXIS, Table, public, seated
+from tests.cogs.conftest import ALLIES, AXIS, Table, end, public, seated
 
 ROOT = Path(__file__).resolve().parents[2]
 FIELD = "FIELD"  # an f-string's field in a text of the service
@@ -87,7 +87,8 @@ def test_every_hint_the_service_writes_reads_as_a_slash_command() -> None:
         ("game new 1941", "/game new edition:1941"),
         ("game join <power> [entropy phrase]", "/game join power:<power>"),
         ("game start", "/game start"),
-        ("end confirm", "/end confirm:true"),
+        ("end confirm", "/end phase:<phase> confirm:true"),
+        ("end Combat Move", "/end phase:Combat Move"),
         ("deadline 24h defaults", "/admin deadline hours:24 action:defaults"),
         ("move 2 infantry from A to B", "/move units:2 infantry from:A to:B"),
         ("casualties Ukraine 2 infantry, 1 tank", "/casualties space:Ukraine units:2 infantry, 1 tank"),
@@ -118,7 +119,7 @@ async def test_refusals_name_the_slash_commands(table: Table) -> None:
     assert not public(r) and "`/game new edition:<edition>`" in answer(r)
     await seated(t)
     r = await t.bob.slash(t.channel, "move", units="1 infantry", **{"from": "Russia", "to": "Karelia"})
-    assert not public(r) and "`/end`" in answer(r) and "'end'" not in answer(r)
+    assert not public(r) and "`/end phase:<phase>`" in answer(r) and "'end'" not in answer(r)
     r = await t.alice.slash(t.channel, "admin pause")  # no deadline yet
     assert not public(r) and "`/admin deadline hours:24`" in answer(r)
 
@@ -160,7 +161,7 @@ async def test_admin_texts_show_names_not_ids(table: Table) -> None:
 async def test_reminders_name_the_phase_not_its_id(table: Table) -> None:
     t = table
     await seated(t)
-    await t.bob.slash(t.channel, "end")  # Soviet Union: Combat Move
+    await end(t, t.bob)  # Soviet Union: Combat Move
     await t.alice.slash(t.channel, "admin deadline", hours=1.0)
     cog = t.bot.get_cog("RemindersCog")
     assert isinstance(cog, RemindersCog)

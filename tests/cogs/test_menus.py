@@ -13,7 +13,7 @@ from cogs._views import owed_keys
 from cogs.reminders import RemindersCog
 from cogs.status import TITLE, status_embed
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table, answer, public, seated
+from tests.cogs.conftest import SECRET, Table, answer, end, public, seated
 from tests.cogs.test_commands import positioned, text_of
 
 
@@ -37,7 +37,7 @@ async def battle_with_a_menu(t: Table) -> tuple[str, Any]:
         t.channel, "move", units="2 infantry, 1 tank", **{"from": "Eastern Europe", "to": "Ukraine"}
     )
     assert public(r), text_of(r)
-    await t.alice.slash(t.channel, "end")
+    await end(t, t.alice)
     for _ in range(5):
         r = await t.alice.slash(t.channel, "battle", space="Ukraine")
         assert public(r), text_of(r)

@@ -154,7 +154,7 @@ async def test_help_topics_turns_battles_dice_batch(table: Table) -> None:
     t = table
     await seated(t)
     turns = help_of(await t.bob.slash(t.channel, "help", topic="turns"))
-    assert "Purchase Units, Combat Move, Conduct Combat" in turns and "/end confirm:true" in turns
+    assert "Purchase Units, Combat Move, Conduct Combat" in turns and "/end phase:<phase> confirm:true" in turns
     battles = help_of(await t.bob.slash(t.channel, "help", topic="battles"))
     assert "/battle space:<space>" in battles and "/casualties space:<space>" in battles
     assert "/press" in battles and "/retreat" in battles and "/submerge" in battles

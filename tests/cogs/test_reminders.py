@@ -11,7 +11,7 @@ from cogs.reminders import RemindersCog
 from db.engine import sqlite_url
 from db.repo import open_store
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table, answer, public, seated
+from tests.cogs.conftest import SECRET, Table, answer, end, public, seated
 
 
 def pinged(t: Table, msg: Any) -> tuple[list[int], list[int]]:
@@ -75,7 +75,7 @@ async def test_a_per_wait_deadline_rearms_when_a_new_wait_begins(table: Table) -
     first = d.due_at
     t.clock.advance(hours=5)
     for _ in range(6):  # the Soviet Union ends its phases: Germany's turn begins
-        await t.bob.slash(t.channel, "end")
+        await end(t, t.bob)
     after = await t.service.deadline(d.game_id)
     assert after is not None and after.due_at > first
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules import orders as od
 from rules.legal import legal_orders
-from tests.cogs.conftest import AXIS, Table, answer, public, seated
+from tests.cogs.conftest import AXIS, Table, answer, end, public, seated
 
 
 async def test_a_round_of_1941_through_the_cogs(table: Table) -> None:
@@ -31,7 +31,7 @@ async def test_a_round_of_1941_through_the_cogs(table: Table) -> None:
             units = ", ".join(f"{n} {u}" for u, n in place.units.items())
             r = await actor.slash(t.channel, "place", units=units, **{"in": place.space})
         else:
-            r = await actor.slash(t.channel, "end")
+            r = await end(t, actor)
         assert public(r), answer(r)
         embed = public(r).embeds[0]
         assert embed.title and embed.description

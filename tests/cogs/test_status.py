@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.status import TITLE
-from tests.cogs.conftest import Table, answer, public, seated
+from tests.cogs.conftest import Table, answer, end, public, seated
 
 
 def status_messages(t: Table) -> list[Any]:
@@ -28,7 +28,7 @@ async def test_the_status_is_pinned_at_the_start_and_edited_after_an_order(table
     assert "Deadline** none" in text
     r = await t.bob.slash(t.channel, "buy", units="1 infantry")
     assert public(r), answer(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r), answer(r)
     (after,) = status_messages(t)
     assert after.id == status.id and after.pinned
@@ -51,6 +51,6 @@ async def test_a_restarted_bot_finds_the_pinned_status_again(table: Table) -> No
     await seated(t)
     (status,) = status_messages(t)
     t.bot.board.messages.clear()  # what a restart forgets
-    await t.bob.slash(t.channel, "end")
+    await end(t, t.bob)
     (after,) = status_messages(t)
     assert after.id == status.id

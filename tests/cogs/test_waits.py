@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from cogs.reminders import RemindersCog
-from tests.cogs.conftest import Table, answer, public, seated
+from tests.cogs.conftest import Table, answer, end, public, seated
 
 
 def pinged(t: Table, msg: Any) -> tuple[list[int], list[int]]:
@@ -39,10 +39,10 @@ async def test_a_turn_start_pings_exactly_the_player_once(table: Table) -> None:
     await tick(t)  # the loop finds the wait claimed: never twice
     assert len(lines(t)) == 1
     for _ in range(3):  # bob goes through his own phases: he is at the keyboard, no ping
-        r = await t.bob.slash(t.channel, "end")
+        r = await end(t, t.bob)
         assert public(r) is not None, answer(r)
     assert [m.content for m in lines(t)][1:] == []
-    r = await t.bob.slash(t.channel, "end")  # the Soviet turn ends: Germany's begins
+    r = await end(t, t.bob)  # the Soviet turn ends: Germany's begins
     assert public(r) is not None, answer(r)
     last = lines(t)[-1]
     assert last.content == f"🔔 The game waits for <@{t.alice.id}> (Germany: Purchase Units)."
@@ -57,7 +57,7 @@ async def test_dm_only_and_quiet_hours(table: Table) -> None:
     assert public(r) is None and "'22-7'" in answer(r) and "Nothing was changed" in answer(r)
     await seated(t)
     for _ in range(4):
-        await t.bob.slash(t.channel, "end")
+        await end(t, t.bob)
     last = lines(t)[-1]
     assert f"<@{t.alice.id}> (Germany: Purchase Units)" in last.content
     assert pinged(t, last) == ([], [])  # DM only: named, not pinged in the channel
@@ -69,7 +69,7 @@ async def test_dm_only_and_quiet_hours(table: Table) -> None:
     game = await t.service.game_in(str(t.channel.id))
     assert game is not None
     while (await t.service.state(game.id)).power in ("Germany", "Japan"):  # alice's turns
-        r = await t.alice.slash(t.channel, "end")
+        r = await end(t, t.alice)
         assert public(r) is not None, answer(r)
     line = lines(t)[-1]
     assert f"<@{t.bob.id}> (United Kingdom: Purchase Units)" in line.content

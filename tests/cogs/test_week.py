@@ -18,7 +18,7 @@ from cogs.reminders import RemindersCog
 from db.engine import sqlite_url
 from db.repo import open_store
 from service.games import GameService
-from tests.cogs.conftest import AXIS, SECRET, Table, answer, public, seated
+from tests.cogs.conftest import AXIS, SECRET, Table, answer, end, public, seated
 from tests.cogs.test_waits import pinged
 
 HOUR = timedelta(hours=1)
@@ -89,7 +89,7 @@ async def test_a_week_with_an_absent_player_across_a_restart_and_two_processes(
                 alice_turn_began = alice_turn_began or t.clock.now
                 if t.clock.now - alice_turn_began >= 3 * HOUR:
                     while (await t.service.state(game.id)).power in AXIS:
-                        r = await t.alice.slash(t.channel, "end")
+                        r = await end(t, t.alice)
                         assert public(r) is not None, answer(r)
                     alice_turn_began = None
             for m in t.channel.history():

@@ -15,7 +15,7 @@ from typing import Any
 from cogs._bot import UmpireBot
 from cogs.reminders import RemindersCog
 from service.games import GameService
-from tests.cogs.conftest import SECRET, Table, public
+from tests.cogs.conftest import SECRET, Table, end, public
 
 REFEREE = "(by the referee at the deadline)"
 
@@ -99,7 +99,7 @@ async def test_a_round_of_1941_by_three_members_with_an_absent_player(table: Tab
     assert "nothing was changed" not in told
     t.env.errors.clear()  # the failure was logged; SimCord would re-raise it at teardown
     assert (await t.service.state(game.id)).purchase == {"infantry": 2}
-    r = await t.alice.slash(t.channel, "end")
+    r = await end(t, t.alice)
     assert public(r) is not None, text_of(r)
 
     # Combat Move: Germany attacks Karelia, held by the absent Soviet player.
@@ -107,7 +107,7 @@ async def test_a_round_of_1941_by_three_members_with_an_absent_player(table: Tab
         t.channel, "move", units="4 infantry, 2 tanks", **{"from": "Eastern Europe", "to": "Karelia"}
     )
     assert public(r) is not None, text_of(r)
-    r = await t.alice.slash(t.channel, "end")
+    r = await end(t, t.alice)
     assert public(r) is not None, text_of(r)
     restarted = False
     for _ in range(30):
@@ -152,7 +152,7 @@ async def test_a_round_of_1941_by_three_members_with_an_absent_player(table: Tab
             t.clock.advance(hours=6, minutes=1)
             await tick(t)
             continue
-        r = await who.slash(t.channel, "end", confirm=True)
+        r = await end(t, who, confirm=True)
         assert public(r) is not None, text_of(r)
     state = await t.service.state(game.id)
     assert state.round == 2 and state.power == "Soviet Union"

@@ -110,9 +110,9 @@ async def seated_game(svc: GameService, chan: str, **kw: Any) -> str:
 
 
 async def play_ends(svc: GameService, game: str, n: int) -> None:
-    """``n`` orders of 'end' by whoever's turn it is (no dice, no battles)."""
+    """``n`` orders of 'end confirm' by whoever's turn it is (no dice, no battles)."""
     for _ in range(n):
         state = await svc.state(game)
         person = "alice" if state.power in AXIS else "bob"
-        r = await svc.submit(game, person, "end")
+        r = await svc.submit(game, person, "end confirm")
         assert r.ok, r.error

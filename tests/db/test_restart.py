@@ -71,7 +71,7 @@ async def test_sigkill_after_ack_then_continue(db_url: str, tmp_path: Path) -> N
         for line in SETUP:
             doc = _say(first, line)
             assert doc["ok"], doc
-        acked = _say(first, "bob: end")
+        acked = _say(first, "bob: end confirm")
         assert acked["ok"], acked
         status = _say(first, "state")
         assert status["ok"]
@@ -100,7 +100,7 @@ async def test_sigkill_after_ack_then_continue(db_url: str, tmp_path: Path) -> N
     try:
         rec = [g for g in await store.games_in_channel("local") if g.status == "active"][-1]
         orders = await store.orders(rec.id)
-        assert [o.text for o in orders[-2:]] == ["end", "end"]
+        assert [o.text for o in orders[-2:]] == ["end confirm", "end"]
         assert state_json(await GameService(store).state(rec.id)) == more_state
     finally:
         await store.close()

@@ -124,7 +124,8 @@ async def test_two_services_submit_at_once(db_url: str, store: SqlStore) -> None
     try:
         a, b = GameService(store), GameService(other)
         who = "alice" if (await a.state(g)).power in AXIS else "bob"
-        ra, rb = await asyncio.gather(a.submit(g, who, "end"), b.submit(g, who, "end"))
+        ra, rb = await asyncio.gather(a.submit(g, who, "end confirm"),
+                                      b.submit(g, who, "end confirm"))
         assert sorted([ra.ok, rb.ok]) == [False, True]
         loser = ra if not ra.ok else rb
         assert loser.error is not None and "moved on" in loser.error

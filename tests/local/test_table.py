@@ -289,3 +289,23 @@ def test_the_documented_round_plays_through(tmp_path: Path) -> None:
     refused = [(a["line"], a["error"]) for a in got if not a["ok"]]
     assert refused == [] and code == 0, err
     assert "Round 2, Soviet Union's turn, Purchase Units." in got[-1]["answer"]
+
+
+def test_a_repeated_end_at_the_table_cannot_skip_a_phase(tmp_path: Path) -> None:
+    """Issue 13 item 11: a bare 'end' on an empty Purchase with money, or an empty Noncombat
+    Move with units able to move, asks for 'end confirm'; 'end <phase>' is refused once that
+    phase has passed; an 'end' is undone while no dice were rolled."""
+    script = tmp_path / "ends.txt"
+    script.write_text(SEATS + "bob: end\nbuy 1 infantry\nend\nend\nend\nend combat move\n"
+                      "undo\nend combat move\nend noncombat move\n")
+    code, out, err = in_process("--script", str(script), "--keep-going")
+    assert code == 1, out + err
+    assert ("Refused: Soviet Union has bought nothing and has 7 IPCs to spend. Buy with "
+            "'buy <units>', or 'end confirm' to end Purchase Units without buying.") in out
+    assert ("Refused: Nothing has moved in Noncombat Move and 19 of Soviet Union's units can "
+            "still move (") in out
+    assert ("Refused: Combat Move has already ended; it is Noncombat Move now. Nothing was "
+            "ended: 'end' again to end Noncombat Move.") in out
+    assert "Undone: Soviet Union's 'end' (2 events taken back)." in out
+    assert "Waiting for: Soviet Union [bob] (Combat Move)" in out
+    assert out.rstrip().endswith("Waiting for: Soviet Union [bob] (Mobilize New Units)")

@@ -19,12 +19,13 @@ POSITION = {
         "Eastern Europe": {"Germany": {"infantry": 3, "tank": 2}},
     },
 }
-TURN = "end\nend\nend\nend\n"  # purchase → combat move → noncombat → mobilize → next turn
+# purchase → combat move → noncombat → mobilize → next turn, each passed doing nothing (confirmed)
+TURN = "end confirm\n" * 4
 SCRIPT = (
     "Germany: move 3 infantry, 2 tanks from Eastern Europe to Ukraine\n"
     "end\n"
     "battle Ukraine all\n"
-    "end\nend\nend\n"
+    "end\nend confirm\nend\n"
     f"United Kingdom: {TURN}Japan: {TURN}United States: {TURN}"
     "dice verify\n"
     "game export\n"

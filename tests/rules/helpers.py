@@ -62,7 +62,8 @@ class Game:
         return evs
 
     def end(self, confirm: bool = False) -> list[Event]:
-        return self.do(od.EndPhase(confirm=confirm))
+        """End the current phase, naming it (as Discord's /end does: no idle-phase question)."""
+        return self.do(od.EndPhase(confirm=confirm, phase=self.state.phase))
 
     def move(self, units: dict[str, int], frm: str, to: str, *via: str) -> list[Event]:
         return self.do(od.Move(units=units, frm=frm, to=to, via=tuple(via)))

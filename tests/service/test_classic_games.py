@@ -85,7 +85,7 @@ async def play_round_one(svc: GameService, game: str) -> None:
             ok(await svc.submit(game, person, f"battle {open_battles[0]} all"))
             continue
         assert all(p.what.startswith("turn") for p in pending(st))
-        ok(await svc.submit(game, person, "end"))
+        ok(await svc.submit(game, person, "end confirm"))
     raise AssertionError("round 2 was not reached")
 
 

@@ -126,7 +126,7 @@ async def test_dice_verify_passes_on_a_game_with_edits() -> None:
     assert (await svc.submit(g, "alice", "edit money Soviet Union 40")).ok
     assert (await svc.submit(g, "bob", "edit confirm 1")).ok
     # Play the Soviet turn on to the next power's turn, rolling real dice in a battle.
-    for line in ("end", "move 3 infantry from Karelia to West Russia", "end",
+    for line in ("end confirm", "move 3 infantry from Karelia to West Russia", "end",
                  "battle West Russia all"):
         r = await svc.submit(g, "bob", line)
         assert r.ok, (line, r.error)

@@ -205,13 +205,53 @@ async def test_undo_only_by_the_current_powers_player() -> None:
     assert not r.ok and r.error == NOT_SEATED
 
 
-async def test_undo_never_crosses_a_phase_change() -> None:
+async def test_an_end_may_be_undone_while_no_one_has_acted() -> None:
+    """Issue 13 item 11: an 'end' that rolled no dice is taken back whole."""
     svc = GameService()
     game = await seated(svc)
+    before = await log_of(svc, game)
+    ok(await svc.submit(game, "bob", "end confirm"))
+    r = ok(await svc.undo(game, "bob"))
+    assert r.answer.splitlines() == [
+        "Undone: Soviet Union's 'end confirm' (1 event taken back).",
+        "Waiting for: Soviet Union [bob] (Purchase Units)",
+    ]
+    assert await log_of(svc, game) == before
+
+
+async def test_an_end_that_passed_the_turn_is_undone_by_its_power_until_the_next_acts() -> None:
+    svc = GameService()
+    game = await seated(svc, position={"edition": "1941", "power": "Soviet Union",
+                                       "phase": "mobilize"})
+    before = await log_of(svc, game)
+    ok(await svc.submit(game, "bob", "end"))
+    assert (await svc.state(game)).power == "Germany"
+    r = await svc.undo(game, "alice")
+    assert not r.ok and r.error == ("Nothing of Germany's to undo: the last order was Soviet "
+                                    "Union's 'end' (only Soviet Union's player can take it "
+                                    "back).")
+    r = ok(await svc.undo(game, "bob"))
+    assert r.answer.splitlines()[-1] == "Waiting for: Soviet Union [bob] (Mobilize New Units)"
+    assert await log_of(svc, game) == before
+    ok(await svc.submit(game, "bob", "end"))
+    ok(await svc.submit(game, "alice", "buy 1 infantry"))
+    r = await svc.undo(game, "bob")
+    assert not r.ok and r.error == (
+        "Only Germany's player can undo now (it is Germany's turn); you hold Soviet Union, "
+        "United Kingdom and United States.")
+
+
+async def test_an_end_that_finished_a_round_is_not_undone() -> None:
+    """The round's dice seed is public once the round ends: the round is never reopened."""
+    svc = GameService()
+    game = await seated(svc, position={"edition": "1941", "power": "United States",
+                                       "phase": "mobilize"})
     ok(await svc.submit(game, "bob", "end"))
     before = await log_of(svc, game)
     r = await svc.undo(game, "bob")
-    assert not r.ok and "ended the phase" in (r.error or "")
+    assert not r.ok and r.error == (
+        "Cannot undo 'end': it ended round 1, and that round's dice seed is now public "
+        "('dice verify'); a round is never reopened.")
     assert await log_of(svc, game) == before
 
 

@@ -44,7 +44,7 @@ def test_every_topic_answers_in_both_styles(edition: str | None) -> None:
         text = hp.help_text(topic, ed, "text")
         assert not SLASH.search(text), text
     assert "'end confirm'" in hp.help_text("turns", ed, "text")
-    assert "/end confirm:true" in hp.help_text("turns", ed, "slash")
+    assert "/end phase:<phase> confirm:true" in hp.help_text("turns", ed, "slash")
     assert "'dice verify [round]'" in hp.help_text("dice", ed, "text")
     assert "/dice verify" in hp.help_text("dice", ed, "slash")
     assert "docs/dice.md" in hp.help_text("dice", ed, "text")

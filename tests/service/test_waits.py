@@ -27,7 +27,7 @@ async def test_waits_have_stable_keys_and_a_new_one_per_phase() -> None:
     (w,) = await wt.current_waits(svc, game)
     assert (w.power, w.person, w.kind, w.title) == ("Soviet Union", "bob", "phase", "Purchase Units")
     assert [x.key for x in await wt.current_waits(svc, game)] == [w.key]
-    ok(await svc.submit(game, "bob", "end"))
+    ok(await svc.submit(game, "bob", "end confirm"))
     (w2,) = await wt.current_waits(svc, game)
     assert w2.key != w.key and w2.phase == "combat_move"
 
@@ -38,7 +38,7 @@ async def test_an_every_wait_deadline_rearms_for_each_phase() -> None:
     game = await seated(svc)
     ok(await svc.handle("chan", "alice", "deadline 10h every"))
     clock.now = T0 + timedelta(hours=3)
-    ok(await svc.submit(game, "bob", "end"))
+    ok(await svc.submit(game, "bob", "end confirm"))
     assert await wt.arm_deadline(svc, game, clock.now) is not None
     d = await svc.deadline(game)
     assert d is not None and d.due_at == T0 + timedelta(hours=13)
@@ -63,7 +63,7 @@ async def test_end_repeats_while_the_game_waits_only_for_the_absent() -> None:
     d = await svc.deadline(game)
     assert d is not None and d.due_at == clock.now + timedelta(hours=1)  # alice: full period
     assert not ((await svc.deadline_due(game)).data or {}).get("fired")  # once
-    ok(await svc.submit(game, "alice", "end"))  # alice is present: her next phase waits an hour
+    ok(await svc.submit(game, "alice", "end confirm"))  # alice is present: her next phase waits an hour
     d = await svc.deadline(game)
     assert d is not None and d.due_at == clock.now + timedelta(hours=1)
 
@@ -79,7 +79,7 @@ async def test_a_vacation_lets_the_deadline_answer_at_once() -> None:
     assert (await svc.state(game)).power == "Germany"
     clock.now = T0 + timedelta(days=8)  # back from vacation: the deadline waits for him again
     while (await svc.state(game)).power in ("Germany", "Japan"):
-        ok(await svc.submit(game, "alice", "end"))
+        ok(await svc.submit(game, "alice", "end confirm"))
     assert not ((await svc.deadline_due(game)).data or {}).get("fired")
 
 
