@@ -80,10 +80,6 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
     s = tx.state
     if order.phase is not None and order.phase != s.phase:
         raise WrongPhase(stale_end(s, order.phase))
-    if order.phase is None and not order.confirm:
-        idle = idle_end(s)
-        if idle is not None:
-            raise IllegalOrder(idle)
     match s.phase:
         case "purchase":
             pass
@@ -110,6 +106,11 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
             end_mobilize(tx, order.confirm)
         case _:
             pass
+    # After the phase's own checks, whose refusals say more (air without a landing, NC-7).
+    if order.phase is None and not order.confirm:
+        idle = idle_end(s)
+        if idle is not None:
+            raise IllegalOrder(idle)
     enter_phase(tx, _after(tx.state, s.phase))
     del dice
 

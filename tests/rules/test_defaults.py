@@ -44,7 +44,7 @@ def test_cc_0_the_referee_fights_an_open_battle_before_ending_conduct_combat() -
         "Eastern Europe": {GER: {"tank": 2}},
         "Ukraine": {SU: {"infantry": 1}},
     }, owners={"Ukraine": SU}))
-    assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True)
+    assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True, phase="combat_move")
     g.move({"tank": 2}, "Eastern Europe", "Ukraine")
     g.end()
     assert g.state.phase == "conduct_combat"
@@ -52,7 +52,8 @@ def test_cc_0_the_referee_fights_an_open_battle_before_ending_conduct_combat() -
     g.script(1, 1, 6)
     g.do(od.Battle(space="Ukraine"))
     assert g.state.battles["Ukraine"].step == "done"
-    assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True)
+    assert phase_end_order(g.state) == od.EndPhase(power=GER, confirm=True,
+                                                   phase="conduct_combat")
 
 
 def test_CC_0_the_referee_fights_amphibious_assaults_first() -> None:

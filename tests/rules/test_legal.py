@@ -32,7 +32,8 @@ def test_purchase_lists_what_the_treasury_affords_and_end() -> None:
     g = Game()
     got = list(legal_orders(g.state, SOV))
     assert got == [od.Buy(power=SOV, units={u: 1}) for u in
-                   ("infantry", "tank", "submarine", "transport")] + [od.EndPhase(power=SOV)]
+                   ("infantry", "tank", "submarine", "transport")] + [od.EndPhase(power=SOV,
+                                                                               phase="purchase")]
     g.do(od.Buy(units={"tank": 1}))
     assert od.ClearPurchase(power=SOV) in list(legal_orders(g.state, SOV))
 
@@ -94,8 +95,9 @@ def test_mobilize_places_each_waiting_unit_where_it_may_go() -> None:
     places = {(next(iter(o.units)), o.space) for o in got if isinstance(o, od.Place)}
     assert ("tank", "Germany") in places and ("destroyer", "Sea Zone 5") in places
     assert ("tank", "Sea Zone 5") not in places and ("destroyer", "Germany") not in places
-    assert od.EndPhase(power=GER, confirm=True) in got  # unplaced units would be refunded
-    assert od.EndPhase(power=GER) not in got
+    # unplaced units would be refunded
+    assert od.EndPhase(power=GER, confirm=True, phase="mobilize") in got
+    assert od.EndPhase(power=GER, phase="mobilize") not in got
     accepted_by_decide(g, got)
 
 
@@ -110,8 +112,9 @@ def test_end_confirm_only_when_end_would_forfeit_something() -> None:
     g.end()
     assert g.state.phase == "noncombat_move"
     got = list(legal_orders(g.state, UK))
-    assert [o for o in got if isinstance(o, od.EndPhase)] == [od.EndPhase(power=UK, confirm=True)]
+    assert [o for o in got if isinstance(o, od.EndPhase)] == [
+        od.EndPhase(power=UK, confirm=True, phase="noncombat_move")]
     assert od.Move(power=UK, units={"fighter": 1}, frm="Sea Zone 7", to="United Kingdom") in got
     g.move({"fighter": 1}, "Sea Zone 7", "United Kingdom")
     ends = [o for o in legal_orders(g.state, UK) if isinstance(o, od.EndPhase)]
-    assert ends == [od.EndPhase(power=UK)]
+    assert ends == [od.EndPhase(power=UK, phase="noncombat_move")]

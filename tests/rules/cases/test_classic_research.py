@@ -225,8 +225,8 @@ def test_research_phase_orders_are_listed_and_defaulted() -> None:
     orders = list(legal.legal_orders(g.state, GER))
     assert od.Research(power=GER, dice=1) in orders and od.Research(power=GER, dice=2) in orders
     assert od.Research(power=GER, dice=3) not in orders
-    assert od.EndPhase(power=GER) in orders
-    assert default_orders(g.state) == [od.EndPhase(power=GER)]
+    assert od.EndPhase(power=GER, phase="research") in orders
+    assert default_orders(g.state) == [od.EndPhase(power=GER, phase="research")]
 
 
 def test_research_dice_are_in_the_dice_audit() -> None:
