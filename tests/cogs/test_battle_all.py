@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.cogs.conftest import Table, public
+from tests.cogs.conftest import Table, end, public
 from tests.cogs.test_commands import text_of
 from tests.cogs.test_menus import menus, values
 from tests.fair_game import ALLIES, AXIS
@@ -61,7 +61,7 @@ async def test_H_1_battle_all_waits_for_the_defender_with_a_mention_and_a_menu(
     r = await t.alice.slash(t.channel, "move", units="3 tanks",
                             **{"from": "Eastern Europe", "to": "Ukraine"})
     assert public(r), text_of(r)
-    assert public(await t.alice.slash(t.channel, "end"))
+    assert public(await end(t, t.alice))
     r = await t.alice.slash(t.channel, "battle", space="Ukraine", all=True)
     assert public(r), text_of(r)
     assert "Casualties in Ukraine" not in text_of(r)  # nobody chose for the defender
