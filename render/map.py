@@ -14,15 +14,19 @@ complexes, battle markers, move arrows, the title bar and the powers' money.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from render import theme
 from render.geo import Geometry, GeometryError, Point, SpaceShape
 from render.icons import draw_icon
+from render.layout import SHRINK, Room, build_room, leader_start, place_group, place_outside, union
+from rules import legal, movement
+from rules import orders as od
 from rules.edition import Edition
 from rules.events import UnitsMoved
 from rules.state import GameState
@@ -32,6 +36,7 @@ ZOOM = 2.0  # a focused view enlarges this much over the whole board
 FOCUS_SIZE = (1600, 1000)  # output size of a focused view's map area
 
 FACTORY = "industrial complex"
+LEGEND_HEIGHT = 124  # the powers' money, the key's units and markers, the key's chip states
 
 Rect = tuple[float, float, float, float]
 
@@ -109,7 +114,7 @@ def _bar_height(view: View) -> int:
 
 
 def _legend_height(view: View) -> int:
-    return 96
+    return LEGEND_HEIGHT
 
 
 # Index values reserved in the index image (spaces are 1..N)
@@ -136,8 +141,9 @@ class BaseLayer:
     boxes: dict[int, tuple[tuple[int, int, int, int], ...]]
     # spaces hatched while nobody holds them; index len(order) + 1 + their position here
     hatched: tuple[str, ...] = ()
-    # space -> the labels its chips keep off: its own, then its neighbours' that lie near it
-    near: dict[str, tuple[tuple[float, float, float, float], ...]] = field(default_factory=dict)
+    # where chips may go (render.layout), and every fixed label's box
+    room: Room | None = None
+    fixed: tuple[tuple[float, float, float, float], ...] = ()
 
 
 def _polygon_points(
@@ -304,22 +310,28 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
             rects.append((cx - 11 * u, cy - 11 * u, cx + 11 * u, cy + 11 * u))
         drawn.extend(rects)
         _record(labels, shape.name, rects, k * view.wrap_w * view.scale)
-    # Sea labels after the land's: one that would cover a land label moves off it, within its
-    # zone (the maps without TripleA's label places put names at the centres).
+    # Sea labels after the land's, at the point deepest inside the zone as the board shows it
+    # (islands drawn over it are not its water): where the eye looks for a zone's number, away
+    # from the zones next to it, with room for its ships around it. One that would still cover
+    # a land label moves off it, within its zone.
+    clean = _clean_index(index, hatch_number, number)
     for shape, k in items:
         if edition.spaces[shape.name].kind != "sea":
             continue
         text = _wrap_label(sea_label(shape.name, edition.spaces[shape.name].aliases))
         # A zone's number stands out; a sea's name, a word or three, is a size smaller.
-        sea_size = max(10, round((13 if text.isdigit() else 12) * u))
+        sea_size = max(10, round((15 if text.isdigit() else 12) * u))
         sea_font = theme.font(sea_size, condensed=True, bold=True)
-        x, y = at(*shape.label, k)
-        text_box: Rect = odraw.textbbox((x, y), text, font=sea_font, anchor="mm",
-                                        stroke_width=1)
+        deep = _deepest(clean, number[shape.name], at(*shape.bbox[:2], k),
+                        at(*shape.bbox[2:], k), top, top + oh)
+        x, y = deep if deep is not None else at(*shape.label, k)
+        text_box: Rect = odraw.multiline_textbbox((x, y), text, font=sea_font, anchor="mm",
+                                                  align="center", spacing=0, stroke_width=2)
         if any(not _apart(text_box, q, 0) for q in drawn):
             x, y, text_box = _sea_label_spot(shape, view, k, top, (x, y), drawn, text_box)
-        _text_centered(odraw, (x, y), text, sea_size, theme.WATER_TEXT, halo=theme.WATER,
-                       stroke=1)
+        odraw.multiline_text((x, y), text, font=sea_font, fill=theme.WATER_TEXT, anchor="mm",
+                             align="center", spacing=0, stroke_width=2,
+                             stroke_fill=(*theme.WATER, 255))
         drawn.append(text_box)
         _record(labels, shape.name, [text_box], k * view.wrap_w * view.scale)
     # Labels and lines stop at the map's edges; the bar and the legend are pasted over them.
@@ -328,26 +340,58 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     cdraw.rectangle((0, 0, ow, bar - 1), fill=theme.BAR)
     cdraw.line([(0, bar), (ow, bar)], fill=theme.BORDER, width=1)
     _draw_key(cdraw, edition, (0, bar, ow, bar + legend))
+    _draw_states(chrome, edition, (0, bar, ow, bar + legend))
+    room = build_room(clean, drawn, MARGIN * chip_unit(u), top, top + oh,
+                      (_GAP_INDEX, _BAR_INDEX, _LEGEND_INDEX))
     return BaseLayer(view, index, overlay, order, bar, bar + oh, chrome,
                      {name: tuple(r) for name, r in labels.items()},
-                     {n: tuple(b) for n, b in boxes.items()}, hatched,
-                     _near_labels(geometry, view, top, labels))
+                     {n: tuple(b) for n, b in boxes.items()}, hatched, room, tuple(drawn))
 
 
-def _near_labels(
-    geometry: Geometry, view: View, top: int, labels: dict[str, list[Rect]]
-) -> dict[str, tuple[Rect, ...]]:
-    """Per space, its labels and the other labels within a chip's reach of it."""
-    reach = 100 * view.ui  # as far as _layout looks around a space's slots
-    every = [(name, r) for name, rects in labels.items() for r in rects]
-    out: dict[str, tuple[Rect, ...]] = {}
-    for name, shape in geometry.spaces.items():
-        (x0, y0), (x1, y1) = view.xy(shape.bbox[0], shape.bbox[1]), view.xy(shape.bbox[2],
-                                                                             shape.bbox[3])
-        zone = (x0 - reach, y0 + top - reach, x1 + reach, y1 + top + reach)
-        others = [r for n, r in every if n != name and not _apart(r, zone, 0)]
-        out[name] = (*labels.get(name, ()), *others)
-    return out
+def _clean_index(index: Image.Image, hatch_number: dict[str, int],
+                 number: dict[str, int]) -> Image.Image:
+    """The index image with each hatching's entry turned back into its space's number."""
+    if not hatch_number:
+        return index
+    lut = list(range(256))
+    for name, h in hatch_number.items():
+        lut[h] = number[name]
+    return index.point(lut)
+
+
+def _deepest(index: Image.Image, n: int, a: tuple[float, float], b: tuple[float, float],
+             top: int, bottom: int) -> tuple[float, float] | None:
+    """The output point of space ``n`` farthest from its edges (within its box ``a``-``b``),
+    found by eroding a reduced mask of the space until one more step would empty it."""
+    box = (max(0, math.floor(a[0])), max(top, math.floor(a[1])),
+           min(index.width, math.ceil(b[0]) + 1), min(bottom, math.ceil(b[1]) + 1))
+    if box[0] >= box[2] or box[1] >= box[3]:
+        return None
+    f = 3
+    mask = index.crop(box).point(lambda v: 255 if v == n else 0)
+    w, h = max(1, mask.width // f), max(1, mask.height // f)
+    small = mask.resize((w, h), Image.Resampling.BOX).point(lambda v: 255 if v > 250 else 0)
+    if small.getbbox() is None:
+        return None
+    deep = small
+    for _ in range(200):
+        nxt = deep.filter(ImageFilter.MinFilter(3))
+        if nxt.getbbox() is None:
+            break
+        deep = nxt
+    bb = deep.getbbox()
+    assert bb is not None
+    cx, cy = (bb[0] + bb[2] - 1) / 2, (bb[1] + bb[3] - 1) / 2
+    data = deep.crop(bb)
+    best: tuple[float, int, int] | None = None
+    for j in range(data.height):
+        for i in range(data.width):
+            if data.getpixel((i, j)):
+                d = (bb[0] + i - cx) ** 2 + (bb[1] + j - cy) ** 2
+                if best is None or d < best[0]:
+                    best = (d, bb[0] + i, bb[1] + j)
+    assert best is not None
+    return box[0] + (best[1] + 0.5) * mask.width / w, box[1] + (best[2] + 0.5) * mask.height / h
 
 
 def _record(labels: dict[str, list[Rect]], name: str, rects: Sequence[Rect], dx: float) -> None:
@@ -472,9 +516,6 @@ def _draw_key(draw: ImageDraw.ImageDraw, edition: Edition, box: tuple[int, int, 
     draw.polygon(_star(cx, y + 9, 10), fill=(60, 60, 60, 255), outline=(255, 255, 255, 255))
     draw.text((cx + 14, y + 9), "capital", font=f, fill=(*theme.TEXT, 255), anchor="lm")
     x = cx + 14 + round(f.getlength("capital")) + 18
-    _burst(draw, x + 10, y + 9, 10)
-    draw.text((x + 24, y + 9), "battle", font=f, fill=(*theme.TEXT, 255), anchor="lm")
-    x += 24 + round(f.getlength("battle")) + 16
     draw.line([(x, y + 9), (x + 26, y + 9)], fill=(60, 60, 60, 255), width=4)
     draw.polygon([(x + 34, y + 9), (x + 24, y + 3), (x + 24, y + 15)], fill=(60, 60, 60, 255))
     draw.text((x + 40, y + 9), "moved this phase", font=f, fill=(*theme.TEXT, 255), anchor="lm")
@@ -498,6 +539,46 @@ def _draw_key(draw: ImageDraw.ImageDraw, edition: Edition, box: tuple[int, int, 
                        max(0, c + 16 - x - 22))], fill=(*theme.IMPASSABLE_HATCH, 255))
         draw.text((x + 28, y + 9), "neutral, impassable", font=f, fill=(*theme.TEXT, 255),
                   anchor="lm")
+
+
+def _draw_states(image: Image.Image, edition: Edition, box: tuple[int, int, int, int]) -> None:
+    """The key's second row: what a chip's look and the markers say."""
+    draw = ImageDraw.Draw(image)
+    f = theme.font(13, condensed=True, bold=True)
+    x, y = float(box[0] + 12), box[1] + 80
+    grey = theme.PowerColours(fill=(180, 180, 180), ink=(70, 70, 70), text=(255, 255, 255))
+    boat = next((t for t, u in edition.units.items() if u.abilities.transport_capacity), None)
+    land = next((t for t, u in edition.units.items() if u.domain == "land"
+                 and not u.abilities.factory), "infantry")
+    two_hits = next((t for t, u in edition.units.items() if u.hits > 1), None)
+    samples: list[tuple[Item, str]] = [
+        (Chip("", land, 3, spent=True), "can't move again this turn")]
+    if two_hits:
+        samples.append((Chip("", two_hits, 1, damaged=True), "damaged"))
+    if boat:
+        samples.append((Chip("", boat, 1, cargo=(("", land, 2),)), "cargo aboard"))
+    samples += [
+        (Chip("", land, 9, stacked=True), "stacked: all of a power's units (see game map <space>)"),
+        (Marker("battle"), "battle to fight"),
+    ]
+    if edition.rules.rules.strategic_bombing:
+        samples.append((Marker("raid"), "bombing raid to fight"))
+    samples.append((Marker("captured", ""), "taken this turn"))
+    for item, text in samples:
+        w, h = _item_size(item, 1.0)
+        top = y + 9 - h / 2
+        if isinstance(item, Marker):
+            _draw_marker(draw, item, (x, top, x + w, top + h), 1.0, {"": grey})
+        else:
+            sprite = _chip_sprite(item, 1.0, grey, (("", grey),))
+            image.paste(sprite, (round(x), round(top)), sprite)
+        draw.text((x + w + 6, y + 9), text, font=f, fill=theme.TEXT, anchor="lm")
+        x += w + 6 + round(f.getlength(text)) + 18
+    # A space too small for its chips: beside it, joined by a line.
+    draw.line([(x, y + 9), (x + 22, y + 9)], fill=(70, 70, 70), width=2)
+    draw.ellipse((x - 3, y + 6, x + 3, y + 12), fill=(70, 70, 70))
+    draw.text((x + 28, y + 9), "units of the space the line ends in", font=f, fill=theme.TEXT,
+              anchor="lm")
 
 
 _SHORT = {"aircraft carrier": "carrier", "industrial complex": "ind. complex",
@@ -587,174 +668,485 @@ def _holdings(base: BaseLayer, palette: list[int]) -> Image.Image:
 
 @dataclass(frozen=True, slots=True)
 class Chip:
+    """One chip: ``count`` units of a power and type that look alike on the board."""
+
     power: str
     unit: str
     count: int
+    damaged: bool = False  # took a hit it keeps (a battleship's first, UB-2)
+    spent: bool = False  # cannot move again this turn
+    cargo: tuple[tuple[str, str, int], ...] = ()  # aboard these transports: owner, type, count
+    stacked: bool = False  # all of a power's units in the space: ``unit`` is the commonest
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    """A marker drawn in a space like a chip: an open battle, a pending raid, a capture."""
+
+    kind: str  # "battle", "raid" or "captured"
+    power: str = ""  # the capturer, for "captured"
+
+
+Item = Chip | Marker
+
+
+def spent_units(state: GameState) -> frozenset[int]:
+    """The acting power's units that moved or fought this turn and cannot move again in it.
+
+    In a movement phase, those ``candidate_orders`` offers no move for (the rules' own list);
+    aircraft still able to fly in Noncombat Move are not spent in Combat Move (NC-1 lets them
+    land). In Conduct Combat, land and sea units that moved in Combat Move or fought (NC-1).
+    """
+    s = state
+    if s.winner or s.phase not in (movement.COMBAT, "conduct_combat", movement.NONCOMBAT):
+        return frozenset()
+    ed = s.edition
+    acted = [u for u in s.units.values() if u.owner == s.power
+             and (u.moved or u.stopped or u.combat_moved or u.fought)]
+    if not acted:
+        return frozenset()
+    if s.phase == "conduct_combat":
+        return frozenset(u.id for u in acted if ed.units[u.type].domain != "air")
+    movable = {(o.frm, t) for o in legal.candidate_orders(s, s.power)
+               if isinstance(o, od.Move) for t in o.units}
+    out = set()
+    for u in acted:
+        if (u.space, u.type) in movable:
+            continue
+        if (s.phase == movement.COMBAT and ed.units[u.type].domain == "air"
+                and movement.remaining(s, u) > 0):
+            continue
+        out.add(u.id)
+    return frozenset(out)
 
 
 def stacks(state: GameState) -> dict[str, list[Chip]]:
-    """Unit chips per space: powers in turn order, complexes first, then edition unit order."""
-    counts: dict[tuple[str, str, str], int] = {}
+    """Unit chips per space: powers in turn order, complexes first, then edition unit order.
+
+    Damaged units and units that cannot move again get chips of their own; land units aboard
+    a transport are drawn on its chip (transports grouped by what they carry), not as units of
+    the sea zone."""
+    ed = state.edition
+    spent = spent_units(state)
+    aboard: dict[int, list[tuple[str, str]]] = {}
     for u in state.units.values():
-        key = (u.space, u.owner, u.type)
+        host = state.units.get(u.carried_by) if u.carried_by is not None else None
+        if host is not None and ed.units[u.type].domain == "land":
+            aboard.setdefault(host.id, []).append((u.owner, u.type))
+    counts: dict[tuple[str, str, str, bool, bool, tuple[tuple[str, str, int], ...]], int] = {}
+    for u in state.units.values():
+        if (u.carried_by is not None and ed.units[u.type].domain == "land"
+                and u.carried_by in state.units):
+            continue  # drawn on its transport's chip
+        cargo = tuple((o, t, n) for (o, t), n in sorted(
+            Counter(aboard.get(u.id, ())).items()))
+        key = (u.space, u.owner, u.type, u.damage > 0, u.id in spent, cargo)
         counts[key] = counts.get(key, 0) + 1
-    unit_rank = {t: i for i, t in enumerate(state.edition.units)}
+    unit_rank = {t: i for i, t in enumerate(ed.units)}
     unit_rank[FACTORY] = -1
-    power_rank = {p: i for i, p in enumerate(state.edition.turn_order)}
+    power_rank = {p: i for i, p in enumerate(ed.turn_order)}
     out: dict[str, list[Chip]] = {}
-    for (space, power, unit), n in sorted(
+    for (space, power, unit, damaged, is_spent, cargo), n in sorted(
         counts.items(),
-        key=lambda kv: (kv[0][0], power_rank.get(kv[0][1], 99), unit_rank.get(kv[0][2], 99)),
+        key=lambda kv: (kv[0][0], power_rank.get(kv[0][1], 99), unit_rank.get(kv[0][2], 99),
+                        kv[0][3], kv[0][4], kv[0][5]),
     ):
-        out.setdefault(space, []).append(Chip(power, unit, n))
+        # Cargo is counted per chip: the units aboard all the transports of this chip.
+        total = tuple((o, t, c * n) for o, t, c in cargo)
+        out.setdefault(space, []).append(Chip(power, unit, n, damaged, is_spent, total))
+    return out
+
+
+def _stacked(chips: Sequence[Chip]) -> list[Chip]:
+    """One chip per power: the count of all its units, the icon of its commonest type."""
+    by_power: dict[str, list[Chip]] = {}
+    for c in chips:
+        by_power.setdefault(c.power, []).append(c)
+    out = []
+    for power, cs in by_power.items():
+        per_type = Counter[str]()
+        for c in cs:
+            per_type[c.unit] += c.count + sum(n for _, _, n in c.cargo)
+        unit = max(per_type, key=lambda t: (per_type[t], -list(per_type).index(t)))
+        out.append(Chip(power, unit, sum(per_type.values()), stacked=True))
     return out
 
 
 CHIP = 1.2  # chip size on the whole board, relative to the design below
+MARGIN = 3.0  # chips keep this far off borders (whole-board pixels)
+PAD = 2.0  # and this far apart
+
+
+def chip_unit(u: float) -> float:
+    """Chips grow less than the map in an enlarged view: there the map gains room for them."""
+    return u if u <= 1 else 1 + (u - 1) * 0.6
 
 
 def _chip_font(u: float) -> ImageFont.FreeTypeFont:
-    return theme.font(max(9, round(11 * CHIP * u)), condensed=True, bold=True)
+    return theme.font(max(8, round(11 * CHIP * u)), condensed=True, bold=True)
 
 
-def _chip_size(chip: Chip, u: float) -> tuple[float, float]:
+_CARGO_ICON = 11.0  # width of a cargo pictogram, design units
+
+
+def _cargo_width(chip: Chip, u: float) -> float:
+    if not chip.cargo:
+        return 0.0
     c = CHIP * u
-    return (21 * c + _chip_font(u).getlength(str(chip.count)) + 3 * c, 14 * c)
+    small = _chip_font(u * 0.8)
+    return 2 * c + sum(_CARGO_ICON * c + small.getlength(str(n)) + 2.5 * c
+                       for _, _, n in chip.cargo)
 
 
-@lru_cache(maxsize=2048)
-def _chip_sprite(chip: Chip, u: float, colours: theme.PowerColours) -> Image.Image:
+def _item_size(item: Item, u: float) -> tuple[float, float]:
+    c = CHIP * u
+    if isinstance(item, Marker):
+        return (16 * c, 16 * c)
+    w = 21 * c + _chip_font(u).getlength(str(item.count)) + 3 * c + _cargo_width(item, u)
+    if item.stacked:
+        return (w + 3 * c, 14 * c + 3 * c)
+    return (w, 14 * c)
+
+
+def _fade(rgb: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+    r, g, b = rgb
+    return (round(r + (255 - r) * t), round(g + (255 - g) * t), round(b + (255 - b) * t))
+
+
+@lru_cache(maxsize=4096)
+def _chip_sprite(chip: Chip, u: float, colours: theme.PowerColours,
+                 cargo_colours: tuple[tuple[str, theme.PowerColours], ...] = ()) -> Image.Image:
     """A chip drawn once (RGBA), pasted wherever it is needed."""
-    w, h = _chip_size(chip, u)
+    w, h = _item_size(chip, u)
     c = CHIP * u
     sprite = Image.new("RGBA", (math.ceil(w) + 1, math.ceil(h) + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
-    draw.rounded_rectangle((0, 0, w, h), radius=max(2, round(3 * c)), fill=colours.ink,
-                           outline=(255, 255, 255), width=1)
-    draw_icon(draw, chip.unit, (2.5 * c, 2 * c, 20 * c, h - 2 * c), colours.text)
-    draw.text((20.5 * c, h / 2 + 0.5), str(chip.count), font=_chip_font(u),
-              fill=colours.text, anchor="lm")
+    radius = max(2, round(3 * c))
+    ink, text = colours.ink, colours.text
+    if chip.spent:
+        # Pale: it has done what it can this turn.
+        ink, text = _fade(colours.ink, 0.62), colours.ink
+    x0, y0 = 0.0, 0.0
+    if chip.stacked:
+        # Cards behind the chip: more than one kind of unit under one count.
+        off = 3 * c
+        for d in (off, off / 2):
+            draw.rounded_rectangle((d, 0, w - off + d, h - off), radius=radius, fill=ink,
+                                   outline=(255, 255, 255), width=1)
+        x0, y0 = 0.0, off
+        w, h = w - off, h - off
+    box = (x0, y0, x0 + w, y0 + h)
+    draw.rounded_rectangle(box, radius=radius, fill=ink, outline=(255, 255, 255), width=1)
+    draw_icon(draw, chip.unit, (x0 + 2.5 * c, y0 + 2 * c, x0 + 20 * c, y0 + h - 2 * c), text)
+    draw.text((x0 + 20.5 * c, y0 + h / 2 + 0.5), str(chip.count), font=_chip_font(u), fill=text,
+              anchor="lm")
+    if chip.damaged:
+        # A red corner: this one is hit (UB-2).
+        k = 7 * c
+        draw.polygon([(x0 + w - k, y0), (x0 + w, y0), (x0 + w, y0 + k)], fill=theme.HIT)
+        draw.line([(x0 + w - k, y0), (x0 + w, y0 + k)], fill=(255, 255, 255), width=1)
+    if chip.cargo:
+        # The units aboard, on a white tab at the chip's end, in their owners' ink.
+        tab_w = _cargo_width(chip, u)
+        tx0 = x0 + w - tab_w
+        draw.rounded_rectangle((tx0, y0 + 1.5 * c, x0 + w - 1.5 * c, y0 + h - 1.5 * c),
+                               radius=max(1, round(2 * c)), fill=(255, 255, 255))
+        small = _chip_font(u * 0.8)
+        inks = dict(cargo_colours)
+        x = tx0 + 1.5 * c
+        for owner, unit, n in chip.cargo:
+            cc = inks.get(owner, colours).ink
+            draw_icon(draw, unit, (x, y0 + 3 * c, x + _CARGO_ICON * c, y0 + h - 3 * c), cc)
+            x += _CARGO_ICON * c + 0.5 * c
+            draw.text((x, y0 + h / 2 + 0.5), str(n), font=small, fill=cc, anchor="lm")
+            x += small.getlength(str(n)) + 2 * c
     return sprite
 
 
-def _draw_chip(out: Image.Image, chip: Chip, x: float, y: float, u: float,
-               colours: theme.PowerColours) -> None:
-    sprite = _chip_sprite(chip, u, colours)
-    out.paste(sprite, (round(x), round(y)), sprite)
+def _draw_marker(draw: ImageDraw.ImageDraw, marker: Marker, box: Rect, u: float,
+                 colours: dict[str, theme.PowerColours]) -> None:
+    x0, y0, x1, y1 = box
+    cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
+    if marker.kind == "battle":
+        _burst(draw, cx, cy, r)
+    elif marker.kind == "raid":
+        _target(draw, cx, cy, r)
+    else:
+        _flag(draw, cx, cy, r, colours.get(marker.power, _GREY).ink)
+
+
+def _target(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A bombing raid waiting: a red ring with cross hairs on white."""
+    w = max(1, round(r / 5))
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255), outline=theme.BATTLE,
+                 width=w + 1)
+    draw.ellipse((cx - r / 2.4, cy - r / 2.4, cx + r / 2.4, cy + r / 2.4), fill=theme.BATTLE)
+    draw.line([(cx - r, cy), (cx + r, cy)], fill=theme.BATTLE, width=w)
+    draw.line([(cx, cy - r), (cx, cy + r)], fill=theme.BATTLE, width=w)
+
+
+def _flag(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
+          ink: tuple[int, int, int]) -> None:
+    """Taken this turn: a pennant in the taker's ink on a white disc."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255), outline=ink,
+                 width=max(1, round(r / 6)))
+    pole = cx - r * 0.35
+    draw.line([(pole, cy - r * 0.62), (pole, cy + r * 0.62)], fill=ink,
+              width=max(1, round(r / 5)))
+    draw.polygon([(pole, cy - r * 0.62), (cx + r * 0.62, cy - r * 0.3), (pole, cy + r * 0.02)],
+                 fill=ink)
 
 
 def _apart(r: Rect, q: Rect, pad: float) -> bool:
     return r[2] + pad <= q[0] or q[2] + pad <= r[0] or r[3] + pad <= q[1] or q[3] + pad <= r[1]
 
 
-_SMALL = 4  # a space holding fewer of _layout's places around its slots is small
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where one item of a space goes (output pixels of the view)."""
+
+    space: str
+    k: int  # the wrap copy it belongs to
+    item: Item
+    box: Rect
+    scale: float  # chip unit it is drawn at
 
 
-def _scan(area: Rect, w: float, h: float, near: tuple[float, float],
-          inside: Callable[[float, float], bool], ok: Callable[[Rect], bool]) -> list[Rect]:
-    """The first place for a w x h chip in ``area`` (a fine grid, nearest ``near`` first)
-    whose middle and both ends lie inside the space and that ``ok`` accepts."""
-    x0, y0, x1, y1 = area
-    cols = max(1, int((x1 - x0 - w) // (w / 3)) + 1)
-    rows = max(1, int((y1 - y0 - h) // (h / 2)) + 1)
-    spots = sorted(
-        ((x0 + i * w / 3, y0 + j * h / 2) for i in range(cols) for j in range(rows)),
-        key=lambda p: (p[0] + w / 2 - near[0]) ** 2 + (p[1] + h / 2 - near[1]) ** 2,
-    )
-    for x, y in spots:
-        r = (x, y, x + w, y + h)
-        if ok(r) and inside(x + w / 2, y + h / 2) and inside(x + 2, y + h / 2) and inside(
-                x + w - 2, y + h / 2):
-            return [r]
-    return []
+@dataclass(frozen=True, slots=True)
+class Leader:
+    """Items of a space too small for them, drawn outside and joined to it by a line."""
+
+    space: str
+    k: int
+    start: tuple[float, float]  # on the edge of the items' block
+    end: tuple[float, float]  # inside the space
+    power: str
 
 
-def _layout(
-    chips: Sequence[Chip],
-    slots: Sequence[tuple[float, float]],
-    u: float,
-    avoid: Sequence[Rect] = (),
-    inside: Callable[[float, float], bool] = lambda x, y: True,
-    area: Rect | None = None,
-) -> list[tuple[float, float]]:
-    """Top-left corners for the chips: each at the first slot free of other chips and of the
-    labels nearby (``avoid``: the space's name, value and capital marker, its neighbours');
-    past the slots, in rows around them, inside the space where there is room; then anywhere
-    in the space (``area``: its bounding box), nearest the slots first; a small space's chips
-    go beside it."""
-    placed: list[Rect] = []
-    out: list[tuple[float, float]] = []
-    pad = 1.5 * u
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Every item of a view: inside its space, or outside with a leader line."""
 
-    def free(r: Rect) -> bool:
-        return all(_apart(r, q, pad) for q in placed)
-
-    for chip in chips:
-        w, h = _chip_size(chip, u)
-        spot: Rect | None = None
-        rects = [(sx - w / 2, sy - h / 2, sx + w / 2, sy + h / 2) for sx, sy in slots]
-        for r in rects:
-            if free(r) and all(_apart(r, q, 0) for q in avoid):
-                spot = r
-                break
-        if spot is None:
-            # Around the slots: rows below and above, columns either side.
-            cx = sum(x for x, _ in slots) / len(slots)
-            cy = max(y for _, y in slots)
-            grid = [
-                (cx + i * (w + pad) - w / 2, cy + j * (h + pad) - h / 2)
-                for j in (0, 1, -1, 2, -2, 3, -3, 4)
-                for i in (0, 1, -1, 2, -2)
-            ]
-            around = [(x, y, x + w, y + h) for x, y in grid]
-            within = [r for r in around if inside((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)]
-            clear = [r for r in within if free(r) and all(_apart(r, q, 0) for q in avoid)]
-            if not clear and area is not None:
-                clear = _scan(area, w, h, (cx, sum(y for _, y in slots) / len(slots)), inside,
-                              lambda r: free(r) and all(_apart(r, q, 0) for q in avoid))
-            # A space too small for its chips and labels (an island): beside it, off the labels.
-            # A larger one keeps its chips inside, on its name if need be: a chip outside
-            # would read as standing in the neighbouring space.
-            beside = sorted(
-                (r for r in around if free(r) and all(_apart(r, q, 0) for q in avoid)),
-                key=lambda r: ((r[0] + r[2]) / 2 - cx) ** 2 + ((r[1] + r[3]) / 2 - cy) ** 2,
-            ) if len(within) < _SMALL else []
-            spot = next(iter(clear), None) or next(iter(beside), None) or next(
-                (r for r in [*rects, *within, *around] if free(r)), None
-            )
-        if spot is None:
-            low = max(q[3] for q in placed)
-            spot = (placed[0][0], low + pad, placed[0][0] + w, low + pad + h)
-        placed.append(spot)
-        out.append((spot[0], spot[1]))
-    return out
+    placed: tuple[Placed, ...]
+    leaders: tuple[Leader, ...]
+    stacked: frozenset[str]  # spaces whose chips were stacked
+    shrunk: frozenset[str]  # spaces whose chips were drawn smaller
 
 
-_LAYOUTS: dict[tuple[int, str, int, tuple[tuple[float, float], ...]],
-               tuple[BaseLayer, list[tuple[float, float]]]] = {}
+@dataclass(frozen=True, slots=True)
+class _SpacePlan:
+    placed: tuple[Placed, ...]  # empty when it goes outside
+    outside: tuple[Item, ...]  # items for a leader
+    scale: float
+    stacked: bool
 
 
-def _placed(
-    base: BaseLayer,
-    space: str,
-    k: int,
-    chips: tuple[Chip, ...],
-    slots: Sequence[tuple[float, float]],
-    u: float,
-    avoid: Sequence[Rect],
-    inside: Callable[[float, float], bool],
-    area: Rect | None = None,
-) -> list[tuple[float, float]]:
-    """``_layout`` remembered: a stack laid out once stays put while its chips' sizes do."""
-    key = (id(base), space, k, tuple(_chip_size(c, u) for c in chips))
-    hit = _LAYOUTS.get(key)
+def _anchors(base: BaseLayer, geometry: Geometry, edition: Edition, space: str, k: int,
+             size: tuple[float, float]) -> list[tuple[float, float]]:
+    """Where a space's chips gather: under a sea zone's number (they read with it); else the
+    map data's unit placement points, first one first; else the space's centre."""
+    view = base.view
+    dx = k * view.wrap_w * view.scale
+    shape = geometry.spaces[space]
+    if edition.is_sea(space) and base.labels.get(space):
+        x0, _, x1, y1 = base.labels[space][-1]
+        return [((x0 + x1) / 2 + dx, y1 + PAD + size[1] / 2 + 1)]
+    pts = shape.units or (shape.centre,)
+    return [(X, Y + base.map_top) for X, Y in (view.xy(x, y, k) for x, y in pts[:1])]
+
+
+def _marker_anchor(base: BaseLayer, geometry: Geometry, space: str, k: int,
+                   size: tuple[float, float]) -> tuple[float, float]:
+    """Markers go left of the space's name, where a reader starts."""
+    view = base.view
+    dx = k * view.wrap_w * view.scale
+    named = base.labels.get(space)
+    if named:
+        x0, y0, _, y1 = named[0]
+        return (x0 + dx - size[0] / 2 - PAD, (y0 + y1) / 2)
+    X, Y = view.xy(*geometry.spaces[space].label, k)
+    return (X, Y + base.map_top)
+
+
+_PLANS: dict[tuple[int, str, int, tuple[Item, ...]], tuple[BaseLayer, _SpacePlan]] = {}
+
+
+def _plan_space(base: BaseLayer, geometry: Geometry, edition: Edition, space: str, k: int,
+                items: tuple[Item, ...]) -> _SpacePlan:
+    """A space's items inside it: at full size, smaller, then stacked; else marked to go
+    outside. Remembered per base layer and items: one space's plan never depends on another's
+    (every box lies inside its own space)."""
+    key = (id(base), space, k, items)
+    hit = _PLANS.get(key)
     if hit is not None and hit[0] is base:
         return hit[1]
-    if len(_LAYOUTS) > 4096:
-        _LAYOUTS.clear()
-    placed = _layout(chips, slots, u, avoid, inside, area)
-    _LAYOUTS[key] = (base, placed)
-    return placed
+    assert base.room is not None
+    room = base.room
+    view = base.view
+    number = base.order.index(space) + 1
+    shape = geometry.spaces[space]
+    a, b = view.xy(*shape.bbox[:2], k), view.xy(*shape.bbox[2:], k)
+    area = (a[0], a[1] + base.map_top, b[0], b[1] + base.map_top)
+    cu = chip_unit(view.ui)
+    pad = PAD * cu
+    markers = [i for i in items if isinstance(i, Marker)]
+    chips = [i for i in items if isinstance(i, Chip)]
+    plan: _SpacePlan | None = None
+    for stacked in (False, True):
+        group: list[Item] = [*markers, *(_stacked(chips) if stacked else chips)]
+        if stacked and len(group) == len(items) and all(
+                isinstance(c, Marker) or c.count == 1 for c in group):
+            break  # stacking would change nothing
+        for s in SHRINK:
+            sizes = [_item_size(i, cu * s) for i in group]
+            anchors = [
+                _marker_anchor(base, geometry, space, k, sz) if isinstance(i, Marker)
+                else _anchors(base, geometry, edition, space, k, sz)[0]
+                for i, sz in zip(group, sizes, strict=True)
+            ]
+            boxes = place_group(room, number, sizes, anchors, area, pad)
+            if boxes is not None:
+                plan = _SpacePlan(tuple(Placed(space, k, i, r, cu * s)
+                                        for i, r in zip(group, boxes, strict=True)),
+                                  (), s, stacked)
+                break
+        if plan is not None:
+            break
+    if plan is None:
+        plan = _SpacePlan((), items, SHRINK[1], False)
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[key] = (base, plan)
+    return plan
+
+
+_OUTSIDE: dict[tuple[int, tuple[tuple[str, int, tuple[Item, ...]], ...]],
+               tuple[BaseLayer, Layout]] = {}
+
+
+def layout(base: BaseLayer, geometry: Geometry, edition: Edition,
+           items: dict[str, list[Item]]) -> Layout:
+    """Every item of the view laid out (see ``render.layout``)."""
+    view = base.view
+    wanted: list[tuple[str, int, tuple[Item, ...]]] = []
+    for space, its in items.items():
+        shape = geometry.spaces.get(space)
+        if shape is None or space not in base.order or not its:
+            continue
+        for k in view.shifts(shape.bbox[0], shape.bbox[2]):
+            wanted.append((space, k, tuple(its)))
+    key = (id(base), tuple(wanted))
+    hit = _OUTSIDE.get(key)
+    if hit is not None and hit[0] is base:
+        return hit[1]
+    plans = [(space, k, _plan_space(base, geometry, edition, space, k, its))
+             for space, k, its in wanted]
+    placed = [p for _, _, plan in plans for p in plan.placed]
+    leaders: list[Leader] = []
+    outside = [(space, k, plan) for space, k, plan in plans if plan.outside]
+    if outside:
+        assert base.room is not None
+        room = base.room
+        taken = room.blocked.copy()
+        tdraw = ImageDraw.Draw(taken)
+        cu = chip_unit(view.ui)
+        pad = PAD * cu
+        for p in placed:
+            x0, y0, x1, y1 = p.box
+            tdraw.rectangle((x0 - pad, y0 - pad, x1 + pad, y1 + pad), fill=255)
+        for space, k, plan in outside:
+            number = base.order.index(space) + 1
+            end = _point_in(room, number, geometry, space, view, k, base.map_top)
+            if end is None:
+                continue  # the space is not on this view
+            group: list[Item] = list(plan.outside)
+            boxes = None
+            for stacked, reach in ((False, 160), (True, 160), (True, 480)):
+                if stacked:
+                    group = [*(i for i in plan.outside if isinstance(i, Marker)),
+                             *_stacked([i for i in plan.outside if isinstance(i, Chip)])]
+                sizes = [_item_size(i, cu * plan.scale) for i in group]
+                boxes = place_outside(room, taken, sizes, end, pad, reach * cu)
+                if boxes is not None:
+                    break
+            if boxes is None:  # nowhere free nearby: beside the space, over whatever is there
+                sizes = [_item_size(i, cu * plan.scale) for i in group]
+                x, y = end[0] + 14 * cu, end[1]
+                boxes = []
+                for w, h in sizes:
+                    boxes.append((x, y - h / 2, x + w, y + h / 2))
+                    x += w + pad
+            for i, r in zip(group, boxes, strict=True):
+                placed.append(Placed(space, k, i, r, cu * plan.scale))
+                tdraw.rectangle((r[0] - pad, r[1] - pad, r[2] + pad, r[3] + pad), fill=255)
+            block = union(boxes)
+            power = next((i.power for i in group if isinstance(i, Chip)), "")
+            leaders.append(Leader(space, k, leader_start(block, end), end, power))
+    result = Layout(
+        tuple(placed), tuple(leaders),
+        frozenset(space for space, _, plan in plans if plan.stacked),
+        frozenset(space for space, _, plan in plans if plan.scale < 1),
+    )
+    if len(_OUTSIDE) > 64:
+        _OUTSIDE.clear()
+    _OUTSIDE[key] = (base, result)
+    return result
+
+
+def _point_in(room: Room, number: int, geometry: Geometry, space: str, view: View, k: int,
+              top: int) -> tuple[float, float] | None:
+    """A point of the space on the view, off its borders, for a leader line's end: its centre
+    if that will do, else the one nearest it; None if no such point is on the view."""
+    shape = geometry.spaces[space]
+    X, Y = view.xy(*shape.centre, k)
+    Y += top
+
+    def good(x: int, y: int) -> bool:
+        return (0 <= x < room.width and room.top <= y < room.bottom
+                and room.index.getpixel((x, y)) == number and not room.blocked.getpixel((x, y)))
+
+    if good(round(X), round(Y)):
+        return (X, Y)
+    a, b = view.xy(*shape.bbox[:2], k), view.xy(*shape.bbox[2:], k)
+    box = (max(0, math.floor(a[0])), max(room.top, math.floor(a[1]) + top),
+           min(room.width, math.ceil(b[0]) + 1), min(room.bottom, math.ceil(b[1]) + top + 1))
+    if box[0] >= box[2] or box[1] >= box[3]:
+        return None
+    inside = room.index.crop(box).point(lambda v: 255 if v == number else 0)
+    clear = room.blocked.crop(box).point(lambda v: 0 if v else 255)
+    mask = ImageChops.multiply(inside, clear)
+    bb = mask.getbbox()
+    if bb is None:
+        return None
+    best: tuple[float, int, int] | None = None
+    data = mask.crop(bb)
+    for j in range(data.height):
+        for i in range(data.width):
+            if data.getpixel((i, j)):
+                x, y = box[0] + bb[0] + i, box[1] + bb[1] + j
+                d = (x - X) ** 2 + (y - Y) ** 2
+                if best is None or d < best[0]:
+                    best = (d, x, y)
+    return None if best is None else (best[1] + 0.5, best[2] + 0.5)
+
+
+def map_items(state: GameState) -> dict[str, list[Item]]:
+    """What each space shows: its markers (open battle, pending raid, taken this turn), then
+    its unit chips."""
+    out: dict[str, list[Item]] = {}
+    for name, b in state.battles.items():
+        if b.step != "done":
+            out.setdefault(name, []).append(Marker("battle"))
+    raided = {u.space for u in state.units.values() if u.raid}
+    for name in sorted(raided):
+        if f"raid:{name}" not in state.flags:
+            out.setdefault(name, []).append(Marker("raid"))
+    for name in sorted(state.captured_this_turn):
+        holder = state.owners.get(name)
+        out.setdefault(name, []).append(Marker("captured", holder or ""))
+    for name, chips in stacks(state).items():
+        out.setdefault(name, []).extend(chips)
+    return out
 
 
 def _inside(shape: SpaceShape, view: View, k: int, top: int) -> Callable[[float, float], bool]:
@@ -852,7 +1244,7 @@ def render_map(
                 pts = [to_out(x, y, k) for x, y in ring]
                 draw.line([*pts, pts[0]], fill=theme.FOCUS, width=max(3, round(2.5 * u)),
                           joint="curve")
-    # Battles: contested spaces outlined, a burst by their name.
+    # Battles: contested spaces outlined; their markers are laid out with the chips.
     open_battles = [s for s, b in state.battles.items() if b.step != "done"]
     for name in open_battles:
         shape = geometry.spaces.get(name)
@@ -863,35 +1255,25 @@ def render_map(
                 pts = [to_out(x, y, k) for x, y in ring]
                 draw.line([*pts, pts[0]], fill=theme.BATTLE, width=max(3, round(3 * u)),
                           joint="curve")
-    # Units
-    for space, chips in stacks(state).items():
-        shape = geometry.spaces.get(space)
-        if shape is None:
+    plan = layout(base, geometry, edition, map_items(state))
+    for lead in plan.leaders:
+        ink = colours.get(lead.power, _GREY).ink
+        width = max(1, round(1.5 * chip_unit(u)))
+        draw.line([lead.start, lead.end], fill=(255, 255, 255), width=width + 2)
+        draw.line([lead.start, lead.end], fill=ink, width=width)
+        r = 2.5 * chip_unit(u)
+        ex, ey = lead.end
+        draw.ellipse((ex - r, ey - r, ex + r, ey + r), fill=ink, outline=(255, 255, 255))
+    cargo_inks = tuple(sorted(colours.items()))
+    for p in plan.placed:
+        x0, y0, x1, _ = p.box
+        if x1 < -60 or x0 > ow + 60:
             continue
-        for k in view.shifts(shape.bbox[0], shape.bbox[2]):
-            slots = [to_out(x, y, k) for x, y in (shape.units or (shape.centre,))]
-            dx = k * view.wrap_w * view.scale
-            avoid = [(a + dx, b, c + dx, d) for a, b, c, d in base.near.get(space, ())]
-            inside = _inside(shape, view, k, top)
-            (ax0, ay0), (ax1, ay1) = to_out(*shape.bbox[:2], k), to_out(*shape.bbox[2:], k)
-            places = _placed(base, space, k, tuple(chips), slots, u, avoid, inside,
-                             (ax0, ay0, ax1, ay1))
-            for chip, (x, y) in zip(chips, places, strict=True):
-                if -60 < x < ow + 60:
-                    _draw_chip(out, chip, x, y, u, colours.get(chip.power, _GREY))
-    for name in open_battles:
-        shape = geometry.spaces.get(name)
-        if shape is None:
-            continue
-        for k in view.shifts(shape.bbox[0], shape.bbox[2]):
-            # Left of the name, where the chips keep away.
-            named = base.labels.get(name)
-            if named:
-                x0, y0, _, y1 = named[0]
-                x, y = x0 + k * view.wrap_w * view.scale - 12 * u, (y0 + y1) / 2
-            else:
-                x, y = to_out(*shape.label, k)
-            _burst(draw, x, y, 13 * u)
+        if isinstance(p.item, Marker):
+            _draw_marker(draw, p.item, p.box, p.scale, colours)
+        else:
+            sprite = _chip_sprite(p.item, p.scale, colours.get(p.item.power, _GREY), cargo_inks)
+            out.paste(sprite, (round(x0), round(y0)), sprite)
     # Moves of this phase
     seen: set[tuple[str, tuple[str, ...]]] = set()
     for e in moves:

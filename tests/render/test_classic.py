@@ -13,7 +13,14 @@ from render import png_bytes, theme
 from render.battle import battle_record, render_battle
 from render.geo import Geometry
 from render.icons import has_icon
-from render.map import base_layer, focus_view, full_view, render_map, sea_label
+from render.map import (
+    LEGEND_HEIGHT,
+    base_layer,
+    focus_view,
+    full_view,
+    render_map,
+    sea_label,
+)
 from rules.odds import odds
 from rules.state import GameState
 from tests.render.conftest import UkraineBattle
@@ -98,7 +105,7 @@ def test_aa_gun_chips_are_drawn(classic_geometry: Geometry, classic_state: GameS
     box = ImageChops.difference(a, b).getbbox()
     assert box is not None, "no AA gun chip drawn"
     view = full_view(classic_geometry)
-    top = a.height - view.out_size[1] - 96
+    top = a.height - view.out_size[1] - LEGEND_HEIGHT
     x0, y0, x1, y1 = classic_geometry.spaces["Japan"].bbox
     (jx0, jy0), (jx1, jy1) = view.xy(x0, y0), view.xy(x1, y1)
     pad = 40
@@ -134,7 +141,7 @@ def test_a_focused_view_continues_across_the_meeting_edges(
              if i and n > 200}
     assert {"Western United States", "Eastern United States", "Eastern Canada"} <= shown
     image = render_map(classic_state, classic_geometry, focus="Western United States")
-    assert image.size == (1600, 1000 + 44 + 96)
+    assert image.size == (1600, 1000 + 44 + LEGEND_HEIGHT)
 
     apart = replace(classic_geometry, edges_meet=False)
     flat = focus_view(apart, "Western United States")
@@ -202,4 +209,4 @@ def test_the_service_draws_a_classic_game_with_classic_geometry() -> None:
     log = engine.new_game("classic", (), None)
     image = map_image(engine.replay(log), log, "c1")
     assert image.png[:8] == b"\x89PNG\r\n\x1a\n" and len(image.png) < LIMIT
-    assert Image.open(io.BytesIO(image.png)).size == (2000, 1283)
+    assert Image.open(io.BytesIO(image.png)).size == (2000, 1283 - 96 + LEGEND_HEIGHT)

@@ -10,7 +10,7 @@ from PIL import Image, ImageChops
 from render import png_bytes, theme
 from render.battle import battle_record, render_battle
 from render.geo import Geometry
-from render.map import base_layer, focus_view, full_view, render_map
+from render.map import LEGEND_HEIGHT, base_layer, focus_view, full_view, render_map
 from rules.odds import odds
 from rules.state import GameState
 from tests.render.conftest import UkraineBattle
@@ -23,7 +23,7 @@ def _out(geometry: Geometry, image: Image.Image, point: tuple[int, int]) -> tupl
     """Output pixel of a source point on the whole-board image."""
     view = full_view(geometry)
     x, y = view.xy(*point)
-    return round(x), round(y) + (image.height - view.out_size[1] - 96)
+    return round(x), round(y) + (image.height - view.out_size[1] - LEGEND_HEIGHT)
 
 
 def _fill_near(image: Image.Image, xy: tuple[int, int], r: int = 14) -> tuple[int, int, int]:
