@@ -273,7 +273,16 @@ def _retreat_text(rec: BattleRecord) -> str:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.0f}%" if x >= 0.995 or x < 0.005 or 0.1 <= x <= 0.9 else f"{100 * x:.1f}%"
+    """A chance as players read it: never rounded to a certainty it is not."""
+    if x <= 0 or x >= 1:
+        return f"{100 * max(0.0, min(1.0, x)):.0f}%"
+    if x < 0.001:
+        return "<0.1%"
+    if x > 0.999:
+        return ">99.9%"
+    if 0.1 <= x <= 0.9:
+        return f"{100 * x:.0f}%"
+    return f"{100 * x:.1f}%"
 
 
 def odds_line(r: OddsResult) -> str:
@@ -284,9 +293,60 @@ def odds_line(r: OddsResult) -> str:
             f"fought to the end).")
 
 
-def _dice_rows(r: RoundRecord) -> int:
-    return max(1, *(sum(len(f.groups) for f in r.fire if f.side == s)
-                    for s in ("attacker", "defender")))
+_DIE = 30  # a die's side on the board
+_DIE_GAP = 6
+_ROW = _DIE + 10  # a row of dice
+
+
+@dataclass
+class DiceLine:
+    """One line of a side's dice in a round: a group's tag on its first line, its faces."""
+
+    tag: str
+    value: int
+    faces: tuple[int, ...]
+
+
+def _rolled_hits(f: Fire) -> int:
+    """Dice that hit: each face at or under its value (CMP-3)."""
+    return sum(1 for _, value, faces in f.groups for x in faces if x <= value)
+
+
+def _tag(f: Fire, unit: str, value: int, n: int) -> str:
+    if f.stage == "aa":
+        return f"{unit} ≤{value} (before the battle)"
+    return f"{_plural(unit, n)} ≤{value}" + _STAGE_TAGS.get(f.stage, "")
+
+
+def dice_lines(r: RoundRecord, side: str, width: float) -> list[DiceLine]:
+    """Every die ``side`` rolled in round ``r``, wrapped into lines ``width`` pixels wide: none
+    is left out, so the red dice add up to the hits the round's header counts."""
+    small = theme.font(15)
+    out: list[DiceLine] = []
+    for f in (f for f in r.fire if f.side == side):
+        for unit, value, faces in f.groups:
+            tag = _tag(f, unit, value, len(faces))
+            start = max(150, round(small.getlength(tag)) + 12)
+            per_line = max(1, int((width - start + _DIE_GAP) // (_DIE + _DIE_GAP)))
+            for i in range(0, max(1, len(faces)), per_line):
+                out.append(DiceLine(tag if i == 0 else "", value, faces[i:i + per_line]))
+    return out
+
+
+def _dice_rows(r: RoundRecord, width: float) -> int:
+    return max(1, *(len(dice_lines(r, s, width)) for s in ("attacker", "defender")))
+
+
+def hits_text(r: RoundRecord, side: str) -> str:
+    """The round's header for one side: hits scored, and any surplus (dice that hit with no
+    target left for them, H-7), so that the two add up to the red dice."""
+    fire = [f for f in r.fire if f.side == side]
+    hits = sum(f.hits for f in fire)
+    rolled = sum(_rolled_hits(f) for f in fire)
+    text = f"{hits} hit{'s' if hits != 1 else ''}"
+    if rolled > hits:
+        text += f" + {rolled - hits} surplus"
+    return text
 
 
 def _die(draw: ImageDraw.ImageDraw, x: float, y: float, face: int, hit: bool, s: int) -> None:
@@ -296,6 +356,16 @@ def _die(draw: ImageDraw.ImageDraw, x: float, y: float, face: int, hit: bool, s:
     f = theme.font(round(s * 0.62), bold=True)
     draw.text((x + s / 2, y + s / 2), str(face), font=f,
               fill=(255, 255, 255) if hit else (90, 90, 90), anchor="mm")
+
+
+def _title(rec: BattleRecord) -> str:
+    """'Battle of X' and the battle's own round (a battle's rounds are not the game's)."""
+    last = rec.rounds[-1].number if rec.rounds else 0
+    if rec.result is None:
+        when = f"battle round {last}" if last else "not fought yet"
+    else:
+        when = f"{last} battle round{'s' if last != 1 else ''}" if last else "no round fought"
+    return f"Battle of {rec.space} · {when}"
 
 
 def render_battle(
@@ -312,20 +382,20 @@ def render_battle(
     grey = theme.PowerColours(fill=(190, 190, 190), ink=(80, 80, 80), text=(255, 255, 255))
     h1, h2, body, small = (theme.font(26, bold=True), theme.font(19, bold=True),
                            theme.font(17), theme.font(15))
-    die = 30
+    die = _DIE
     col_w = (WIDTH - 3 * _PAD) // 2
     # Height: header, sides, odds, rounds, outcome.
     n_types = max(len(rec.attacker.start), len(rec.defender.start), 1)
     round_heights = []
     for r in rec.rounds:
-        rows = _dice_rows(r)
+        rows = _dice_rows(r, col_w)
         round_heights.append(40 + rows * (die + 10) + 28 * (1 + len(r.notes)) + 14)
     height = 60 + 20 + 44 + n_types * 34 + 20 + 44 + sum(round_heights) + 90
     img = Image.new("RGB", (WIDTH, height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
     d.rectangle((0, 0, WIDTH, 59), fill=theme.BAR)
     kind = "sea battle" if rec.sea else ("amphibious assault" if rec.amphibious else "battle")
-    head = f"Battle of {rec.space}" + (f" · {title}" if title else "")
+    head = _title(rec) + (f" · {title}" if title else "")
     d.text((_PAD, 30), head, font=h1, fill=theme.BAR_TEXT, anchor="lm")
     d.text((WIDTH - _PAD, 30), kind, font=h2, fill=(200, 200, 200), anchor="rm")
     y = 80
@@ -366,26 +436,27 @@ def render_battle(
         d.text((_PAD, y + 18), f"Round {r.number}", font=h2, fill=theme.TEXT, anchor="lm")
         for i, side_key in enumerate(("attacker", "defender")):
             x0 = _PAD + i * (col_w + _PAD)
+            last_dx: float = x0 + 150
             yy = y + 40
-            hits = sum(f.hits for f in r.fire if f.side == side_key)
             if any(f.side == side_key for f in r.fire):
-                d.text((x0 + col_w, y + 18), f"{hits} hit{'s' if hits != 1 else ''}", font=h2,
-                       fill=theme.HIT if hits else (90, 90, 90), anchor="rm")
-            for f in (f for f in r.fire if f.side == side_key):
-                for unit, value, faces in f.groups:
-                    tag = f"{_plural(unit, len(faces))} ≤{value}"
-                    if f.stage == "aa":
-                        tag = f"{unit} ≤{value} (before the battle)"
-                    tag += _STAGE_TAGS.get(f.stage, "")
-                    d.text((x0, yy + die / 2), tag, font=small, fill=theme.TEXT, anchor="lm")
-                    dx = x0 + max(150, round(small.getlength(tag)) + 12)
-                    for face in faces:
-                        if dx + die > x0 + col_w:
-                            break
-                        _die(d, dx, yy, face, face <= value, die)
-                        dx += die + 6
-                    yy += die + 10
-        yy = y + 40 + _dice_rows(r) * (die + 10)
+                text = hits_text(r, side_key)
+                scored = any(f.hits or _rolled_hits(f) for f in r.fire if f.side == side_key)
+                d.text((x0 + col_w, y + 18), text, font=h2,
+                       fill=theme.HIT if scored else (90, 90, 90), anchor="rm")
+            for line in dice_lines(r, side_key, col_w):
+                if line.tag:
+                    d.text((x0, yy + die / 2), line.tag, font=small, fill=theme.TEXT,
+                           anchor="lm")
+                tag_w = max(150, round(small.getlength(line.tag)) + 12) if line.tag else None
+                if tag_w is None:
+                    dx = last_dx
+                else:
+                    dx = last_dx = x0 + tag_w
+                for face in line.faces:
+                    _die(d, dx, yy, face, face <= line.value, die)
+                    dx += die + _DIE_GAP
+                yy += _ROW
+        yy = y + 40 + _dice_rows(r, col_w) * _ROW
         lost_att = {t: n for s, t, n in r.lost if s == "attacker"}
         lost_dfd = {t: n for s, t, n in r.lost if s == "defender"}
         dam = [f"{n} {_plural(t, n)} of the {s} damaged" for s, t, n in r.damaged]
@@ -395,8 +466,8 @@ def render_battle(
         if lost_dfd:
             parts.append(f"{' and '.join(rec.defender.powers)} lost {_units_text(lost_dfd)}")
         parts += dam
-        line = "; ".join(parts) + "." if parts else "No casualties."
-        d.text((_PAD, yy + 12), line, font=body, fill=theme.TEXT, anchor="lm")
+        summary = "; ".join(parts) + "." if parts else "No casualties."
+        d.text((_PAD, yy + 12), summary, font=body, fill=theme.TEXT, anchor="lm")
         for note in r.notes:
             yy += 28
             d.text((_PAD, yy + 12), note, font=small, fill=(70, 70, 70), anchor="lm")

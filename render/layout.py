@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from PIL import Image, ImageDraw, ImageFilter
 
@@ -52,15 +52,20 @@ class Room:
     bottom: int  # one past its last row
     width: int
     reserved: frozenset[int]  # index values that are no space (gaps, title bar, legend)
+    pixels: Any = None  # index.load(): quick single-pixel reads
+    blocked_pixels: Any = None
 
     def fits(self, r: Rect, number: int) -> bool:
         """The box lies inside space ``number``, off its borders and off every label."""
         box = _box(r)
         if box[0] < 0 or box[1] < self.top or box[2] > self.width or box[3] > self.bottom:
             return False
-        cx, cy = (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
-        if self.index.getpixel((cx, cy)) != number:
-            return False
+        px, bx = self.pixels, self.blocked_pixels
+        # The middle and the corners first: most misses are plain misses.
+        for x, y in (((box[0] + box[2]) // 2, (box[1] + box[3]) // 2), (box[0], box[1]),
+                     (box[2] - 1, box[3] - 1), (box[0], box[3] - 1), (box[2] - 1, box[1])):
+            if px[x, y] != number or bx[x, y]:
+                return False
         if self.index.crop(box).getextrema() != (number, number):
             return False
         hi = self.blocked.crop(box).getextrema()[1]
@@ -80,21 +85,25 @@ class Room:
         return lo
 
 
+_ANY = [255 if v else 0 for v in range(256)]
+
+
 def build_room(
     index: Image.Image, labels: Sequence[Rect], margin: float, top: int, bottom: int,
     reserved: Sequence[int],
 ) -> Room:
     """The room of a view: ``index`` without hatching; chips keep ``margin`` pixels off
     borders and off the ``labels``."""
-    edges = index.filter(ImageFilter.FIND_EDGES).point(lambda v: 255 if v else 0)
+    edges = index.filter(ImageFilter.FIND_EDGES).point(_ANY)
     r = max(1, round(margin))
     # A box blur then any-positive is a square dilation by r (cheaper than MaxFilter).
-    blocked = edges.filter(ImageFilter.BoxBlur(r)).point(lambda v: 255 if v else 0)
+    blocked = edges.filter(ImageFilter.BoxBlur(r)).point(_ANY)
     draw = ImageDraw.Draw(blocked)
     for x0, y0, x1, y1 in labels:
         draw.rectangle((math.floor(x0) - 1, math.floor(y0) - 1, math.ceil(x1) + 1,
                         math.ceil(y1) + 1), fill=255)
-    return Room(index, blocked, top, bottom, index.width, frozenset(reserved))
+    return Room(index, blocked, top, bottom, index.width, frozenset(reserved), index.load(),
+                blocked.load())
 
 
 def _spots(size: Size, anchor: tuple[float, float], area: Rect, pad: float,
@@ -106,6 +115,9 @@ def _spots(size: Size, anchor: tuple[float, float], area: Rect, pad: float,
     x0, y0, x1, y1 = area
     i0, i1 = math.floor((x0 - (ax - w / 2)) / sx), math.ceil((x1 - (ax + w / 2)) / sx)
     j0, j1 = math.floor((y0 - (ay - h / 2)) / sy), math.ceil((y1 - (ay + h / 2)) / sy)
+    # No farther than the ``limit`` nearest places can reach: a big space needs no more.
+    reach = math.ceil(math.sqrt(limit)) + 2
+    i0, i1, j0, j1 = max(i0, -2 * reach), min(i1, 2 * reach), max(j0, -reach), min(j1, reach)
     out = [
         (ax - w / 2 + i * sx, ay - h / 2 + j * sy)
         for i in range(min(i0, 0), max(i1, 0) + 1)

@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
@@ -359,6 +360,16 @@ def _clean_index(index: Image.Image, hatch_number: dict[str, int],
     return index.point(lut)
 
 
+def _only(n: int) -> list[int]:
+    """A lookup table keeping value ``n`` (as 255), all else 0."""
+    return [255 if v == n else 0 for v in range(256)]
+
+
+_ONLY_255 = _only(255)
+_AT_LEAST_251 = [255 if v > 250 else 0 for v in range(256)]
+_CLEAR = [255 if v == 0 else 0 for v in range(256)]
+
+
 def _deepest(index: Image.Image, n: int, a: tuple[float, float], b: tuple[float, float],
              top: int, bottom: int) -> tuple[float, float] | None:
     """The output point of space ``n`` farthest from its edges (within its box ``a``-``b``),
@@ -368,28 +379,39 @@ def _deepest(index: Image.Image, n: int, a: tuple[float, float], b: tuple[float,
     if box[0] >= box[2] or box[1] >= box[3]:
         return None
     f = 3
-    mask = index.crop(box).point(lambda v: 255 if v == n else 0)
+    mask = index.crop(box).point(_only(n))
     w, h = max(1, mask.width // f), max(1, mask.height // f)
-    small = mask.resize((w, h), Image.Resampling.BOX).point(lambda v: 255 if v > 250 else 0)
+    small = mask.resize((w, h), Image.Resampling.BOX).point(_AT_LEAST_251)
     if small.getbbox() is None:
         return None
-    deep = small
-    for _ in range(200):
-        nxt = deep.filter(ImageFilter.MinFilter(3))
-        if nxt.getbbox() is None:
-            break
-        deep = nxt
+
+    def eroded(r: int) -> Image.Image:
+        # A box blur stays 255 only where the whole (2r+1)-square is 255: a square erosion.
+        if r == 0:
+            return small
+        return small.filter(ImageFilter.BoxBlur(r)).point(_ONLY_255)
+
+    lo, hi = 0, 1
+    while eroded(hi).getbbox() is not None:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if eroded(mid).getbbox() is not None:
+            lo = mid
+        else:
+            hi = mid
+    deep = eroded(lo)
     bb = deep.getbbox()
     assert bb is not None
     cx, cy = (bb[0] + bb[2] - 1) / 2, (bb[1] + bb[3] - 1) / 2
-    data = deep.crop(bb)
+    px: Any = deep.load()
     best: tuple[float, int, int] | None = None
-    for j in range(data.height):
-        for i in range(data.width):
-            if data.getpixel((i, j)):
-                d = (bb[0] + i - cx) ** 2 + (bb[1] + j - cy) ** 2
+    for j in range(bb[1], bb[3]):
+        for i in range(bb[0], bb[2]):
+            if px[i, j]:
+                d = (i - cx) ** 2 + (j - cy) ** 2
                 if best is None or d < best[0]:
-                    best = (d, bb[0] + i, bb[1] + j)
+                    best = (d, i, j)
     assert best is not None
     return box[0] + (best[1] + 0.5) * mask.width / w, box[1] + (best[2] + 0.5) * mask.height / h
 
@@ -1103,7 +1125,7 @@ def _point_in(room: Room, number: int, geometry: Geometry, space: str, view: Vie
 
     def good(x: int, y: int) -> bool:
         return (0 <= x < room.width and room.top <= y < room.bottom
-                and room.index.getpixel((x, y)) == number and not room.blocked.getpixel((x, y)))
+                and room.pixels[x, y] == number and not room.blocked_pixels[x, y])
 
     if good(round(X), round(Y)):
         return (X, Y)
@@ -1112,18 +1134,18 @@ def _point_in(room: Room, number: int, geometry: Geometry, space: str, view: Vie
            min(room.width, math.ceil(b[0]) + 1), min(room.bottom, math.ceil(b[1]) + top + 1))
     if box[0] >= box[2] or box[1] >= box[3]:
         return None
-    inside = room.index.crop(box).point(lambda v: 255 if v == number else 0)
-    clear = room.blocked.crop(box).point(lambda v: 0 if v else 255)
+    inside = room.index.crop(box).point(_only(number))
+    clear = room.blocked.crop(box).point(_CLEAR)
     mask = ImageChops.multiply(inside, clear)
     bb = mask.getbbox()
     if bb is None:
         return None
     best: tuple[float, int, int] | None = None
-    data = mask.crop(bb)
-    for j in range(data.height):
-        for i in range(data.width):
-            if data.getpixel((i, j)):
-                x, y = box[0] + bb[0] + i, box[1] + bb[1] + j
+    data: Any = mask.load()
+    for j in range(bb[1], bb[3]):
+        for i in range(bb[0], bb[2]):
+            if data[i, j]:
+                x, y = box[0] + i, box[1] + j
                 d = (x - X) ** 2 + (y - Y) ** 2
                 if best is None or d < best[0]:
                     best = (d, x, y)

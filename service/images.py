@@ -108,7 +108,7 @@ def battle_image(log: Sequence[ev.Event], end: int, game_id: str) -> RenderedIma
         except Exception as e:  # odds cannot model it (e.g. units it refuses): say so
             note = f"Odds before the first roll: not available ({e})."
     image = render_battle(rec, at_open.edition, odds=odds_result, odds_note=note,
-                          title=f"Game {game_id}, round {at_open.round}")
+                          title=f"Game {game_id}, game round {at_open.round}")
     name = f"game-{game_id}-{end + 1:05d}-battle-{_slug(space)}.png"
     return RenderedImage("battle", name, png_bytes(image), f"Battle of {space}")
 
