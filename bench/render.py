@@ -11,6 +11,8 @@ prints the median of:
 - map: ``render_map`` plus PNG encoding, with the base layer cached (what a phase post costs);
 - map after a capture: the same, alternating between two holdings (one space repainted);
 - draw only / encode only: its two parts;
+- layout of a new position: placing every chip and marker with nothing remembered (a position
+  the process has not drawn before; ``map`` above reuses the plans of spaces seen before);
 - floor: encoding a blank image of the same size and mode with the same PNG options;
 
 and the ratio map / floor (issue 6's target: within 3x), plus the image's size in bytes.
@@ -39,7 +41,15 @@ sys.path.insert(0, str(ROOT))
 from local.table import Table  # noqa: E402
 from render import png_bytes  # noqa: E402
 from render.geo import geometry_for  # noqa: E402
-from render.map import render_map  # noqa: E402
+from render.map import (  # noqa: E402
+    _OUTSIDE,
+    _PLANS,
+    base_layer,
+    full_view,
+    layout,
+    map_items,
+    render_map,
+)
 from rules import engine  # noqa: E402
 from rules import events as ev  # noqa: E402
 from rules import orders as od  # noqa: E402
@@ -141,11 +151,22 @@ def bench(label: str, log: list[ev.Event], fought: list[ev.Event], capture: tupl
                      reps)
     encode = median_ms(lambda: png_bytes(image), reps)
     floor = median_ms(lambda: png_bytes(blank), reps)
+    base = base_layer(state.edition, geometry, full_view(geometry))
+    items = map_items(state)
+
+    def fresh_layout() -> object:
+        # A position never laid out before: every space's plan computed (render/layout.py).
+        _PLANS.clear()
+        _OUTSIDE.clear()
+        return layout(base, geometry, state.edition, items)
+
+    laid = median_ms(fresh_layout, reps)
     print(f"whole board {image.size[0]}x{image.size[1]} {image.mode}, PNG {len(data):,} bytes")
     print(f"  cold (base layer built): {cold:7.1f} ms")
     print(f"  map (draw + encode):     {full:7.1f} ms   <- median of {reps}")
     print(f"    draw only:             {draw:7.1f} ms")
     print(f"    encode only:           {encode:7.1f} ms")
+    print(f"  layout of a new position:{laid:7.1f} ms   (chips and markers, nothing cached)")
     print(f"  floor (blank, same PNG): {floor:7.1f} ms")
     print(f"  ratio map / floor:       {full / floor:7.2f}x  (target: within 3x)")
     # A capture between two maps: the holdings cache repaints only the changed space.

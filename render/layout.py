@@ -151,20 +151,44 @@ def place_group(
     return out
 
 
+def crosses(a: tuple[float, float], b: tuple[float, float], r: Rect) -> bool:
+    """Whether the segment a-b passes through the box ``r`` (Liang-Barsky clipping)."""
+    (x0, y0), (x1, y1) = a, b
+    dx, dy = x1 - x0, y1 - y0
+    lo, hi = 0.0, 1.0
+    for p, q in ((-dx, x0 - r[0]), (dx, r[2] - x0), (-dy, y0 - r[1]), (dy, r[3] - y0)):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            lo = max(lo, t)
+        else:
+            hi = min(hi, t)
+        if lo > hi:
+            return False
+    return True
+
+
 def place_outside(
     room: Room, taken: Image.Image, sizes: Sequence[Size], anchor: tuple[float, float],
-    pad: float, reach: float,
-) -> list[Rect] | None:
+    pad: float, reach: float, labels: Sequence[Rect] = (),
+) -> tuple[list[Rect], bool] | None:
     """A block of boxes (one row, or two) at the free place nearest ``anchor``, each box
-    wholly inside one space and off everything in ``taken``; None within ``reach``."""
+    wholly inside one space and off everything in ``taken``, its leader line to ``anchor``
+    crossing none of ``labels`` if it can (then True), else crossing them (False); None if
+    nothing is free within ``reach``."""
     if not sizes:
-        return []
+        return [], True
     rows = [list(sizes)] if len(sizes) <= 3 else [list(sizes[: (len(sizes) + 1) // 2]),
                                                    list(sizes[(len(sizes) + 1) // 2:])]
     bw = max(sum(w for w, _ in row) + pad * (len(row) - 1) for row in rows)
     bh = sum(max(h for _, h in row) for row in rows) + pad * (len(rows) - 1)
     ax, ay = anchor
     area = (ax - reach, ay - reach, ax + reach, ay + reach)
+    near = [r for r in labels if not apart(r, area)]
+    crossing: list[Rect] | None = None
     for block in _spots((bw, bh), anchor, area, pad, 6000):
         boxes: list[Rect] = []
         y = block[1]
@@ -176,8 +200,11 @@ def place_outside(
             y += max(h for _, h in row) + pad
         grown = [(a - pad, b - pad, c + pad, d + pad) for a, b, c, d in boxes]
         if all(room.free(g, taken) is not None for g in grown):
-            return boxes
-    return None
+            start = leader_start(union(boxes), anchor)
+            if not any(crosses(start, anchor, r) for r in near):
+                return boxes, True
+            crossing = crossing or boxes
+    return None if crossing is None else (crossing, False)
 
 
 def leader_start(box: Rect, to: tuple[float, float]) -> tuple[float, float]:

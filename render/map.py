@@ -823,7 +823,7 @@ def _cargo_width(chip: Chip, u: float) -> float:
 def _item_size(item: Item, u: float) -> tuple[float, float]:
     c = CHIP * u
     if isinstance(item, Marker):
-        return (16 * c, 16 * c)
+        return (19 * c, 19 * c)
     w = 21 * c + _chip_font(u).getlength(str(item.count)) + 3 * c + _cargo_width(item, u)
     if item.stacked:
         return (w + 3 * c, 14 * c + 3 * c)
@@ -844,10 +844,10 @@ def _chip_sprite(chip: Chip, u: float, colours: theme.PowerColours,
     sprite = Image.new("RGBA", (math.ceil(w) + 1, math.ceil(h) + 1), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
     radius = max(2, round(3 * c))
-    ink, text = colours.ink, colours.text
+    ink, text, edge = colours.ink, colours.text, (255, 255, 255)
     if chip.spent:
-        # Pale: it has done what it can this turn.
-        ink, text = _fade(colours.ink, 0.62), colours.ink
+        # Pale, edged in the power's ink: it has done what it can this turn.
+        ink, text, edge = _fade(colours.ink, 0.62), colours.ink, colours.ink
     x0, y0 = 0.0, 0.0
     if chip.stacked:
         # Cards behind the chip: more than one kind of unit under one count.
@@ -858,7 +858,8 @@ def _chip_sprite(chip: Chip, u: float, colours: theme.PowerColours,
         x0, y0 = 0.0, off
         w, h = w - off, h - off
     box = (x0, y0, x0 + w, y0 + h)
-    draw.rounded_rectangle(box, radius=radius, fill=ink, outline=(255, 255, 255), width=1)
+    draw.rounded_rectangle(box, radius=radius, fill=ink, outline=edge,
+                           width=max(1, round(c)) if chip.spent else 1)
     draw_icon(draw, chip.unit, (x0 + 2.5 * c, y0 + 2 * c, x0 + 20 * c, y0 + h - 2 * c), text)
     draw.text((x0 + 20.5 * c, y0 + h / 2 + 0.5), str(chip.count), font=_chip_font(u), fill=text,
               anchor="lm")
@@ -1083,14 +1084,32 @@ def layout(base: BaseLayer, geometry: Geometry, edition: Edition,
                 continue  # the space is not on this view
             group: list[Item] = list(plan.outside)
             boxes = None
-            for stacked, reach in ((False, 160), (True, 160), (True, 480)):
-                if stacked:
-                    group = [*(i for i in plan.outside if isinstance(i, Marker)),
-                             *_stacked([i for i in plan.outside if isinstance(i, Chip)])]
-                sizes = [_item_size(i, cu * plan.scale) for i in group]
-                boxes = place_outside(room, taken, sizes, end, pad, reach * cu)
-                if boxes is not None:
+            # Its line keeps off the names if it can, except the space's own (an island's
+            # name often sits in the water beside it).
+            own = set(base.labels.get(space, ()))
+            others = [r for r in base.fixed if r not in own]
+            chips = [i for i in plan.outside if isinstance(i, Chip)]
+            stacked_group: list[Item] = [*(i for i in plan.outside if isinstance(i, Marker)),
+                                         *_stacked(chips)]
+            # Nearest first: a clean line within reach, else a line over names within reach,
+            # else anything farther.
+            fallback: tuple[list[Item], list[Rect]] | None = None
+            boxes = None
+            for g, reach in ((list(plan.outside), 160), (stacked_group, 160),
+                             (stacked_group, 480)):
+                sizes = [_item_size(i, cu * plan.scale) for i in g]
+                found = place_outside(room, taken, sizes, end, pad, reach * cu, others)
+                if found is None:
+                    continue
+                spot, clean = found
+                if clean:
+                    group, boxes = g, spot
                     break
+                fallback = fallback or (g, spot)
+                if reach == 160 and g is stacked_group:
+                    break
+            if boxes is None and fallback is not None:
+                group, boxes = fallback
             if boxes is None:  # nowhere free nearby: beside the space, over whatever is there
                 sizes = [_item_size(i, cu * plan.scale) for i in group]
                 x, y = end[0] + 14 * cu, end[1]

@@ -3,7 +3,6 @@ Ukraine on each board."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
 import pytest
@@ -11,11 +10,10 @@ import pytest
 from render.geo import Geometry, geometry_for, load_geometry
 from rules import engine
 from rules import orders as od
-from rules.dice import HmacDice
 from rules.events import BattleOpened, Event, UnitsMoved
-from rules.legal import legal_orders
 from rules.state import GameState
 from tests.rules.helpers import Game, position
+from tools.doc_images import random_rounds
 
 
 @dataclass
@@ -90,51 +88,6 @@ def classic_ukraine() -> UkraineBattle:
     g.script(5, 1, 2, 1, 4, 5, 6, 4, 1, 2, 6, 1, 2, 6, 3, 5, 5)
     g.fight_out("Ukraine S.S.R.")  # the defender answered by its defaults
     return UkraineBattle(before, moves, at_open, g.events[i:], g.state)
-
-
-# Percent chance of ending a phase when that is legal: low, so the board fills with moves.
-_END_BIAS = {"research": 60, "purchase": 25, "combat_move": 8, "conduct_combat": 50,
-             "noncombat_move": 10, "mobilize": 5}
-
-
-def random_rounds(edition: str, seed: int, rounds: int, stop: str | None = None) -> GameState:
-    """Seeded random legal play from the setup until ``rounds`` full rounds are over, or, with
-    ``stop`` (a phase), until round ``rounds`` first reaches that phase with a battle open (as
-    bench/engine.py plays: whole stacks preferred, a stuck movement phase taken back)."""
-    rng = random.Random(seed)
-    dice = HmacDice(f"render-{seed}".encode(), game="render")
-    events = list(engine.new_game(edition))
-    state = engine.replay(events)
-    clean = state  # undo goes back no further than this
-    dirty, force_end = 0, False
-    while state.round <= rounds and state.winner is None:
-        if stop and state.round == rounds and state.phase == stop and any(
-                b.step != "done" for b in state.battles.values()):
-            break
-        power = rng.choice(engine.pending(state)).power
-        legal = list(legal_orders(state, power))
-        ends = [o for o in legal if isinstance(o, od.EndPhase)]
-        if (clean.round, clean.power, clean.phase) != (state.round, state.power, state.phase):
-            clean, dirty = state, 0
-        if state.phase in ("combat_move", "noncombat_move") and power == state.power:
-            if ends:
-                clean, dirty = state, 0
-            else:
-                dirty += 1
-                if (dirty > 3 or not legal) and clean is not state:
-                    state, dirty, force_end = clean, 0, True
-                    continue
-        others = [o for o in legal if not isinstance(o, od.EndPhase)]
-        if ends and (force_end or not others or rng.randrange(100) < _END_BIAS.get(state.phase,
-                                                                                   50)):
-            order: od.Order = ends[0]
-        else:
-            order = rng.choices(others, [sum(o.units.values()) if isinstance(o, od.Move) else 1
-                                         for o in others])[0]
-        force_end = False
-        for e in engine.decide(state, order, dice):
-            state = engine.evolve(state, e)
-    return state
 
 
 @pytest.fixture(scope="session")

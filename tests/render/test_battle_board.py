@@ -73,7 +73,7 @@ def _at_open(g: Game, opened: int) -> object:
 
 
 def test_a_surplus_hit_is_shown_as_surplus() -> None:
-    """Three hits rolled against two units: 2 hits count, 1 is surplus (H-7)."""
+    """Three hits rolled against two units: 2 hits count, 1 is surplus."""
     r = RoundRecord(1, [Fire("attacker", "fire", [("tank", 3, (1, 2, 3, 6))], 2)])
     assert hits_text(r, "attacker") == "2 hits + 1 surplus"
     r = RoundRecord(1, [Fire("defender", "fire", [("infantry", 2, (1, 5))], 1)])
