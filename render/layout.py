@@ -20,11 +20,12 @@ chips go to the nearest free spot outside, joined to their space by a leader lin
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, cast
 
-from PIL import Image, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 Rect = tuple[float, float, float, float]
 Size = tuple[float, float]
@@ -71,6 +72,17 @@ class Room:
         hi = self.blocked.crop(box).getextrema()[1]
         return hi == 0
 
+    def room_for(self, number: int, area: Rect) -> int:
+        """How many pixels of space ``number`` within ``area`` a chip may cover."""
+        box = _box(area)
+        box = (max(0, box[0]), max(self.top, box[1]), min(self.width, box[2]),
+               min(self.bottom, box[3]))
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return 0
+        inside = self.index.crop(box).point([255 if v == number else 0 for v in range(256)])
+        clear = self.blocked.crop(box).point([0 if v else 255 for v in range(256)])
+        return ImageChops.multiply(inside, clear).histogram()[255]
+
     def free(self, r: Rect, taken: Image.Image) -> int | None:
         """The space a box lies wholly in, off borders, labels and the chips painted in
         ``taken`` (a copy of ``blocked``); None if it does not."""
@@ -107,24 +119,29 @@ def build_room(
 
 
 def _spots(size: Size, anchor: tuple[float, float], area: Rect, pad: float,
-           limit: int = CANDIDATES) -> list[Rect]:
-    """Boxes of ``size`` over ``area``, nearest ``anchor`` first, rows preferred to columns."""
+           limit: int = CANDIDATES) -> Iterator[Rect]:
+    """Boxes of ``size`` over ``area``, nearest ``anchor`` first, rows preferred to columns
+    (lazily: most chips take one of the first)."""
     w, h = size
     ax, ay = anchor
     sx, sy = max(2.0, (w + pad) / 4), max(2.0, (h + pad) / 2)
     x0, y0, x1, y1 = area
-    i0, i1 = math.floor((x0 - (ax - w / 2)) / sx), math.ceil((x1 - (ax + w / 2)) / sx)
-    j0, j1 = math.floor((y0 - (ay - h / 2)) / sy), math.ceil((y1 - (ay + h / 2)) / sy)
-    # No farther than the ``limit`` nearest places can reach: a big space needs no more.
-    reach = math.ceil(math.sqrt(limit)) + 2
-    i0, i1, j0, j1 = max(i0, -2 * reach), min(i1, 2 * reach), max(j0, -reach), min(j1, reach)
-    out = [
-        (ax - w / 2 + i * sx, ay - h / 2 + j * sy)
-        for i in range(min(i0, 0), max(i1, 0) + 1)
-        for j in range(min(j0, 0), max(j1, 0) + 1)
-    ]
-    out.sort(key=lambda p: (p[0] + w / 2 - ax) ** 2 + 2.2 * (p[1] + h / 2 - ay) ** 2)
-    return [(x, y, x + w, y + h) for x, y in out[:limit]]
+    # No farther than about the ``limit`` nearest places reach: a big space needs no more.
+    reach = math.ceil(math.sqrt(limit / 2))
+    left, top = ax - w / 2, ay - h / 2
+    for i, j in _order(reach, round(sx / sy, 1)):
+        x, y = left + i * sx, top + j * sy
+        if x0 - w <= x <= x1 and y0 - h <= y <= y1:
+            yield (x, y, x + w, y + h)
+
+
+@lru_cache(maxsize=256)
+def _order(reach: int, ratio: float) -> list[tuple[int, int]]:
+    """Grid steps nearest first (rows preferred to columns), for steps ``ratio`` times wider
+    than high: shared by every chip of about the same shape."""
+    steps = [(i, j) for i in range(-reach, reach + 1) for j in range(-reach // 2, reach // 2 + 1)]
+    steps.sort(key=lambda p: (p[0] * ratio) ** 2 + 2.2 * p[1] ** 2)
+    return steps
 
 
 def place_group(
@@ -136,13 +153,9 @@ def place_group(
     does not fit."""
     placed: list[Rect] = list(taken)
     out: list[Rect] = []
-    cache: dict[tuple[Size, tuple[float, float]], list[Rect]] = {}
     for i, size in enumerate(sizes):
         anchor = anchors[min(i, len(anchors) - 1)]
-        key = (size, anchor)
-        if key not in cache:
-            cache[key] = _spots(size, anchor, area, pad)
-        spot = next((r for r in cache[key]
+        spot = next((r for r in _spots(size, anchor, area, pad)
                      if all(apart(r, q, pad) for q in placed) and room.fits(r, number)), None)
         if spot is None:
             return None

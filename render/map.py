@@ -378,7 +378,7 @@ def _deepest(index: Image.Image, n: int, a: tuple[float, float], b: tuple[float,
            min(index.width, math.ceil(b[0]) + 1), min(bottom, math.ceil(b[1]) + 1))
     if box[0] >= box[2] or box[1] >= box[3]:
         return None
-    f = 3
+    f = 4
     mask = index.crop(box).point(_only(n))
     w, h = max(1, mask.width // f), max(1, mask.height // f)
     small = mask.resize((w, h), Image.Resampling.BOX).point(_AT_LEAST_251)
@@ -1014,6 +1014,7 @@ def _plan_space(base: BaseLayer, geometry: Geometry, edition: Edition, space: st
     pad = PAD * cu
     markers = [i for i in items if isinstance(i, Marker)]
     chips = [i for i in items if isinstance(i, Chip)]
+    free = room.room_for(number, area)
     plan: _SpacePlan | None = None
     for stacked in (False, True):
         group: list[Item] = [*markers, *(_stacked(chips) if stacked else chips)]
@@ -1022,6 +1023,8 @@ def _plan_space(base: BaseLayer, geometry: Geometry, edition: Edition, space: st
             break  # stacking would change nothing
         for s in SHRINK:
             sizes = [_item_size(i, cu * s) for i in group]
+            if sum((w + pad) * (h + pad) for w, h in sizes) > free:
+                continue  # cannot fit however they are placed
             anchors = [
                 _marker_anchor(base, geometry, space, k, sz) if isinstance(i, Marker)
                 else _anchors(base, geometry, edition, space, k, sz)[0]
