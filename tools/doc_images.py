@@ -32,6 +32,7 @@ from render.icons import pictogram_sheet
 from render.map import render_map
 from rules import engine
 from rules import orders as od
+from rules.defaults import default_orders
 from rules.dice import HmacDice, ScriptedDice
 from rules.events import BattleOpened, Event
 from rules.legal import legal_orders
@@ -97,17 +98,22 @@ def big_battle() -> tuple[list[Event], int]:
     state = engine.replay(log)
     rng = random.Random(14)
     dice = ScriptedDice([rng.randint(1, 6) for _ in range(2000)])
-    for order in (
+    orders: list[od.Order] = [
         od.Move(power="Germany", units={"infantry": 18, "tank": 14}, frm="Eastern Europe",
                 to="Ukraine"),
         od.Move(power="Germany", units={"fighter": 6, "bomber": 2}, frm="Eastern Europe",
                 to="Ukraine"),
         od.EndPhase(power="Germany"),
         od.Battle(power="Germany", space="Ukraine", all=True),
-    ):
-        for e in engine.decide(state, order, dice):
+    ]
+    while orders:
+        for e in engine.decide(state, orders.pop(0), dice):
             state = engine.evolve(state, e)
             log.append(e)
+        if not orders:
+            # The defender's choices answered as the referee would at a deadline.
+            orders = [o for o in default_orders(state)
+                      if getattr(o, "space", None) == "Ukraine"][:1]
     opened = max(i for i, e in enumerate(log) if isinstance(e, BattleOpened))
     return log, opened
 

@@ -9,7 +9,6 @@ import pytest
 
 from render.geo import Geometry, geometry_for, load_geometry
 from rules import engine
-from rules import orders as od
 from rules.events import BattleOpened, Event, UnitsMoved
 from rules.state import GameState
 from tests.rules.helpers import Game, position

@@ -19,7 +19,6 @@ from render.battle import (
     hits_text,
     render_battle,
 )
-from rules import orders as od
 from rules.dice import ScriptedDice
 from rules.events import BattleOpened, DiceRolled
 from tests.render.golden import compare
@@ -41,7 +40,7 @@ def big_battle() -> tuple[Game, int]:
     opened = max(i for i, e in enumerate(g.events) if isinstance(e, BattleOpened))
     rng = random.Random(14)
     g.dice = ScriptedDice([rng.randint(1, 6) for _ in range(2000)])
-    g.do(od.Battle(space="Ukraine", all=True))
+    g.fight_out("Ukraine")
     return g, opened
 
 
