@@ -202,7 +202,7 @@ def place_outside(
     area = (ax - reach, ay - reach, ax + reach, ay + reach)
     near = [r for r in labels if not apart(r, area)]
     crossing: list[Rect] | None = None
-    for block in _spots((bw, bh), anchor, area, pad, 6000):
+    for block in _spots((bw, bh), anchor, area, pad, 2500):
         boxes: list[Rect] = []
         y = block[1]
         for row in rows:

@@ -387,20 +387,21 @@ def _deepest(index: Image.Image, n: int, a: tuple[float, float], b: tuple[float,
 
     def eroded(r: int) -> Image.Image:
         # A box blur stays 255 only where the whole (2r+1)-square is 255: a square erosion.
-        if r == 0:
-            return small
-        return small.filter(ImageFilter.BoxBlur(r)).point(_ONLY_255)
+        return small if r == 0 else small.filter(ImageFilter.BoxBlur(r))
+
+    def left(r: int) -> bool:
+        return bool(eroded(r).getextrema()[1] == 255)
 
     lo, hi = 0, 1
-    while eroded(hi).getbbox() is not None:
+    while left(hi):
         lo, hi = hi, hi * 2
     while hi - lo > 1:
         mid = (lo + hi) // 2
-        if eroded(mid).getbbox() is not None:
+        if left(mid):
             lo = mid
         else:
             hi = mid
-    deep = eroded(lo)
+    deep = eroded(lo).point(_ONLY_255)
     bb = deep.getbbox()
     assert bb is not None
     cx, cy = (bb[0] + bb[2] - 1) / 2, (bb[1] + bb[3] - 1) / 2
