@@ -22,6 +22,7 @@ from discord import app_commands
 from cogs._slash import slash_hints
 from rules.errors import RulesError
 from service.games import ServiceError
+from service.store import CorruptGame
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,8 @@ def unwrap(error: BaseException) -> BaseException:
 def message_for(error: BaseException) -> str:
     """What the person is told about ``error``: a refusal's reason, never a traceback."""
     error = unwrap(error)
-    if isinstance(error, RulesError | ServiceError):
+    if isinstance(error, RulesError | ServiceError | CorruptGame):
+        # CorruptGame: the game's stored log fails its checks; the text says how to repair it.
         return str(error) or "Refused; nothing was changed."
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You cannot use this command here."

@@ -29,6 +29,8 @@ _SPECS: tuple[Spec, ...] = (
     ("game map", "/game map", (r"(?P<space>.+)",)),
     ("game history", "/game history", (r"(?P<n>.+)",)),
     ("game export", "/game export", ()),
+    ("game check", "/game check", ()),
+    ("game repair", "/admin repair", (r"(?P<how>truncate|reseal)",)),
     ("game leave", "/game leave", ()),
     ("game cancel", "/game cancel", (r"(?P<withdraw>withdraw)",)),
     ("game concede", "/game concede", (r"(?P<withdraw>withdraw)",)),

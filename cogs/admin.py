@@ -1,5 +1,5 @@
-"""``/admin pause|resume|deadline|substitute|kick|edit``: for the game's owner and members with
-Manage Server; public and logged.
+"""``/admin pause|resume|deadline|substitute|kick|edit|repair``: for the game's owner and members
+with Manage Server; public and logged (``/admin repair``: the way out of a corrupt log).
 
 Deadlines and pauses are kept by the game service in its store (``GameService.set_deadline``,
 ``pause``, ``resume``); ``cogs.reminders`` sends the reminders and runs the deadline action.
@@ -175,6 +175,28 @@ class AdminCog(
             await send_private(interaction, text)
             return
         await self._announce(interaction, game, self._named(game, result.answer, person(member)))
+
+    @app_commands.command(
+        name="repair", description="Repair a corrupt log: cut it before the damage, or accept it"
+    )
+    @app_commands.describe(
+        how="truncate: drop the first damaged order and every later one (they are given again); "
+        "reseal: accept the stored events as they are",
+    )
+    async def repair(
+        self, interaction: discord.Interaction[Any], how: Literal["truncate", "reseal"]
+    ) -> None:
+        game = await self._game(interaction)
+        if game is None:
+            return
+        bot = umpire(interaction)
+        result = await bot.service.resolve_corruption(
+            game.id, person(interaction.user), how, admin=True
+        )
+        if not result.ok:
+            await send_private(interaction, self._named(game, result.error or "Refused."))
+            return
+        await self._announce(interaction, game, f"repair ({how}): {result.answer}")
 
     # --- game-master edits (cogs.edits has the proposal message and its buttons) -----------
     @app_commands.command(

@@ -1,4 +1,4 @@
-"""``/game new|join|start|status|map|history|export``: one game per channel or thread; and a
+"""``/game new|join|start|status|map|history|export|check``: one game per channel or thread; and a
 game's whole life: ``/game leave|cancel|concede|draw|list|mine`` (``cogs._life``)."""
 
 from __future__ import annotations
@@ -304,6 +304,17 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
             files=[json_file(result.data, f"umpire-{game.id}.json")],
             game=result.game,
         )
+
+    @app_commands.command(
+        name="check", description="Check the stored log: hash chain, published heads, snapshots"
+    )
+    async def check(self, interaction: discord.Interaction[Any]) -> None:
+        await defer_first(interaction)
+        bot = umpire(interaction)
+        result = await bot.service.handle(
+            channel_key(interaction), person(interaction.user), "game check"
+        )
+        await show(interaction, result, "Check")
 
     # --- a game's whole life (cogs._life) -------------------------------------------------
     @app_commands.command(name="leave", description="Give up your seats before the game starts")

@@ -1,7 +1,8 @@
 """The pinned status message of each game, edited in place.
 
 One message per game, posted and pinned when the game starts: round, power, phase, whom the game
-waits for (mentions of the seat holders) and the deadline as a Discord timestamp. After every
+waits for (mentions of the seat holders), the log's head (``Log #412 · 3f9a1c2e``, recorded as
+published) and the deadline as a Discord timestamp. After every
 accepted order, undo, battle decision, admin change and deadline action, the same message is
 edited (``StatusBoard.refresh``).
 
@@ -21,7 +22,8 @@ import discord
 
 from cogs._common import COLOUR_INFO, allowed, with_mentions
 from rules.engine import pending, phase_name
-from service.games import GameInfo, GameService, ServiceError
+from service.games import GameInfo, GameService, ServiceError, head_line
+from service.store import StoreError
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +65,12 @@ async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
                 who = f"<@{holder}>" if holder.isdigit() else holder or p.power
                 waits.append(f"{who} ({p.power}: {what})")
             lines.append("**Waiting for** " + (", ".join(waits) or "nobody"))
+        # The log's head, recorded as published: a log later cut or rewritten is caught.
+        try:
+            seq, h = await service.publish_head(game.id)
+            lines.append(f"**Log** {head_line(seq, h)[4:]}")
+        except StoreError as e:  # damaged since the state was read: say so
+            lines.append(str(e))
     d = await service.deadline(game.id)
     lines.extend(await away_lines(service, game, d))
     if d is None:

@@ -32,6 +32,10 @@ exactly these (a test compares them).
 - ``uq_game_live_channel`` (revision 0007): a unique index on ``game.channel`` over the games
   not over (status neither finished nor cancelled): of two racing ``game new`` in one channel
   the database lets exactly one create its game.
+- ``snapshot.state_hash`` and ``published_head`` (revision 0008): a snapshot's own content hash
+  (a snapshot is used only if it and the log's hash at its ``seq`` both match), and every head of
+  the log (event count and chain hash) the referee posted to the players: a log shorter than a
+  published head, or with another hash there, is corrupt (its end was cut or rewritten).
 """
 
 from __future__ import annotations
@@ -119,6 +123,17 @@ class Snapshot(SQLModel, table=True):
     seq: int = Field(primary_key=True)  # the state after this many events
     hash: str = Field(max_length=64)  # the log's hash after those events: a stale one is ignored
     state: dict[str, Any] = _json()
+    # sha256 of canonical_json(state) (revision 0008): an edited state is ignored, and reported
+    state_hash: str = Field(default="", max_length=64)
+
+
+class PublishedHead(SQLModel, table=True):
+    __tablename__ = "published_head"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    seq: int = Field(primary_key=True)  # the log had this many events when it was published
+    hash: str = Field(max_length=64)  # the log's hash after those events
+    published_at: datetime = Field(default_factory=utcnow)
 
 
 class Secret(SQLModel, table=True):
@@ -236,4 +251,5 @@ EDIT_PROPOSAL = table(EditProposalRow)
 CLAIM = table(Claim)
 NOTIFY_PREF = table(NotifyPref)
 VACATION = table(Vacation)
+PUBLISHED_HEAD = table(PublishedHead)
 metadata = SQLModel.metadata

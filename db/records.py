@@ -277,21 +277,39 @@ class EditDecided(StoreError):
 
 
 class CorruptGame(StoreError):
-    """The stored log of a game fails its hash chain: a row was edited, removed or reordered.
+    """The stored log of a game fails its checks: a row was edited, removed or reordered (the
+    hash chain breaks), or the log no longer reaches a head the referee published to the players
+    (its end was cut, or it was rewritten and rehashed).
 
-    ``seq`` is the 0-based sequence number of the first bad event (as in ``StoredEvent.seq``).
-    The game refuses orders until its owner resolves it (``GameService.resolve_corruption``).
+    ``seq`` is the 0-based sequence number of the first bad event (as in ``StoredEvent.seq``):
+    the log is trusted up to it. The game refuses orders until its owner repairs it
+    (``GameService.resolve_corruption``: ``game repair truncate|reseal``, ``/admin repair``).
+    ``what`` replaces the default description of the damage; ``owner`` names who may repair.
     """
 
-    def __init__(self, game_id: str, seq: int, why: str = "") -> None:
+    def __init__(
+        self, game_id: str, seq: int, why: str = "", *, what: str = "", owner: str = ""
+    ) -> None:
         self.game_id = game_id
         self.seq = seq
+        self.why = why
+        self.what = what
+        self.owner = owner
         detail = f" ({why})" if why else ""
-        super().__init__(
-            f"Game {game_id} is corrupt: stored event #{seq + 1} (seq {seq}) does not match "
-            f"the log's hash chain{detail}. No orders until the owner resolves it "
-            "(truncate the log there, or accept it as stored)."
+        damage = what or (
+            f"stored event #{seq + 1} (seq {seq}) does not match the log's hash chain{detail}"
         )
+        who = f"the game's owner ({owner})" if owner else "the game's owner"
+        super().__init__(
+            f"Game {game_id} is corrupt: {damage}. No orders until {who} repairs it: "
+            f"'game repair truncate' cuts the log before event #{seq + 1} (the orders from "
+            "there on are given again), 'game repair reseal' accepts the stored events as they "
+            "are."
+        )
+
+    def with_owner(self, owner: str) -> CorruptGame:
+        """The same report, naming the owner who may repair it."""
+        return CorruptGame(self.game_id, self.seq, self.why, what=self.what, owner=owner)
 
 
 __all__ = [

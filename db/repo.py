@@ -9,9 +9,11 @@ that the log has exactly ``expected_seq`` events ending in the head hash the wri
 ``StateMovedOn`` as well. Lobby writes (seats, the start) check seats, sides and status under
 the same lock; one game not over per channel is also a unique index (revision 0007).
 
-Reading a log checks its hash chain (``CorruptGame`` names the first bad event). The state of a
-long game is loaded as the latest snapshot plus the tail of the log (``load_state``); snapshots
-are written while loading, every ``snapshot_every`` events.
+Reading a log checks its hash chain and the heads published to the players (``CorruptGame``
+names the first bad event, or the head the log no longer reaches: a cut end). The state of a long
+game is loaded as the latest snapshot plus the tail of the log (``load_state``); a snapshot is
+used only if the log's hash at its ``seq`` and its own content hash both match, else it is
+ignored and reported. Snapshots are written while loading, every ``snapshot_every`` events.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from db.models import (
     GAME_VOTE,
     NOTIFY_PREF,
     ORDER,
+    PUBLISHED_HEAD,
     SEAT,
     SECRET,
     SNAPSHOT,
@@ -586,13 +589,53 @@ class SqlStore:
                 return i, "its content or hash was changed"
         return None
 
+    @staticmethod
+    async def _heads(conn: AsyncConnection, game_id: str) -> list[tuple[int, str]]:
+        rows = await conn.execute(
+            sa.select(PUBLISHED_HEAD.c.seq, PUBLISHED_HEAD.c.hash)
+            .where(PUBLISHED_HEAD.c.game_id == game_id)
+            .order_by(PUBLISHED_HEAD.c.seq)
+        )
+        return [(int(r.seq), str(r.hash)) for r in rows]
+
+    @classmethod
+    def problem(
+        cls, game_id: str, rows: Sequence[Any], heads: Sequence[tuple[int, str]]
+    ) -> CorruptGame | None:
+        """What is wrong with a stored log, else ``None``: the first row that breaks the hash
+        chain, else the first published head (event count, chain hash) the log does not reach
+        or reaches with another hash. The log is trusted up to the last head it matches."""
+        bad = cls.first_bad(game_id, rows)
+        if bad is not None:
+            return CorruptGame(game_id, *bad)
+        trusted = 0
+        for seq, h in heads:
+            shown = f"log #{seq} · {h[:8]}"
+            if seq > len(rows):
+                return CorruptGame(
+                    game_id, trusted, "events were removed from the end of the log",
+                    what=f"the log ends after event #{len(rows)}, but the referee published "
+                    f"{shown} to the players: events were removed from its end",
+                )
+            have = rows[seq - 1].hash if seq else game_id
+            if have != h:
+                return CorruptGame(
+                    game_id, trusted, "the log was rewritten and its hashes recomputed",
+                    what=f"the log's hash after event #{seq} is {have[:8]}, but the referee "
+                    f"published {shown} to the players: the log before it was rewritten",
+                )
+            trusted = seq
+        return None
+
     async def load_events(self, game_id: str) -> list[StoredEvent]:
-        """The log, checked: ``CorruptGame`` names the first event that breaks the hash chain."""
+        """The log, checked: ``CorruptGame`` names the first event that breaks the hash chain,
+        or the published head (``publish_head``) the log no longer reaches."""
         async with self._read() as conn:
             rows = await self._raw_events(conn, game_id)
-        bad = self.first_bad(game_id, rows)
+            heads = await self._heads(conn, game_id)
+        bad = self.problem(game_id, rows, heads)
         if bad is not None:
-            raise CorruptGame(game_id, *bad)
+            raise bad
         out: list[StoredEvent] = []
         for r in rows:
             try:
@@ -601,6 +644,37 @@ class SqlStore:
                 raise CorruptGame(game_id, r.seq, f"unreadable event: {e}") from None
             out.append(StoredEvent(seq=r.seq, order=r.order_index, event=event, hash=r.hash))
         return out
+
+    # --- published heads -------------------------------------------------------------------
+    async def hash_at(self, game_id: str, seq: int) -> str:
+        """The log's hash after ``seq`` events, as stored (the game id when ``seq`` is 0)."""
+        async with self._read() as conn:
+            return await self._hash_at(conn, game_id, seq)
+
+    async def publish_head(self, game_id: str, seq: int, hash: str) -> None:
+        """Record that the log's head (``seq`` events, chain hash ``hash``) was shown to the
+        players. The first record of a ``seq`` stays; an undo or a repair removes the heads
+        beyond the events it drops."""
+        try:
+            async with self._write() as conn:
+                found = await conn.scalar(
+                    sa.select(PUBLISHED_HEAD.c.hash).where(
+                        PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq == seq
+                    )
+                )
+                if found is None:
+                    await conn.execute(
+                        PUBLISHED_HEAD.insert().values(
+                            game_id=game_id, seq=seq, hash=hash, published_at=utcnow()
+                        )
+                    )
+        except IntegrityError:
+            pass  # another process published the same head at the same moment
+
+    async def published_heads(self, game_id: str) -> list[tuple[int, str]]:
+        """Every head published for the game, as (event count, chain hash), oldest first."""
+        async with self._read() as conn:
+            return await self._heads(conn, game_id)
 
     async def orders(self, game_id: str) -> list[OrderRecord]:
         async with self._read() as conn:
@@ -663,10 +737,16 @@ class SqlStore:
         return last
 
     async def _cut(self, conn: AsyncConnection, game_id: str, seq: int) -> None:
-        """Delete events from ``seq`` on and the snapshots that include any of them."""
+        """Delete events from ``seq`` on, and the snapshots and published heads that include
+        any of them."""
         await conn.execute(EVENT.delete().where(EVENT.c.game_id == game_id, EVENT.c.seq >= seq))
         await conn.execute(
             SNAPSHOT.delete().where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq > seq)
+        )
+        await conn.execute(
+            PUBLISHED_HEAD.delete().where(
+                PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq > seq
+            )
         )
 
     # --- secrets ------------------------------------------------------------------------
@@ -1138,49 +1218,104 @@ class SqlStore:
             return await self._decide_edit(conn, game_id, number, "rejected", by)
 
     # --- snapshots ----------------------------------------------------------------------
+    @staticmethod
+    def snapshot_problem(row: Any, chain_hash: str | None) -> str | None:
+        """Why a snapshot row may not be used (``chain_hash``: the log's hash at its ``seq``,
+        ``None`` if the log is shorter), else ``None``."""
+        if chain_hash is None:
+            return "the log no longer reaches it"
+        if row.hash != chain_hash:
+            return "the log's hash at that event differs: it follows another log"
+        if not row.state_hash or snap.content_hash(dict(row.state)) != row.state_hash:
+            return "its content does not match its hash: the snapshot was edited"
+        return None
+
+    async def _snapshot_rows(
+        self, conn: AsyncConnection, game_id: str, upto: int
+    ) -> list[tuple[Any, str | None]]:
+        """The game's snapshots within the first ``upto`` events, newest first, each with the
+        log's hash at its ``seq``."""
+        rows = (
+            await conn.execute(
+                sa.select(SNAPSHOT.c.seq, SNAPSHOT.c.hash, SNAPSHOT.c.state, SNAPSHOT.c.state_hash)
+                .where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq <= upto)
+                .order_by(SNAPSHOT.c.seq.desc())
+            )
+        ).all()
+        out: list[tuple[Any, str | None]] = []
+        for r in rows:
+            if r.seq == 0:
+                out.append((r, game_id))
+                continue
+            h = await conn.scalar(
+                sa.select(EVENT.c.hash).where(EVENT.c.game_id == game_id, EVENT.c.seq == r.seq - 1)
+            )
+            out.append((r, str(h) if h is not None else None))
+        return out
+
+    async def snapshot_problems(self, game_id: str) -> list[tuple[int, str]]:
+        """Every snapshot of the game that would be ignored, as (its ``seq``, why): they are
+        never used (the state is replayed from the log instead); ``game check`` lists them and
+        ``game repair`` drops them."""
+        async with self._read() as conn:
+            found = await self._snapshot_rows(conn, game_id, 2**31 - 1)
+        out = []
+        for row, chain in found:
+            why = self.snapshot_problem(row, chain)
+            if why is not None:
+                out.append((int(row.seq), why))
+        return sorted(out)
+
+    async def drop_snapshots(self, game_id: str, seqs: Sequence[int]) -> None:
+        """Delete these snapshots (ignored ones, on the owner's repair)."""
+        async with self._write() as conn:
+            await conn.execute(
+                SNAPSHOT.delete().where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq.in_(seqs))
+            )
+
     async def load_state(
         self, game_id: str, events: Sequence[StoredEvent] | None = None
     ) -> GameState | None:
         """The state after ``events`` (default: the stored log): the latest snapshot within
-        them plus the tail. Writes a new snapshot when the tail is ``snapshot_every`` or more."""
+        them that checks (the log's hash at its ``seq`` and its own content hash both match)
+        plus the tail. A snapshot that does not check is ignored and logged as a warning (and
+        listed by ``snapshot_problems``). Writes a new snapshot when the tail is
+        ``snapshot_every`` events or more."""
         if events is None:
             events = await self.load_events(game_id)
         if not events:
             return None
         n = len(events)
         async with self._read() as conn:
-            row = (
-                await conn.execute(
-                    sa.select(SNAPSHOT.c.seq, SNAPSHOT.c.hash, SNAPSHOT.c.state)
-                    .where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq <= n)
-                    .order_by(SNAPSHOT.c.seq.desc())
-                    .limit(1)
-                )
-            ).first()
-            head = await self._hash_at(conn, game_id, row.seq) if row is not None else ""
+            found = await self._snapshot_rows(conn, game_id, n)
         state: GameState | None = None
         start = 0
-        if row is not None and row.hash == head:
-            try:
-                state = snap.state_from_json(dict(row.state))
+        for row, chain in found:
+            why = self.snapshot_problem(row, chain)
+            if why is None:
+                try:
+                    state = snap.state_from_json(dict(row.state))
+                except snap.SnapshotMismatch as e:
+                    log.info("snapshot %s@%s not readable (%s); replaying", game_id, row.seq, e)
+                    continue
                 start = int(row.seq)
-            except (snap.SnapshotMismatch, KeyError, TypeError, ValueError):
-                log.info("snapshot %s@%s not usable; replaying", game_id, row.seq)
-                state = None
+                break
+            log.warning(
+                "game %s: snapshot after event #%s ignored (%s); replaying from the log",
+                game_id, row.seq, why,
+            )
         if state is None:
             state = replay([s.event for s in events])
-            start = n
         else:
             for s in events[start:]:
                 state = evolve(state, s.event)
-        if self.snapshot_every > 0 and snap.ENABLED and n - (start if row else 0) >= 0:
-            last = int(row.seq) if row is not None and row.hash == head else 0
-            if n - last >= self.snapshot_every:
-                await self.save_snapshot(game_id, n, state)
+        if self.snapshot_every > 0 and n - start >= self.snapshot_every:
+            await self.save_snapshot(game_id, n, state)
         return state
 
     async def save_snapshot(self, game_id: str, seq: int, state: GameState) -> None:
-        """Keep ``state`` as the state after ``seq`` events (ignored if the log moved on)."""
+        """Keep ``state`` as the state after ``seq`` events, with the log's hash there and its
+        own content hash (ignored if the log moved on)."""
         doc = snap.state_to_json(state)
         try:
             async with self._write() as conn:
@@ -1190,17 +1325,25 @@ class SqlStore:
                 where = sa.and_(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq == seq)
                 await conn.execute(SNAPSHOT.delete().where(where))
                 await conn.execute(
-                    SNAPSHOT.insert().values(game_id=game_id, seq=seq, hash=h, state=doc)
+                    SNAPSHOT.insert().values(
+                        game_id=game_id, seq=seq, hash=h, state=doc,
+                        state_hash=snap.content_hash(doc),
+                    )
                 )
         except IntegrityError:
             pass  # another process wrote the same snapshot
 
     # --- repair (GameService.resolve_corruption) ------------------------------------------
+    async def _problem_in(self, conn: AsyncConnection, game_id: str) -> CorruptGame | None:
+        rows = await self._raw_events(conn, game_id)
+        return self.problem(game_id, rows, await self._heads(conn, game_id))
+
     async def check(self, game_id: str) -> tuple[int, str] | None:
-        """The first event that breaks the hash chain and why, or ``None`` if the log holds."""
+        """The first event the log cannot be trusted from and why (a break of the hash chain,
+        or a published head it does not reach), or ``None`` if the log holds."""
         async with self._read() as conn:
-            rows = await self._raw_events(conn, game_id)
-        return self.first_bad(game_id, rows)
+            bad = await self._problem_in(conn, game_id)
+        return None if bad is None else (bad.seq, bad.why)
 
     async def unchecked_events(self, game_id: str) -> list[StoredEvent]:
         """The stored events without the hash check (to see whether they may be accepted)."""
@@ -1212,14 +1355,15 @@ class SqlStore:
         ]
 
     async def truncate_from_bad(self, game_id: str) -> int:
-        """Drop the first order with a bad event and every order after it; events dropped."""
+        """Drop the first order with an untrusted event and every order after it, with the
+        published heads beyond the cut; the number of events dropped."""
         async with self._write() as conn:
             await self._touch(conn, game_id)
             rows = await self._raw_events(conn, game_id)
-            bad = self.first_bad(game_id, rows)
+            bad = self.problem(game_id, rows, await self._heads(conn, game_id))
             if bad is None:
                 return 0
-            seq = bad[0]
+            seq = bad.seq
             cut = await conn.scalar(
                 sa.select(sa.func.min(ORDER.c.first_seq)).where(
                     ORDER.c.game_id == game_id, ORDER.c.first_seq + ORDER.c.count > seq
@@ -1230,22 +1374,25 @@ class SqlStore:
             await conn.execute(
                 ORDER.delete().where(ORDER.c.game_id == game_id, ORDER.c.first_seq >= cut)
             )
-            return len(rows) - cut
+            return max(0, len(rows) - cut)
 
     async def reseal(self, game_id: str) -> int:
         """Accept the stored events as they are: renumber nothing, recompute every hash.
-        Returns how many rows changed. Snapshots are dropped (they may hold the old story)."""
+        Returns how many rows changed. Snapshots are dropped (they may hold the old story), and
+        so are the published heads the resealed log no longer matches."""
         changed = 0
         async with self._write() as conn:
             await self._touch(conn, game_id)
             rows = await self._raw_events(conn, game_id)
             prev = game_id
+            hashes = [game_id]
             for i, r in enumerate(rows):
                 if r.seq != i:
                     raise StoreError(
                         f"Event #{i + 1} is missing: a gap cannot be accepted, only truncated."
                     )
                 prev = next_hash(prev, r.payload)
+                hashes.append(prev)
                 if r.hash != prev:
                     changed += 1
                     await conn.execute(
@@ -1254,6 +1401,13 @@ class SqlStore:
                         .values(hash=prev)
                     )
             await conn.execute(SNAPSHOT.delete().where(SNAPSHOT.c.game_id == game_id))
+            for seq, h in await self._heads(conn, game_id):
+                if seq >= len(hashes) or hashes[seq] != h:
+                    await conn.execute(
+                        PUBLISHED_HEAD.delete().where(
+                            PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq == seq
+                        )
+                    )
         return changed
 
 

@@ -1,131 +1,96 @@
-"""A ``GameState`` as JSON and back, for the ``snapshot`` table.
+"""A ``GameState`` as JSON and back, for the ``snapshot`` table, and the snapshot's own hash.
 
-This belongs in ``rules`` next to ``GameState`` (it must change whenever ``rules/state.py`` does);
-it lives here because ``rules`` has its own owner. To stay safe meanwhile, a snapshot records the
-field names of ``GameState``, ``Unit`` and ``BattleState``; a snapshot written under other fields is
-ignored (``SnapshotMismatch``) and the game is replayed from the start instead.
+The codec derives from the state's model (DESIGN §3): every field of ``GameState`` (and of the
+dataclasses it holds) is written by walking the dataclass, and read back through pydantic's
+validation of ``GameState``'s own annotations, so a field added to ``rules/state.py`` is kept
+without this module knowing it (a snapshot written before the field existed is not read: the
+state is replayed instead). The edition is written as its id.
+
+A snapshot is trusted only as far as it can be checked (``SqlStore.load_state``): its
+``content_hash`` (sha256 of the canonical JSON below) and the log's hash at its ``seq`` must both
+match, else it is ignored, the state is replayed from the events, and the mismatch is reported.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
+import typing
+from enum import Enum
+from functools import cache
 from typing import Any
 
-from rules.edition import load_edition
-from rules.state import BattleState, GameState, Unit
+from pydantic import TypeAdapter, ValidationError
 
-FORMAT = 1
+from rules.edition import load_edition
+from rules.state import GameState
+
+FORMAT = 2  # 1: fields listed by hand; 2: derived from the model (this module)
 
 
 class SnapshotMismatch(Exception):
-    """The snapshot was written for another shape of the state; replay instead."""
+    """The snapshot cannot be read as a state of this version; replay instead."""
 
 
-def _fields(cls: type[Any]) -> list[str]:
-    return [f.name for f in dataclasses.fields(cls)]
-
-
-SHAPE: dict[str, Any] = {
-    "format": FORMAT,
-    "GameState": _fields(GameState),
-    "Unit": _fields(Unit),
-    "BattleState": _fields(BattleState),
-}
-
-
-# The GameState fields ``state_to_json`` writes. If rules/state.py grows a field, snapshots are
-# switched off (never written, never read) until this module learns it: loads replay in full.
-_WRITTEN = frozenset(
-    {
-        "edition", "options", "round", "power", "phase", "treasury", "owners", "units",
-        "next_id", "purchase", "placed", "turn_start_owners", "battles", "standing", "winner",
-        "seq", "started", "carrier_promises", "captured_this_turn", "techs", "debts", "flags",
-        "ended",
-    }
-)
-ENABLED = frozenset(SHAPE["GameState"]) == _WRITTEN
-
-
-def _tuples(value: Any) -> Any:
-    """JSON lists back to the tuples the frozen dataclasses hold (recursively)."""
-    if isinstance(value, list):
-        return tuple(_tuples(v) for v in value)
+def _plain(value: Any) -> Any:
+    """``value`` as JSON-ready data: dataclasses → objects, tuples and sets → lists."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted(_plain(v) for v in value)
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
     return value
 
 
-def _plain(obj: Any) -> dict[str, Any]:
-    return {f: getattr(obj, f) for f in _fields(type(obj))}
+@cache
+def _adapters() -> dict[str, TypeAdapter[Any]]:
+    """A validator per field of ``GameState`` from its annotation (the edition is read apart)."""
+    hints = typing.get_type_hints(GameState)
+    return {
+        f.name: TypeAdapter(hints[f.name])
+        for f in dataclasses.fields(GameState)
+        if f.name != "edition"
+    }
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """Everything in ``state`` (not only the public ``state_json``), JSON-ready."""
-    if not ENABLED:
-        raise SnapshotMismatch("rules.state.GameState has fields this module does not write")
-    return {
-        "shape": SHAPE,
-        "edition": state.edition.id,
-        "options": sorted(state.options),
-        "round": state.round,
-        "power": state.power,
-        "phase": state.phase,
-        "treasury": dict(state.treasury),
-        "owners": dict(state.owners),
-        "units": [_plain(u) for u in state.units.values()],
-        "next_id": state.next_id,
-        "purchase": dict(state.purchase),
-        "placed": dict(state.placed),
-        "turn_start_owners": dict(state.turn_start_owners),
-        "battles": {
-            space: {k: list(v) if isinstance(v, tuple) else v for k, v in _plain(b).items()}
-            for space, b in state.battles.items()
-        },
-        "standing": {p: list(v) for p, v in state.standing.items()},
-        "winner": state.winner,
-        "seq": state.seq,
-        "started": state.started,
-        "carrier_promises": [list(p) for p in state.carrier_promises],
-        "captured_this_turn": sorted(state.captured_this_turn),
-        "techs": {p: list(v) for p, v in state.techs.items()},
-        "debts": dict(state.debts),
-        "flags": sorted(state.flags),
-        "ended": state.ended,
+    doc = {
+        f.name: _plain(getattr(state, f.name))
+        for f in dataclasses.fields(state)
+        if f.name != "edition"
     }
+    doc["edition"] = state.edition.id
+    doc["format"] = FORMAT
+    return doc
 
 
 def state_from_json(doc: dict[str, Any]) -> GameState:
-    """The ``GameState`` that ``state_to_json`` wrote; ``SnapshotMismatch`` if shapes differ."""
-    if not ENABLED or doc.get("shape") != SHAPE:
-        raise SnapshotMismatch("snapshot written for another GameState shape")
-    units = {int(u["id"]): Unit(**u) for u in doc["units"]}
-    battles = {
-        space: BattleState(**{k: _tuples(v) for k, v in b.items()})
-        for space, b in doc["battles"].items()
-    }
-    return GameState(
-        edition=load_edition(doc["edition"]),
-        options=frozenset(doc["options"]),
-        round=doc["round"],
-        power=doc["power"],
-        phase=doc["phase"],
-        treasury=dict(doc["treasury"]),
-        owners=dict(doc["owners"]),
-        units=units,
-        next_id=doc["next_id"],
-        purchase=dict(doc["purchase"]),
-        placed=dict(doc["placed"]),
-        turn_start_owners=dict(doc["turn_start_owners"]),
-        battles=battles,
-        standing={p: tuple(v) for p, v in doc["standing"].items()},
-        winner=doc["winner"],
-        seq=doc["seq"],
-        started=doc["started"],
-        carrier_promises=tuple((int(a), str(b)) for a, b in doc["carrier_promises"]),
-        captured_this_turn=frozenset(doc["captured_this_turn"]),
-        techs={p: tuple(v) for p, v in doc["techs"].items()},
-        debts=dict(doc["debts"]),
-        flags=frozenset(doc["flags"]),
-        ended=doc.get("ended"),
-    )
+    """The ``GameState`` that ``state_to_json`` wrote; ``SnapshotMismatch`` if it cannot be."""
+    if doc.get("format") != FORMAT:
+        raise SnapshotMismatch("snapshot written in another format")
+    adapters = _adapters()
+    # A snapshot written before a field was added (or after one was removed) is not guessed
+    # at: the state is replayed instead.
+    if set(doc) != {*adapters, "format", "edition"}:
+        raise SnapshotMismatch("snapshot written for another shape of the state")
+    try:
+        values = {k: a.validate_python(doc[k]) for k, a in adapters.items()}
+        return GameState(edition=load_edition(str(doc["edition"])), **values)
+    except (KeyError, ValueError, TypeError, ValidationError) as e:
+        raise SnapshotMismatch(f"snapshot does not read as a state ({e})") from None
 
 
-__all__ = ["ENABLED", "SHAPE", "SnapshotMismatch", "state_from_json", "state_to_json"]
+def content_hash(doc: dict[str, Any]) -> str:
+    """sha256 (hex) of the snapshot document's canonical JSON (sorted keys, no spaces)."""
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+__all__ = ["FORMAT", "SnapshotMismatch", "content_hash", "state_from_json", "state_to_json"]

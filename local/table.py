@@ -48,8 +48,8 @@ def no_name() -> str:
 
 # Commands anyone may give without having said who they are.
 _READ_ONLY = frozenset(
-    {"help", "state", "game_status", "game_map", "game_history", "game_export", "dice_verify",
-     "odds", "luck", "game_list"}
+    {"help", "state", "game_status", "game_map", "game_history", "game_export", "game_check",
+     "dice_verify", "odds", "luck", "game_list"}
 )
 _VERB_WORDS = frozenset(v.split()[0] for v in ps.VERBS) | {"end!", "casualty", "load", "unload"}
 _NAME = re.compile(r"[^\W\d][\w .'\-]{0,39}")

@@ -66,6 +66,7 @@ __all__ = [
     "EditPropose",
     "EditReject",
     "GameCancel",
+    "GameCheck",
     "GameConcede",
     "GameDraw",
     "GameExport",
@@ -76,6 +77,7 @@ __all__ = [
     "GameMap",
     "GameMine",
     "GameNew",
+    "GameRepair",
     "GameStart",
     "GameStatus",
     "Help",
@@ -166,6 +168,19 @@ class GameExport(_Meta):
     """`game export`: the full event log as JSON."""
 
     kind: Literal["game_export"] = "game_export"
+
+
+class GameCheck(_Meta):
+    """`game check`: the stored log's checks (hash chain, published heads, snapshots)."""
+
+    kind: Literal["game_check"] = "game_check"
+
+
+class GameRepair(_Meta):
+    """`game repair truncate|reseal`: the owner's way out of a corrupt log."""
+
+    kind: Literal["game_repair"] = "game_repair"
+    how: Literal["truncate", "reseal"]
 
 
 # --- a game's whole life (issue 11, item 5) ---------------------------------------------------
@@ -368,6 +383,8 @@ Command = Annotated[
     | GameMap
     | GameHistory
     | GameExport
+    | GameCheck
+    | GameRepair
     | GameLeave
     | GameCancel
     | GameConcede
@@ -423,8 +440,8 @@ USAGE: dict[str, str] = {
     "luck": "luck [space]  (hits rolled against hits expected: the game, or one space's battles)",
     "dice verify": "dice verify [round]",
     "standing casualties": "standing casualties <power> <unit>, <unit>, ...",
-    "game": "game new|join|start|status|map|history|export|leave|cancel|concede|draw|list|mine"
-            " ...",
+    "game": "game new|join|start|status|map|history|export|check|repair|leave|cancel|concede|"
+            "draw|list|mine ...",
     "state": "state",
     "help": "help [order]",
     "pause": "pause",
@@ -470,6 +487,8 @@ _GAME_USAGE: dict[str, str] = {
     "map": "game map [space]",
     "history": "game history [n]",
     "export": "game export",
+    "check": "game check",
+    "repair": "game repair truncate|reseal",
     "leave": "game leave",
     "cancel": "game cancel [withdraw]",
     "concede": "game concede [withdraw]",
@@ -1624,6 +1643,17 @@ def _game(rest: str, names: Names, verb: str) -> Command:
     if sub == "export":
         _no_args("game export", args)
         return GameExport()
+    if sub == "check":
+        _no_args("game check", args)
+        return GameCheck()
+    if sub == "repair":
+        how = {"truncate": "truncate", "reseal": "reseal", "accept": "reseal"}.get(args.casefold())
+        if how is None:
+            raise InvalidOrder(
+                "Expected 'game repair truncate' (cut the log before its first bad event) or "
+                "'game repair reseal' (accept the stored events as they are)."
+            )
+        return GameRepair(how="truncate" if how == "truncate" else "reseal")
     life = _game_life(sub, args)
     if life is not None:
         return life

@@ -17,8 +17,8 @@ from rules import orders as od
 from rules import parse as ps
 from rules.edition import default_edition, edition_catalog
 from rules.errors import RulesError
-from service.games import GameInfo, Result, ServiceError
-from service.store import GameRecord
+from service.games import GameInfo, GameIsCorrupt, Result, ServiceError
+from service.store import CorruptGame, GameRecord
 
 if TYPE_CHECKING:
     from rules.edition import Edition
@@ -136,7 +136,18 @@ async def _new(
 async def execute(
     service: GameService, game_id: str, person: str, cmd: ps.Command, text: str
 ) -> Result:
-    """Run a parsed command in a game."""
+    """Run a parsed command in a game. A game whose stored log fails its checks is answered
+    plainly by every command (what is wrong, and how its owner repairs it)."""
+    try:
+        return await _execute(service, game_id, person, cmd, text)
+    except CorruptGame as e:
+        owner = (await service.info(game_id)).owner
+        return Result.refused(str(e.with_owner(owner)), kind=cmd.kind)
+
+
+async def _execute(
+    service: GameService, game_id: str, person: str, cmd: ps.Command, text: str
+) -> Result:
     match cmd:
         case (
             od.Buy()
@@ -194,6 +205,10 @@ async def execute(
                 game=await service.info(game_id),
                 data=doc,
             )
+        case ps.GameCheck():
+            return await service.check_game(game_id)
+        case ps.GameRepair():
+            return await service.resolve_corruption(game_id, person, cmd.how)
         case ps.Undo():
             return await service.undo(game_id, person)
         case ps.Substitute():
@@ -221,6 +236,8 @@ async def execute(
 
             try:  # the powers' weapons developments count (R-TEC-06)
                 state: GameState | None = await service.state(game_id)
+            except GameIsCorrupt as e:
+                return Result.refused(str(e), kind="odds", game=info)
             except ServiceError:
                 state = None  # not started yet
             return await _odds(resolve_edition(info.edition), cmd, info, state)

@@ -86,6 +86,11 @@ class ServiceError(Exception):
     """A request the service refuses, with a message for the person who made it."""
 
 
+class GameIsCorrupt(ServiceError):
+    """The game's stored log fails its checks (``CorruptGame``): the message says what is wrong
+    and how its owner repairs it."""
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """What anyone may know about a game (the dice secret stays in the store)."""
@@ -167,6 +172,17 @@ class SnapshotStore(Protocol):
     async def load_state(
         self, game_id: str, events: Sequence[StoredEvent] | None = None
     ) -> GameState | None: ...
+
+
+@runtime_checkable
+class HashedStore(Protocol):
+    """A store that keeps the log's hash chain and the snapshots' checks (``db.SqlStore``)."""
+
+    async def hash_at(self, game_id: str, seq: int) -> str: ...
+
+    async def snapshot_problems(self, game_id: str) -> list[tuple[int, str]]: ...
+
+    async def drop_snapshots(self, game_id: str, seqs: Sequence[int]) -> None: ...
 
 
 @runtime_checkable
@@ -274,7 +290,10 @@ class GameService:
     # --- loading ------------------------------------------------------------------------------
     async def _load(self, game_id: str) -> _Loaded:
         rec = await self.store.get_game(game_id)
-        events = await self.store.load_events(game_id)
+        try:
+            events = await self.store.load_events(game_id)
+        except CorruptGame as e:
+            raise e.with_owner(rec.owner) from None
         if not events:
             return _Loaded(rec, events, None)
         # The replayed state is kept per game; it is valid while the log ends the same way
@@ -320,8 +339,12 @@ class GameService:
             raise ServiceError(str(e)) from None
 
     async def state(self, game_id: str) -> GameState:
-        """The current state (``ServiceError`` before the game starts)."""
-        loaded = await self._load(game_id)
+        """The current state (``ServiceError`` before the game starts, ``GameIsCorrupt`` when
+        its log fails its checks)."""
+        try:
+            loaded = await self._load(game_id)
+        except CorruptGame as e:
+            raise GameIsCorrupt(str(e)) from None
         if loaded.state is None:
             raise ServiceError("The game has not started yet: no state until 'game start'.")
         return loaded.state
@@ -1183,6 +1206,10 @@ class GameService:
         lines.extend(ds.status_lines(state))
         lines.append(ds.waiting_line(state, pend, rec.seats))
         data["waiting"] = [_pending_json(p, rec.seats, state) for p in pend]
+        seq, h = await self.publish_head(game_id, loaded.events)
+        lines.append(head_line(seq, h))
+        data["log_head"] = {"seq": seq, "hash": h}
+        lines.extend(await self._snapshot_warnings(game_id, rec.owner))
         return Result(
             ok=True,
             answer="\n".join(lines),
@@ -1215,7 +1242,7 @@ class GameService:
         try:
             state = await self.state(game_id)
             info = await self.info(game_id)
-        except (ServiceError, GameNotFound) as e:
+        except (ServiceError, StoreError) as e:
             return Result.refused(str(e), kind="map")
         if space is not None:
             try:
@@ -1303,38 +1330,112 @@ class GameService:
             return Result(ok=False, error=text, kind=kind, game=info, data=data)
         return Result(ok=True, answer=text, kind=kind, game=info, data=data)
 
-    # --- corruption ---------------------------------------------------------------------------
-    async def resolve_corruption(self, game_id: str, person: str, how: str = "truncate") -> Result:
-        """The owner's way out of a ``CorruptGame`` (a stored event failed the hash chain).
+    # --- the log's head and its checks -------------------------------------------------------
+    async def publish_head(
+        self, game_id: str, events: Sequence[StoredEvent] | None = None
+    ) -> tuple[int, str]:
+        """The log's head (event count, chain hash), recorded in the store as shown to the
+        players (``EventStore.publish_head``). ``events``: the log just loaded, if any."""
+        if events is None:
+            events = await self.store.load_events(game_id)
+        seq = len(events)
+        if isinstance(self.store, HashedStore):
+            h = await self.store.hash_at(game_id, seq)
+        else:
+            h = fair.log_hashes(game_id, [ev.event_to_json(s.event) for s in events])[-1] \
+                if events else game_id
+        await self.store.publish_head(game_id, seq, h)
+        return seq, h
 
-        ``how="truncate"``: drop the order holding the first bad event and every order after it
-        (the game continues from just before; those orders are given again). ``how="accept"``:
-        keep the stored events as they are and recompute the hash chain over them, after
-        checking that they still replay (a missing event cannot be accepted). Public and logged.
-        """
-        kind = "resolve"
+    async def _snapshot_warnings(self, game_id: str, owner: str) -> list[str]:
+        if not isinstance(self.store, HashedStore):
+            return []
+        bad = await self.store.snapshot_problems(game_id)
+        return [
+            f"Warning: the snapshot after event #{seq} was ignored ({why}); the state was "
+            f"replayed from the log. The owner ({owner}) drops it with 'game repair truncate'."
+            for seq, why in bad
+        ]
+
+    async def check_game(self, game_id: str) -> Result:
+        """``game check``: the stored log's hash chain, the heads published to the players,
+        and the snapshots, each said to hold or not (anyone may ask)."""
+        kind = "game_check"
         try:
             rec = await self.store.get_game(game_id)
         except GameNotFound as e:
             return Result.refused(str(e), kind=kind)
         info = GameInfo.of(rec)
-        if person != rec.owner:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) can resolve a corrupt log.", kind=kind,
-                game=info,
+        heads = await self.store.published_heads(game_id)
+        try:
+            events = await self.store.load_events(game_id)
+        except CorruptGame as e:
+            lines = [str(e.with_owner(rec.owner))]
+            ok = False
+        else:
+            lines = [f"The log holds: {_n(len(events), 'event')}, its hash chain intact."]
+            if heads:
+                s, h = heads[-1]
+                lines.append(f"It reaches every head published to the players "
+                             f"({len(heads)}, the last {head_line(s, h)}).")
+            ok = True
+        if isinstance(self.store, HashedStore):
+            bad = await self.store.snapshot_problems(game_id)
+            lines.extend(
+                f"The snapshot after event #{seq} is ignored ({why}); the state is replayed "
+                "from the log instead." for seq, why in bad
             )
+            if bad:
+                lines.append(f"The owner ({rec.owner}) drops ignored snapshots with "
+                             "'game repair truncate'.")
+                ok = False
+        data = {"ok": ok, "heads": [{"seq": s, "hash": h} for s, h in heads]}
+        if not ok:
+            return Result(ok=False, error="\n".join(lines), kind=kind, game=info, data=data)
+        return Result(ok=True, answer="\n".join(lines), kind=kind, game=info, data=data)
+
+    # --- corruption ---------------------------------------------------------------------------
+    async def resolve_corruption(
+        self, game_id: str, person: str, how: str = "truncate", *, admin: bool = False
+    ) -> Result:
+        """The owner's way out of a ``CorruptGame`` (``game repair``, ``/admin repair``): the log
+        fails its hash chain, or no longer reaches a head published to the players.
+
+        ``how="truncate"``: drop the order holding the first untrusted event and every order
+        after it (the game continues from just before; those orders are given again).
+        ``how="reseal"`` (or ``"accept"``): keep the stored events as they are and recompute
+        the hash chain over them, after checking that they still replay (a missing event
+        cannot be accepted). Either way the published heads beyond what is kept are retired,
+        and snapshots that are ignored (edited, or following another log) are dropped.
+        ``admin``: a front end vouches that ``person`` manages the server. Public and logged.
+        """
+        kind = "resolve"
+        got = await self._as_admin(game_id, person, admin, kind,
+                                   "or a server manager can repair a corrupt log")
+        if isinstance(got, Result):
+            return got
+        _, info = got
         if not isinstance(self.store, RepairableStore):
             return Result.refused("This store keeps no log that can go corrupt.", kind=kind)
+        how = "reseal" if how == "accept" else how
+        if how not in ("truncate", "reseal"):
+            return Result.refused("Repair with 'game repair truncate' or 'game repair reseal'.",
+                                  kind=kind, game=info)
         bad = await self.store.check(game_id)
         if bad is None:
-            return Result(ok=True, answer="The log is intact; nothing to resolve.", kind=kind,
-                          game=info)
+            answer = await self._drop_bad_snapshots(game_id)
+            if answer is None:
+                return Result(ok=True, answer="The log is intact; nothing to repair.", kind=kind,
+                              game=info)
+            self._cache.pop(game_id, None)
+            log.warning("game %s: ignored snapshots dropped by %s", game_id, person)
+            return Result(ok=True, answer=answer, kind=kind, game=info)
         seq, why = bad
         if how == "truncate":
             dropped = await self.store.truncate_from_bad(game_id)
             answer = (f"Log cut before event #{seq + 1} ({why}): {_n(dropped, 'event')} dropped; "
                       "the orders they belonged to must be given again.")
-        elif how == "accept":
+        else:
             try:
                 events = await self.store.unchecked_events(game_id)
                 if events:
@@ -1342,16 +1443,31 @@ class GameService:
                 changed = await self.store.reseal(game_id)
             except (StoreError, RulesError, ValueError, KeyError, TypeError) as e:
                 return Result.refused(
-                    f"Cannot accept the stored log ({e}); use 'truncate' instead.", kind=kind,
-                    game=info,
+                    f"Cannot accept the stored log ({e}); use 'game repair truncate' instead.",
+                    kind=kind, game=info,
                 )
             answer = (f"Stored log accepted as it is from event #{seq + 1} ({why}); "
                       f"{_n(changed, 'hash')} recomputed.")
-        else:
-            return Result.refused("Resolve with 'truncate' or 'accept'.", kind=kind, game=info)
         self._cache.pop(game_id, None)
-        log.warning("game %s: corruption at seq %s resolved by %s (%s)", game_id, seq, person, how)
+        extra = await self._drop_bad_snapshots(game_id)
+        if extra:
+            answer += " " + extra
+        log.warning("game %s: corruption at seq %s repaired by %s (%s)", game_id, seq, person, how)
+        try:
+            answer += " " + head_line(*await self.publish_head(game_id)) + "."
+        except StoreError:
+            log.exception("publishing the head of game %s failed", game_id)
         return Result(ok=True, answer=answer, kind=kind, game=info)
+
+    async def _drop_bad_snapshots(self, game_id: str) -> str | None:
+        if not isinstance(self.store, HashedStore):
+            return None
+        bad = await self.store.snapshot_problems(game_id)
+        if not bad:
+            return None
+        await self.store.drop_snapshots(game_id, [seq for seq, _ in bad])
+        where = ", ".join(f"#{seq}" for seq, _ in bad)
+        return f"Ignored {_n(len(bad), 'snapshot')} dropped (after event {where})."
 
     # --- export / import (service.transfer) -----------------------------------------------
     async def export(self, game_id: str) -> dict[str, Any]:
@@ -1402,6 +1518,13 @@ class GameService:
                 after = evolve(after, e)
         rec = await self.store.get_game(game_id)
         lines.append(ds.waiting_line(after, pending(after), rec.seats))
+        if any(isinstance(e, _PHASE_ENDS) for e in events):
+            # Every phase summary carries the log's head, so that the players hold what a cut
+            # or rewritten log would no longer reach (checked at every load).
+            try:
+                lines.append(head_line(*await self.publish_head(game_id)))
+            except StoreError:  # the order is stored; the next load reports the damage
+                log.exception("publishing the head of game %s failed", game_id)
         info = GameInfo.of(rec)
         for listener in self.listeners:
             try:
@@ -1439,6 +1562,15 @@ class GameService:
 
 
 _OVER = "This game is over (finished or cancelled); start a new one here with 'game new'."
+
+
+# The events that end a phase (or the game): their summary carries the log's head.
+_PHASE_ENDS = (ev.PhaseChanged, ev.GameWon, ev.GameEnded)
+
+
+def head_line(seq: int, h: str) -> str:
+    """The log's head as posted to the players: ``Log #412 · 3f9a1c2e``."""
+    return f"Log #{seq} · {h[:8]}"
 
 
 def _not_playing(loaded: _Loaded) -> str | None:

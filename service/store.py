@@ -203,6 +203,17 @@ class EventStore(Protocol):
         """Keep a secret of the game (never part of its record, events or exports)."""
         ...
 
+    # --- published heads (the log's head shown to the players: phase summaries, status) ----
+    async def publish_head(self, game_id: str, seq: int, hash: str) -> None:
+        """Record that the log's head, ``seq`` events with chain hash ``hash``, was shown to
+        the players. A database store then finds a log that no longer reaches it corrupt (its
+        end cut, or rewritten); an undo or a repair drops the heads beyond what it removes."""
+        ...
+
+    async def published_heads(self, game_id: str) -> list[tuple[int, str]]:
+        """Every head published for the game as (event count, chain hash), oldest first."""
+        ...
+
     async def get_secret(self, game_id: str, name: str) -> bytes:
         """A secret kept by ``put_secret``; ``StoreError`` if there is none."""
         ...
@@ -370,6 +381,7 @@ class _Game:
     orders: list[OrderRecord] = field(default_factory=list)
     next_order: int = 0  # order indexes are never reused, not even after an undo
     edits: list[EditProposal] = field(default_factory=list)
+    heads: dict[int, str] = field(default_factory=dict)  # published: event count -> hash
 
 
 class MemoryStore:
@@ -597,7 +609,14 @@ class MemoryStore:
             raise StateMovedOn(undo_moved(len(g.events), last.end_seq))
         g.orders.pop()
         del g.events[last.first_seq :]
+        g.heads = {n: h for n, h in g.heads.items() if n <= last.first_seq}
         return last
+
+    async def publish_head(self, game_id: str, seq: int, hash: str) -> None:
+        self._game(game_id).heads.setdefault(seq, hash)
+
+    async def published_heads(self, game_id: str) -> list[tuple[int, str]]:
+        return sorted(self._game(game_id).heads.items())
 
     async def put_secret(self, game_id: str, name: str, value: bytes) -> None:
         self._game(game_id)
