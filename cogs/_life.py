@@ -17,7 +17,9 @@ import discord
 
 from cogs._common import CONTENT_LIMIT, clip, defer_first, person, send_public, umpire
 from cogs._follow import follow_up
+from cogs._slash import slash_hints
 from cogs._views import play
+from service.games import CORRUPT_LINE
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -54,6 +56,8 @@ def list_line(row: Mapping[str, Any]) -> str:
     head = f"{_where(row)} · {row['title']}"
     if row["status"] == "lobby":
         return f"{head} · waiting for players to join and the owner to start"
+    if row.get("corrupt"):
+        return f"{head} · " + slash_hints(CORRUPT_LINE.format(owner=f"<@{row['owner']}>"))
     if row["result"]:
         when = f" · round {row['round']}" if row["round"] is not None else ""
         return f"{head}{when} · over: {row['result']}"

@@ -653,10 +653,20 @@ class SqlStore:
 
     async def publish_head(self, game_id: str, seq: int, hash: str) -> None:
         """Record that the log's head (``seq`` events, chain hash ``hash``) was shown to the
-        players. The first record of a ``seq`` stays; an undo or a repair removes the heads
-        beyond the events it drops."""
+        players, if the log still holds it (else the log moved on since, e.g. by an undo, and
+        nothing is recorded). The first record of a ``seq`` stays; an undo or a repair removes
+        the heads beyond the events it drops."""
         try:
             async with self._write() as conn:
+                # Under the game row's lock, as undo and repair: a head read before an undo
+                # that has since removed its events is not recorded (it would read as a cut).
+                await conn.execute(
+                    sa.select(GAME.c.id).where(GAME.c.id == game_id).with_for_update()
+                )
+                if await self._count(conn, game_id) < seq:
+                    return
+                if await self._hash_at(conn, game_id, seq) != hash:
+                    return
                 found = await conn.scalar(
                     sa.select(PUBLISHED_HEAD.c.hash).where(
                         PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq == seq

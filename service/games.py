@@ -1119,7 +1119,10 @@ class GameService:
             return row
         try:
             loaded = await self._load(rec.id)
-        except (GameNotFound, CorruptGame):
+        except GameNotFound:
+            return row
+        except CorruptGame:
+            row["corrupt"] = True
             return row
         state = loaded.state
         if state is None:  # cancelled by its owner before the start
@@ -1564,6 +1567,12 @@ class GameService:
 _OVER = "This game is over (finished or cancelled); start a new one here with 'game new'."
 
 
+# A game listed whose stored log fails its checks ('game list', '/game list').
+CORRUPT_LINE = (
+    "its stored log is corrupt: no orders until its owner ({owner}) repairs it with "
+    "'game repair truncate' or 'game repair reseal' ('game check' says what is wrong)."
+)
+
 # The events that end a phase (or the game): their summary carries the log's head.
 _PHASE_ENDS = (ev.PhaseChanged, ev.GameWon, ev.GameEnded)
 
@@ -1711,6 +1720,8 @@ def _list_line(row: Mapping[str, Any]) -> str:
     head = f"{row['id']} in {row['channel']}: {row['title']}"
     if row["status"] == "lobby":
         return f"{head}, waiting for players and the start."
+    if row.get("corrupt"):
+        return f"{head}, {CORRUPT_LINE.format(owner=row['owner'])}"
     if row["result"]:
         when = f", round {row['round']}" if row["round"] is not None else ""
         return f"{head}{when}, over: {row['result']}."

@@ -137,6 +137,8 @@ _GAME_TEXT = (
     "game map [space]                      the map (a text overview at the local table)",
     "game history [n]                      the last n events (all without n)",
     "game export                           the whole game as JSON",
+    "game check                            whether the stored log holds (hash chain, heads)",
+    "game repair truncate|reseal           the owner repairs a corrupt log (docs/store.md)",
     "game leave                            give up your seats before the start",
     "game cancel [withdraw]                the owner before the start; after it, all players vote",
     "game concede [withdraw]               give up for your side: the other side wins",
