@@ -14,6 +14,7 @@ and the follow-up work (menus, status) is redone from the stored game (``cogs._f
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 import discord
@@ -21,7 +22,7 @@ from discord import app_commands
 
 from cogs._slash import slash_hints
 from rules.errors import RulesError
-from service.games import ServiceError
+from service.games import GameIsCorrupt, ServiceError
 from service.store import CorruptGame
 
 log = logging.getLogger(__name__)
@@ -32,6 +33,7 @@ GUILD_ONLY = (
     "where your game is (or where you want to start one)."
 )
 RECORDED = "umpire_recorded"  # interaction.extras: what the service accepted, if anything
+_OWNER_ID = re.compile(r"owner \((\d+)\)")
 
 
 def recorded(interaction: discord.Interaction[Any], what: str = "order") -> None:
@@ -77,8 +79,10 @@ def unwrap(error: BaseException) -> BaseException:
 def message_for(error: BaseException) -> str:
     """What the person is told about ``error``: a refusal's reason, never a traceback."""
     error = unwrap(error)
-    if isinstance(error, RulesError | ServiceError | CorruptGame):
-        # CorruptGame: the game's stored log fails its checks; the text says how to repair it.
+    if isinstance(error, CorruptGame | GameIsCorrupt):
+        # The game's stored log fails its checks; the text names its owner and the repair.
+        return _OWNER_ID.sub(r"owner (<@\1>)", str(error))
+    if isinstance(error, RulesError | ServiceError):
         return str(error) or "Refused; nothing was changed."
     if isinstance(error, app_commands.CheckFailure):
         return str(error) or "You cannot use this command here."

@@ -139,10 +139,14 @@ async def execute(
     """Run a parsed command in a game. A game whose stored log fails its checks is answered
     plainly by every command (what is wrong, and how its owner repairs it)."""
     try:
-        return await _execute(service, game_id, person, cmd, text)
+        result = await _execute(service, game_id, person, cmd, text)
     except CorruptGame as e:
-        owner = (await service.info(game_id)).owner
-        return Result.refused(str(e.with_owner(owner)), kind=cmd.kind)
+        info = await service.info(game_id)
+        return Result.refused(str(e.with_owner(info.owner)), kind=cmd.kind, game=info)
+    if not result.ok and result.game is None:
+        # The game a refusal is about, so that front ends name its people (Discord mentions).
+        result = replace(result, game=await service.info(game_id))
+    return result
 
 
 async def _execute(

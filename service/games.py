@@ -176,9 +176,7 @@ class SnapshotStore(Protocol):
 
 @runtime_checkable
 class HashedStore(Protocol):
-    """A store that keeps the log's hash chain and the snapshots' checks (``db.SqlStore``)."""
-
-    async def hash_at(self, game_id: str, seq: int) -> str: ...
+    """A store whose snapshots are checked against the log (``db.SqlStore``)."""
 
     async def snapshot_problems(self, game_id: str) -> list[tuple[int, str]]: ...
 
@@ -1341,12 +1339,7 @@ class GameService:
         players (``EventStore.publish_head``). ``events``: the log just loaded, if any."""
         if events is None:
             events = await self.store.load_events(game_id)
-        seq = len(events)
-        if isinstance(self.store, HashedStore):
-            h = await self.store.hash_at(game_id, seq)
-        else:
-            h = fair.log_hashes(game_id, [ev.event_to_json(s.event) for s in events])[-1] \
-                if events else game_id
+        seq, h = len(events), head_of(game_id, events)
         await self.store.publish_head(game_id, seq, h)
         return seq, h
 

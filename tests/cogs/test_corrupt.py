@@ -89,6 +89,7 @@ async def test_a_corrupt_game_answers_every_command_plainly_and_the_owner_repair
             assert f"is corrupt: stored event #{bad}" in said, (name, said)
             assert "repairs it: `/admin repair how:truncate`" in said, (name, said)
             assert "`/admin repair how:reseal`" in said, (name, said)
+            assert f"the game's owner (<@{t.alice.id}>)" in said, (name, said)  # a mention
         listed = answer(await t.carol.slash(t.channel, "game list"))
         assert "its stored log is corrupt" in listed and "/admin repair" in listed
 
