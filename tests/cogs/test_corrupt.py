@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from db.engine import sqlite_url
 from db.models import EVENT
 from db.repo import SqlStore
-from tests.cogs.conftest import Table, answer, public, seated
+from tests.cogs.conftest import Table, answer, end, public, seated
 
 # (command, options): the slash commands that read or change the game.
 COMMANDS: list[tuple[str, dict[str, Any]]] = [
@@ -55,7 +55,7 @@ async def _sql_table(t: Table, tmp_path: Path) -> SqlStore:
     await seated(t)
     r = await t.bob.slash(t.channel, "buy", units="1 infantry")
     assert public(r), answer(r)
-    r = await t.bob.slash(t.channel, "end")
+    r = await end(t, t.bob)
     assert public(r), answer(r)
     return store
 
@@ -80,9 +80,12 @@ async def test_a_corrupt_game_answers_every_command_plainly_and_the_owner_repair
         assert game is not None
         status = await t.service.status(game.id)
         assert "Log #" in status.answer
+        offered = await t.bob.autocomplete(t.channel, "end", "phase", "")
+        phase = {"phase": offered[0]["value"]}  # read before the damage: /end names its phase
         bad = await _edit_an_event(store, game.id)
         t.service._cache.clear()  # as after a restart
         for name, options in COMMANDS:
+            options = phase if name == "end" else options
             r = await t.bob.slash(t.channel, name, **options)
             said = answer(r)
             assert public(r) is None, (name, said)  # refused privately, nothing posted

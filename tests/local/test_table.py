@@ -308,4 +308,7 @@ def test_a_repeated_end_at_the_table_cannot_skip_a_phase(tmp_path: Path) -> None
             "ended: 'end' again to end Noncombat Move.") in out
     assert "Undone: Soviet Union's 'end' (2 events taken back)." in out
     assert "Waiting for: Soviet Union [bob] (Combat Move)" in out
-    assert out.rstrip().endswith("Waiting for: Soviet Union [bob] (Mobilize New Units)")
+    # The phase summary ends with the log's head (published, issue 12).
+    waiting, head = out.rstrip().rsplit("\n", 1)
+    assert waiting.endswith("Waiting for: Soviet Union [bob] (Mobilize New Units)")
+    assert head.startswith("Log #")
