@@ -19,6 +19,12 @@ Classic (digest §6):
 - big land + AA: 20 infantry, 10 tanks, 6 fighters, 4 bombers against 20 infantry, 5 tanks,
   4 fighters and an AA gun: beyond the exact method's work budget, so Monte Carlo.
 
+The bounds (issue 13 item 12): 999 infantry against 999 infantry (it once took 222 s and 1.7 GB)
+and a mixed fleet of 300 fighters, 300 submarines and 300 battleships against 300 carriers,
+300 fighters and 300 transports: the exact method gives up at its work budget, the Monte Carlo
+stops at its own, and the figures printed are the steps of work counted, the battles simulated,
+the time and the peak of memory allocated (tracemalloc) of one answer.
+
 For each it prints the states and the median time of ``rules.odds.odds`` (auto: exact where
 feasible; every repeat builds its model afresh, so no cache is shared between repeats), the
 median time of its own Monte Carlo over 10,000 battles, and (``--engine-battles``) the time of
@@ -39,6 +45,7 @@ import math
 import statistics
 import sys
 import time
+import tracemalloc
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -47,7 +54,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice import HmacDice
 from rules.edition import Edition, load_edition
-from rules.odds import Z95, OddsResult, odds
+from rules.odds import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds
 from rules.state import GameState
 
 
@@ -58,6 +65,7 @@ class Bench(NamedTuple):
     sea: bool
     techs: tuple[str, ...] = ()  # the attacker's developments
     engine: bool = True  # the bench can set the battle up for the combat code
+    reference: bool = True  # the exact method without limits is worth running
 
 
 LAND = {"infantry": 8, "tank": 4, "fighter": 2, "bomber": 1}
@@ -81,6 +89,12 @@ BATTLES: dict[str, Bench] = {
     "classic big land + AA": Bench(
         "classic", {"infantry": 20, "tank": 10, "fighter": 6, "bomber": 4},
         {"infantry": 20, "tank": 5, "fighter": 4, "antiaircraft gun": 1}, False),
+    "bound 999 vs 999 infantry": Bench(
+        "a1941", {"infantry": 999}, {"infantry": 999}, False, engine=False, reference=False),
+    "bound 900 mixed at sea": Bench(
+        "classic", {"fighter": 300, "submarine": 300, "battleship": 300},
+        {"aircraft carrier": 300, "fighter": 300, "transport": 300}, True, engine=False,
+        reference=False),
 }
 # Where the combat code fights them: (attacker, from, to, defender, owner of to), and for sea
 # battles the territory the aircraft fly from.
@@ -172,8 +186,18 @@ def main() -> None:
         exact = run()
         reps = args.reps if exact.method == "exact" else max(1, args.reps // 5)
         t_exact = median_time(run, reps)
+        tracemalloc.start()
+        run()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
         print(f"{name}: {exact.method}, {exact.states} states: {show(exact)}")
-        print(f"  odds (auto)           {1000 * t_exact:9.1f} ms")
+        trials = f", {exact.trials:,} battles" if exact.trials else ""
+        print(f"  odds (auto)           {1000 * t_exact:9.1f} ms  ({exact.work:,} steps of work "
+              f"of {DEFAULT_MAX_WORK + DEFAULT_MC_WORK:,}{trials}; peak memory "
+              f"{peak / 2**20:.1f} MiB)")
+        if not b.reference:
+            print()
+            continue
         mc_run = functools.partial(run, method="monte carlo", samples=args.battles, seed=1)
         mc = mc_run()
         t_mc = median_time(mc_run, args.mc_reps)

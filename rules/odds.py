@@ -59,17 +59,23 @@ the expected number of rounds spent in a state is ``1 / (1 - s)``. The steps bef
 (AA fire, round 1 with the bombardment) happen once, so they are applied to the starting state
 first and the states they lead to start the flow.
 
-Monte Carlo. Beyond ``max_states`` states (or ``max_work`` transitions) the same round
-function is sampled, with a small deterministic generator (SplitMix64) seeded by the caller,
-and the result carries its standard error. ``rules`` never uses the global ``random`` (DESIGN §1).
+Monte Carlo. Beyond ``max_states`` states (or ``max_work`` steps of work) the same round
+function is sampled, with a small deterministic generator (SplitMix64) seeded by the caller:
+each group of dice is one binomial draw, so a battle costs about its dice, not its
+distributions. It simulates ``samples`` battles or as many as ``mc_work`` steps allow, and the
+result carries its standard error. More than ``MAX_UNITS`` units a side are refused with the
+limit named. ``rules`` never uses the global ``random`` (DESIGN §1).
+
+Bounds (issue 13 item 12). Work, not time, is counted (``_Model.spend``), so the switch to
+Monte Carlo and the number of battles simulated are the same on every machine, and the caches
+only hold what was paid for, so memory is bounded by the same budget.
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import product
 from typing import Literal, NamedTuple
 
@@ -83,7 +89,9 @@ from rules.state import GameState
 __all__ = [
     "DEFAULT_MAX_STATES",
     "DEFAULT_MAX_WORK",
+    "DEFAULT_MC_WORK",
     "DEFAULT_SAMPLES",
+    "MAX_UNITS",
     "OddsResult",
     "SplitMix64",
     "battle_forces",
@@ -93,15 +101,23 @@ __all__ = [
     "summary",
 ]
 
-# Joint states before the exact method gives way to Monte Carlo: ~0.1 ms each, so an exact
-# answer takes at most about a second, like 10,000 simulated battles.
+# Issue 13 item 12: no request may hold a worker for more than a few seconds, whatever it asks.
+# Both methods count steps of work (terms convolved, units sorted into casualties, joint states
+# combined, dice drawn, rounds kept), not time, so the same question gets the same answer on any
+# machine. bench/odds.py measures 0.4-1.9 million steps a second here (2 cores, shared).
+# Joint states before the exact method gives way to Monte Carlo.
 DEFAULT_MAX_STATES = 10_000
-# Transitions (joint states one round leads to, summed over the states processed) before the
-# exact method gives way: 5-13 us each, so about 1.5-3 s, like 10,000 simulated battles. Big
-# battles with AA fire need it: the aircraft the guns may shoot down multiply the states, each
-# of which has wide hit distributions (bench/odds.py).
-DEFAULT_MAX_WORK = 250_000
-DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method
+# Steps before the exact method gives way (about 0.5-2 s). Big battles with AA fire need many:
+# the aircraft the guns may shoot down multiply the states, each with wide hit distributions.
+DEFAULT_MAX_WORK = 1_000_000
+DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method, at most
+# Steps the Monte Carlo method may spend (about 1-2.5 s): 10,000 battles of a dozen units a side
+# fit (~170 steps each); 999 infantry against 999 get 2,663 battles (~750 steps each).
+DEFAULT_MC_WORK = 2_000_000
+# Units a side beyond which odds are refused (the limit is named in the refusal).
+MAX_UNITS = 1_000
+ROUND_STEPS = 20  # a round's bookkeeping (end checks, the joint state) weighs like this
+ASSIGN_UNITS_PER_STEP = 4  # units put in casualty order per step
 DEFAULT_SEED = 1941
 MAX_ROUNDS = 200  # as rules/combat.py: a simulated battle still going after this is a stalemate
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
@@ -142,6 +158,7 @@ class OddsResult(BaseModel):
     method: Method
     sea: bool
     states: int  # joint states the exact method visited (Monte Carlo: 0)
+    work: int = 0  # steps of work spent, the exact method's attempt included (see odds())
     trials: int | None = None  # Monte Carlo: battles simulated
     std_error: float | None = None  # Monte Carlo: the largest standard error of the three
     half_width_95: float | None = None  # Monte Carlo: 95% half-width of that one
@@ -205,15 +222,20 @@ def _best_total(caps: Sequence[int], cats: Cats) -> tuple[int, int]:
     return best, best - _max_flow(cats, ca, cs, co, 0)
 
 
-def _vectors(caps: Sequence[int], total: int) -> list[tuple[int, int, int, int]]:
-    """Hits per class adding up to ``total``, in the order rules/combat.py tries them."""
-    out = []
+def _free(steps: int) -> None:
+    """Work not counted (tests that enumerate vectors)."""
+
+
+def _vectors(caps: Sequence[int], total: int,
+             spend: Callable[[int], None] = _free) -> Iterator[tuple[int, int, int, int]]:
+    """Hits per class adding up to ``total``, in the order rules/combat.py tries them (each
+    one tried is a step of work: with hundreds of units a side there are millions)."""
     for a, s, o in product(range(min(caps[AIR], total) + 1), range(min(caps[SUB], total) + 1),
                            range(min(caps[OTHER], total) + 1)):
+        spend(1)
         t = total - a - s - o
         if 0 <= t <= caps[TRANSPORT]:
-            out.append((a, s, o, t))
-    return out
+            yield a, s, o, t
 
 
 # --------------------------------------------------------------------------------------------
@@ -310,6 +332,18 @@ class _Model:
         self._assign_cache: dict[tuple[int, State, Cats], State] = {}
         self._outcome_cache: dict[tuple[int, State, int, State], Dist] = {}
         self._binom_cache: dict[tuple[int, int, int], tuple[float, ...]] = {}
+        # Work done (elementary steps: terms convolved, units sorted into casualties, joint
+        # states combined, dice sampled) and the budget it may not pass: counting work rather
+        # than time keeps the switch to Monte Carlo, and the answer, deterministic. The caches
+        # only hold what was paid for, so memory is bounded by the budget too.
+        self.work = 0
+        self.limit = 10**18
+
+    def spend(self, n: int) -> None:
+        """Count ``n`` steps of work; past the budget the method in use gives up."""
+        if self.work + n > self.limit:
+            raise _TooBig
+        self.work += n
 
     # --- facts about a side -------------------------------------------------------------
     def _has(self, role: int, st: State, what: str) -> bool:
@@ -375,6 +409,7 @@ class _Model:
         key = (n, value, cap)
         got = self._binom_cache.get(key)
         if got is None:
+            self.spend(n + 1)
             p = min(max(value, 0), 6) / 6
             pmf = [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
             if n > cap:
@@ -390,27 +425,11 @@ class _Model:
         got = self._hits_cache.get(key)
         if got is not None:
             return got
-        kinds = self.sides[role].kinds
-        destroyer = self._has(role, st, "anti_sub")
-        groups: dict[tuple[int, int], int] = {}
-        for i, n in enumerate(st):
-            k = kinds[i]
-            if not n or k.value <= 0:
-                continue
-            if mode == STRIKE and not k.strikes:
-                continue
-            if mode == FIRE_NOT_STRIKERS and k.strikes:
-                continue
-            cat = NO_AIR if k.cannot_hit_air else NO_SUB if k.air and not destroyer else ANY
-            if (cat == NO_AIR and not t_air) or (cat == NO_SUB and not t_sub):
-                cat = ANY  # the category makes no difference to these targets
-            groups[(k.value, cat)] = groups.get((k.value, cat), 0) + n * k.dice
-        if mode == FIRE_FIRST:  # the bombardment joins round 1's volley (R-AMP-05/06)
-            for value, n in self.sides[role].bombard:
-                groups[(value, ANY)] = groups.get((value, ANY), 0) + n
+        groups = self._groups(role, st, mode, t_air, t_sub)
         dist: dict[Cats, float] = {(0, 0, 0): 1.0}
         for (value, cat), n in sorted(groups.items()):
             pmf = self._binom(n, value, cap)
+            self.spend(len(dist) * len(pmf))
             nxt: dict[Cats, float] = {}
             for c, p in dist.items():
                 for h, q in enumerate(pmf):
@@ -432,6 +451,40 @@ class _Model:
         self._hits_cache[key] = got
         return got
 
+    def _groups(self, role: int, st: State, mode: int, t_air: bool,
+                t_sub: bool) -> dict[tuple[int, int], int]:
+        """Dice ``role`` rolls, per (value, hit category)."""
+        kinds = self.sides[role].kinds
+        destroyer = self._has(role, st, "anti_sub")
+        groups: dict[tuple[int, int], int] = {}
+        for i, n in enumerate(st):
+            k = kinds[i]
+            if not n or k.value <= 0:
+                continue
+            if mode == STRIKE and not k.strikes:
+                continue
+            if mode == FIRE_NOT_STRIKERS and k.strikes:
+                continue
+            cat = NO_AIR if k.cannot_hit_air else NO_SUB if k.air and not destroyer else ANY
+            if (cat == NO_AIR and not t_air) or (cat == NO_SUB and not t_sub):
+                cat = ANY  # the category makes no difference to these targets
+            groups[(k.value, cat)] = groups.get((k.value, cat), 0) + n * k.dice
+        if mode == FIRE_FIRST:  # the bombardment joins round 1's volley (R-AMP-05/06)
+            for value, n in self.sides[role].bombard:
+                groups[(value, ANY)] = groups.get((value, ANY), 0) + n
+        return groups
+
+    def sample_hits(self, role: int, st: State, mode: int, t_air: bool, t_sub: bool, cap: int,
+                    uniform: Callable[[], float]) -> Cats:
+        """One draw of the hits ``role`` scores (Monte Carlo): one binomial per group of dice,
+        drawn directly, so a big battle costs its dice, not its distributions."""
+        out = [0, 0, 0]
+        for (value, cat), n in sorted(self._groups(role, st, mode, t_air, t_sub).items()):
+            h, steps = _binomial_draw(n, min(max(value, 0), 6) / 6, uniform())
+            self.spend(steps)
+            out[cat] = min(cap, out[cat] + h)
+        return out[0], out[1], out[2]
+
     # --- casualties (combat.default_choice on counts) ------------------------------------
     def _pref_units(self, role: int, st: State) -> list[int]:
         """Kinds of the units one by one, in the default casualty order."""
@@ -449,6 +502,7 @@ class _Model:
         got = self._assign_cache.get(key)
         if got is not None:
             return got
+        self.spend(1 + sum(st) // ASSIGN_UNITS_PER_STEP)
         got = self._assign(role, st, cats)
         self._assign_cache[key] = got
         return got
@@ -473,7 +527,7 @@ class _Model:
             counts[kinds[units[j]].cls] += 1
         if not (counts[TRANSPORT] <= tmin and _flow_ok(cats, counts)):
             # combat.default_choice's fallback: the first class vector that wastes no hit.
-            for v in _vectors(caps, hits):
+            for v in _vectors(caps, hits, self.spend):
                 if v[TRANSPORT] == tmin and _flow_ok(cats, v):
                     dmg, lost = [], []
                     for cls in (AIR, SUB, OTHER, TRANSPORT):
@@ -521,6 +575,7 @@ class _Model:
         got = {}
         if cap:
             cats, probs, _ = self.hits(role, st, mode, t_air, t_sub, cap)
+            self.spend(len(cats))
             for c, p in zip(cats, probs, strict=True):
                 nxt = self.assign(1 - role, target, c)
                 got[nxt] = got.get(nxt, 0.0) + p
@@ -529,14 +584,14 @@ class _Model:
         self._outcome_cache[key] = got
         return got
 
-    def sample(self, role: int, st: State, mode: int, target: State, u: float) -> State:
+    def sample(self, role: int, st: State, mode: int, target: State,
+               uniform: Callable[[], float]) -> State:
         """One draw of the other side's state after ``role`` fires at it."""
         t_air, t_sub, cap = self._target_flags(1 - role, target)
         if not cap:
             return target
-        cats, _, cum = self.hits(role, st, mode, t_air, t_sub, cap)
-        k = min(bisect_right(cum, u * cum[-1]), len(cats) - 1)
-        return self.assign(1 - role, target, cats[k])
+        return self.assign(1 - role, target,
+                           self.sample_hits(role, st, mode, t_air, t_sub, cap, uniform))
 
     # --- a round -------------------------------------------------------------------------
     def aa_fire(self, a: State) -> Dist:
@@ -577,6 +632,7 @@ class _Model:
                 d2s = fire(ATT, a1, a_mode, d1)
                 a2s = fire(DEF, d1, FIRE_NOT_STRIKERS if d_strike else FIRE, a1)
                 w = pa * pd
+                self.spend(len(a2s) * len(d2s))
                 for a2, q in a2s.items():
                     for d2, r in d2s.items():
                         out[(a2, d2)] = out.get((a2, d2), 0.0) + w * q * r
@@ -610,6 +666,14 @@ class _Tally:
                 if n:
                     acc[i] += p * n
 
+    def add(self, other: _Tally) -> None:
+        self.p = [x + y for x, y in zip(self.p, other.p, strict=True)]
+        self.captures += other.captures
+        self.rounds += other.rounds
+        for mine, theirs in zip(self.surv, other.surv, strict=True):
+            for i, v in enumerate(theirs):
+                mine[i] += v
+
     def survivors(self, role: int, scale: float) -> dict[str, float]:
         out: dict[str, float] = {}
         for k, v in zip(self.model.sides[role].kinds, self.surv[role], strict=True):
@@ -640,26 +704,25 @@ def _opening(model: _Model, tally: _Tally, p: float,
 
 def _exact(model: _Model, max_states: int, max_work: int) -> tuple[_Tally, int]:
     start = (model.sides[ATT].start, model.sides[DEF].start)
+    model.work, model.limit = 0, max_work
     tally = _Tally(model)
     mass: dict[Joint, float] = (_opening(model, tally, 1.0, model.outcome, model.aa_fire)
                                 if model.opening else {start: 1.0})
     heap = [(-(model.hp(ATT, j[0]) + model.hp(DEF, j[1])), n, j) for n, j in enumerate(mass)]
     heapq.heapify(heap)
     seen = len(mass)
-    work = 0
+    per_state = ROUND_STEPS + len(model.sides[ATT].kinds) + len(model.sides[DEF].kinds)
     while heap:
         _, _, joint = heapq.heappop(heap)
         p = mass.pop(joint)
         a, d = joint
+        model.spend(per_state)
         end = model.terminal(a, d)
         if end is not None:
             tally.end(end[0], end[1], end[2], p)
             continue
         trans = model.round(a, d, model.outcome)
         trans.pop(joint, None)  # the self-loop: rounds in which nothing changes
-        work += len(trans)
-        if work > max_work:
-            raise _TooBig
         go = math.fsum(trans.values())  # 1 - P(self-loop), without cancellation
         scale = p / go
         tally.rounds += scale
@@ -676,33 +739,91 @@ def _exact(model: _Model, max_states: int, max_work: int) -> tuple[_Tally, int]:
     return tally, seen
 
 
-def _monte_carlo(model: _Model, trials: int, uniform: Callable[[], float]) -> _Tally:
+def _monte_carlo(model: _Model, trials: int, uniform: Callable[[], float],
+                 budget: int) -> tuple[_Tally, int]:
+    """Up to ``trials`` simulated battles, as many as ``budget`` steps of work allow (a battle
+    cut short by the budget is left out): the tally and the number of battles in it."""
     tally = _Tally(model)
+    model.work, model.limit = 0, budget
+    # A round's bookkeeping (end checks, the joint state) weighs like this many steps.
+    per_round = ROUND_STEPS + len(model.sides[ATT].kinds) + len(model.sides[DEF].kinds)
 
     def fire(role: int, st: State, mode: int, target: State) -> Dist:
-        return {model.sample(role, st, mode, target, uniform()): 1.0}
+        return {model.sample(role, st, mode, target, uniform): 1.0}
 
     def aa(a: State) -> Dist:
         return {_draw(model.aa_fire(a), uniform()): 1.0}
 
     start = (model.sides[ATT].start, model.sides[DEF].start)
+    done = 0
     for _ in range(trials):
-        a, d = start
-        if model.opening:
-            after = _opening(model, tally, 1.0, fire, aa)
-            if not after:
-                continue  # ended before round 1
-            ((a, d),) = after
-        for _r in range(MAX_ROUNDS):
-            end = model.terminal(a, d)
-            if end is not None:
-                tally.end(end[0], end[1], end[2], 1.0)
-                break
-            tally.rounds += 1
-            ((a, d),) = model.round(a, d, fire)
-        else:
-            tally.end(STALEMATE, a, d, 1.0)
-    return tally
+        one = _Tally(model)
+        try:
+            model.spend(per_round)
+            _simulate(model, one, start, fire, aa, per_round)
+        except _TooBig:
+            break
+        tally.add(one)
+        done += 1
+    return tally, done
+
+
+def _simulate(model: _Model, tally: _Tally, start: Joint,
+              fire: Callable[[int, State, int, State], Dist], aa: Callable[[State], Dist],
+              per_round: int) -> None:
+    """One battle fought with sampled dice, into ``tally``."""
+    a, d = start
+    if model.opening:
+        after = _opening(model, tally, 1.0, fire, aa)
+        if not after:
+            return  # ended before round 1
+        ((a, d),) = after
+    for _r in range(MAX_ROUNDS):
+        model.spend(per_round)
+        end = model.terminal(a, d)
+        if end is not None:
+            tally.end(end[0], end[1], end[2], 1.0)
+            return
+        tally.rounds += 1
+        ((a, d),) = model.round(a, d, fire)
+    tally.end(STALEMATE, a, d, 1.0)
+
+
+def _binomial_draw(n: int, p: float, u: float) -> tuple[int, int]:
+    """A Binomial(n, p) draw from one uniform ``u`` and the steps it took: inversion searching
+    outwards from the mode (Kemp's chop-down), about sqrt(n p (1-p)) steps, in logarithms so
+    that no probability underflows however many dice are rolled."""
+    if n <= 0 or p <= 0.0:
+        return 0, 1
+    if p >= 1.0:
+        return n, 1
+    q = 1.0 - p
+    m = min(n, int((n + 1) * p))
+    pm = math.exp(math.lgamma(n + 1) - math.lgamma(m + 1) - math.lgamma(n - m + 1)
+                  + m * math.log(p) + (n - m) * math.log(q))
+    u -= pm
+    if u <= 0.0:
+        return m, 1
+    lo = hi = m
+    p_lo = p_hi = pm
+    ratio = p / q
+    steps = 1
+    while lo > 0 or hi < n:
+        if hi < n:
+            p_hi *= (n - hi) / (hi + 1) * ratio
+            hi += 1
+            steps += 1
+            u -= p_hi
+            if u <= 0.0:
+                return hi, steps
+        if lo > 0:
+            p_lo *= lo / (n - lo + 1) / ratio
+            lo -= 1
+            steps += 1
+            u -= p_lo
+            if u <= 0.0:
+                return lo, steps
+    return m, steps  # rounding left a sliver of probability: the mode takes it
 
 
 def _draw(dist: Dist, u: float) -> State:
@@ -839,6 +960,8 @@ def odds(
     max_states: int = DEFAULT_MAX_STATES,
     max_work: int = DEFAULT_MAX_WORK,
     samples: int = DEFAULT_SAMPLES,
+    mc_work: int = DEFAULT_MC_WORK,
+    max_units: int = MAX_UNITS,
     seed: int = DEFAULT_SEED,
     uniform: Callable[[], float] | None = None,
 ) -> OddsResult:
@@ -849,10 +972,13 @@ def odds(
     ``attacker_order``/``defender_order`` are standing casualty orders (unit types, first lost
     first). ``attacker_techs``/``defender_techs`` are each side's weapons developments (ids of
     the edition's technologies, see ``game_developments``). ``method="auto"`` is exact unless
-    more than ``max_states`` joint states or ``max_work`` transitions between them are needed,
-    then Monte Carlo with ``samples`` battles
-    drawn from ``uniform`` (a function returning floats in [0, 1)) or else a SplitMix64 seeded
-    with ``seed``. Raises ``InvalidOrder`` for units that cannot fight there.
+    more than ``max_states`` joint states or ``max_work`` steps of work are needed, then Monte
+    Carlo: ``samples`` battles, or as many as ``mc_work`` steps allow (the error bar says how
+    precise that is), drawn from ``uniform`` (a function returning floats in [0, 1)) or else a
+    SplitMix64 seeded with ``seed``. Raises ``InvalidOrder`` for units that cannot fight there
+    and for more than ``max_units`` units on a side. Work, not time, is counted, so the answer
+    is the same on any machine; the defaults keep every answer within a few seconds
+    (bench/odds.py).
     """
     att = _check_units(edition, attackers, "attacker")
     dfd = _check_units(edition, defenders, "defender")
@@ -878,14 +1004,23 @@ def odds(
         raise InvalidOrder(
             f"These attackers cannot fire (no attack value): {idle}. Add a unit that attacks."
         )
-    if samples < 1 or max_states < 1 or max_work < 1:
-        raise InvalidOrder("samples, max_states and max_work must be at least 1.")
+    if samples < 1 or max_states < 1 or max_work < 1 or mc_work < 1:
+        raise InvalidOrder("samples, max_states, max_work and mc_work must be at least 1.")
+    for who, units in (("attacker", att), ("defender", dfd)):
+        n = sum(units.values())
+        if n > max_units:
+            raise InvalidOrder(
+                f"Too many units for the odds: the {who} has {n:,}; the limit is "
+                f"{max_units:,} units a side, so that every answer comes within a few seconds. "
+                "Ask about a part of the battle."
+            )
     a_side = _Side(edition, ATT, att, sea, attacker_order, a_techs)
     d_side = _Side(edition, DEF, dfd, sea, defender_order, d_techs)
     model = _Model(a_side, d_side, sea,
                    defender_strikes=edition.rules.rules.sub_first_strike == "declared")
     tally: _Tally | None = None
     states = 0
+    work = 0
     used: Method = "exact"
     if method != "monte carlo":
         try:
@@ -894,13 +1029,19 @@ def odds(
                                    max_work if auto else 10**15)
         except _TooBig:
             tally = None
+        work = model.work
     trials: int | None = None
     se: float | None = None
     if tally is None:
         used = "monte carlo"
-        trials = samples
         draw = uniform if uniform is not None else SplitMix64(seed).random
-        tally = _monte_carlo(model, samples, draw)
+        tally, trials = _monte_carlo(model, samples, draw, mc_work)
+        work += model.work
+        if trials == 0:
+            raise InvalidOrder(
+                "This battle is too big for the odds: not one simulated battle fits in the "
+                f"budget of {mc_work:,} steps. Ask about a part of the battle."
+            )
     scale = 1.0 if trials is None else 1.0 / trials
     p = [x * scale for x in tally.p]
     if trials is not None:
@@ -919,6 +1060,7 @@ def odds(
         method=used,
         sea=sea,
         states=states,
+        work=work,
         trials=trials,
         std_error=se,
         half_width_95=None if se is None else Z95 * se,

@@ -20,9 +20,14 @@ from rules.errors import InvalidOrder
 from rules.odds import (
     ATT,
     DEF,
+    DEFAULT_MAX_WORK,
+    DEFAULT_MC_WORK,
+    DEFAULT_SAMPLES,
+    MAX_UNITS,
     OddsResult,
     SplitMix64,
     _best_total,
+    _binomial_draw,
     _flow_ok,
     _Model,
     _Side,
@@ -512,3 +517,72 @@ def test_exact_odds_agree_with_the_engine_destroyer_lost_mid_battle() -> None:
     fighters can hit subs only while it lives (H-3)."""
     _agree({"destroyer": 1, "fighter": 2, "submarine": 1},
            {"submarine": 3, "transport": 2}, True, N_SIM, "dd-lost")
+
+
+# --------------------------------------------------------------------------------------------
+# Bounds (issue 13 item 12, issue 12 item 8): work is counted, not time, so these are exact.
+
+
+def test_odds_bounded_999_infantry_against_999_answered_within_the_work_budget() -> None:
+    """The question that took 222 s and 1.7 GB: now Monte Carlo within both budgets."""
+    r = odds(ED, {"infantry": 999}, {"infantry": 999})
+    assert r.method == "monte carlo" and r.states == 0
+    assert r.work <= DEFAULT_MAX_WORK + DEFAULT_MC_WORK
+    assert r.trials is not None and 1000 <= r.trials < DEFAULT_SAMPLES
+    assert r.defender_win > 0.999  # 999 dice at 1 against 999 at 2
+    text = summary(r)
+    assert f"(Monte Carlo, {r.trials:,} battles, ±" in text
+    assert odds(ED, {"infantry": 999}, {"infantry": 999}) == r  # the same work, the same answer
+
+
+def test_odds_bounded_refuses_more_units_than_the_limit_and_names_it() -> None:
+    with pytest.raises(InvalidOrder) as info:
+        odds(ED, {"infantry": 600, "tank": 401}, {"infantry": 3})
+    assert str(info.value) == (
+        "Too many units for the odds: the attacker has 1,001; the limit is 1,000 units a side, "
+        "so that every answer comes within a few seconds. Ask about a part of the battle.")
+    assert MAX_UNITS == 1000
+    with pytest.raises(InvalidOrder, match="the defender has 5,000; the limit is 1,000"):
+        odds(ED, {"infantry": 3}, {"infantry": 5000})
+
+
+def test_odds_bounded_exact_gives_way_to_monte_carlo_by_counted_work() -> None:
+    att, dfd = {"infantry": 30}, {"infantry": 30}
+    assert odds(ED, att, dfd).method == "exact"  # within the default budget
+    r = odds(ED, att, dfd, max_work=10_000, samples=300)
+    assert r.method == "monte carlo" and r.trials == 300
+    assert r.work > 10_000  # the exact attempt's steps are counted too
+    assert r.work <= 10_000 + DEFAULT_MC_WORK
+    assert r == odds(ED, att, dfd, max_work=10_000, samples=300)
+
+
+def test_odds_bounded_monte_carlo_stops_at_its_work_budget_with_its_error_bar() -> None:
+    att, dfd = {"infantry": 150, "tank": 60}, {"infantry": 200}
+    r = odds(ED, att, dfd, method="monte carlo", mc_work=60_000)
+    assert r.trials is not None and 0 < r.trials < DEFAULT_SAMPLES
+    assert r.work <= 60_000
+    assert r.half_width_95 is not None and r.half_width_95 > 0
+    assert f"Monte Carlo, {r.trials:,} battles" in summary(r)
+    with pytest.raises(InvalidOrder) as info:
+        odds(ED, att, dfd, method="monte carlo", mc_work=50)
+    assert str(info.value) == (
+        "This battle is too big for the odds: not one simulated battle fits in the budget of "
+        "50 steps. Ask about a part of the battle.")
+
+
+@pytest.mark.parametrize(("n", "value"), [(1, 1), (7, 2), (40, 5), (999, 1), (3000, 4)])
+def test_odds_bounded_binomial_draw_has_the_binomial_distribution(n: int, value: int) -> None:
+    """The Monte Carlo draws one binomial per group of dice by inversion from the mode: the
+    share of uniforms in [0, 1) mapped to each count is that count's probability."""
+    p = value / 6
+    grid = 20_000
+    counts: dict[int, int] = {}
+    for i in range(grid):
+        k, steps = _binomial_draw(n, p, (i + 0.5) / grid)
+        assert 0 <= k <= n and steps >= 1
+        counts[k] = counts.get(k, 0) + 1
+    for k, c in counts.items():
+        pmf = math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                       + k * math.log(p) + (n - k) * math.log(1 - p))
+        assert abs(c / grid - pmf) <= 1.5 / grid, (n, value, k)
+    assert _binomial_draw(0, p, 0.5) == (0, 1) and _binomial_draw(5, 1.0, 0.5) == (5, 1)

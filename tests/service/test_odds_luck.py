@@ -81,3 +81,20 @@ async def test_luck_after_a_battle() -> None:
     assert r.answer == "No battles in Karelia yet: no dice to judge."
     r = await svc.handle("elsewhere", "bob", "luck")
     assert not r.ok and "No game in this channel" in (r.error or "")
+
+
+async def test_odds_bounded_999_infantry_against_999_through_the_service() -> None:
+    """Issue 12 item 8 / issue 13 item 12: anyone may ask, so the answer is bounded: Monte Carlo
+    with its error bar within the work budget, and a refusal that names the limit beyond it."""
+    svc = GameService()
+    r = ok(await svc.handle("room", "carol", "odds 999 infantry vs 999 infantry"))
+    first, second = r.answer.splitlines()[:2]
+    assert first == ("Odds: 999 infantry attacking 999 infantry, fought to the end with default "
+                     "casualties.")
+    assert second.startswith("Attacker wins 0.0%, defender 100.0%, both destroyed 0.0% "
+                             "(Monte Carlo, ")
+    assert second.endswith(" battles, ±0.0 points at 95%).")
+    r = await svc.handle("room", "carol", "odds 600 infantry, 401 tanks vs 1 infantry")
+    assert not r.ok and r.error == (
+        "Too many units for the odds: the attacker has 1,001; the limit is 1,000 units a side, "
+        "so that every answer comes within a few seconds. Ask about a part of the battle.")
