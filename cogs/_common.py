@@ -106,7 +106,8 @@ def dice_lines(events: Sequence[ev.Event]) -> list[str]:
                 f"{unit} @{value}: {' '.join(map(str, faces)) or '-'}"
                 for unit, value, faces in e.groups
             )
-            out.append(f"{e.space} round {e.round}, {e.side}: {groups} → {e.hits} hit(s)")
+            hits = f"{e.hits} hit" if e.hits == 1 else f"{e.hits} hits"
+            out.append(f"{e.space} round {e.round}, {e.side}: {groups} → {hits}")
     return out
 
 

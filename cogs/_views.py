@@ -44,6 +44,7 @@ from rules import parse as ps
 from rules.engine import Pending, pending, phase_name
 from rules.legal import legal_orders
 from rules.state import GameState
+from rules.words import possessive
 from service.games import GameInfo, Result
 from service.store import MenuRecord
 
@@ -237,14 +238,10 @@ def owed_now(state: GameState, game: GameInfo) -> str:
         if p.what.startswith("turn"):
             parts.append(f"{who}: {possessive(p.power)} turn ({phase_name(state)})")
         else:
-            parts.append(f"{who}: {p.power}'s {p.what} in {p.space}")
+            parts.append(f"{who}: {possessive(p.power)} {p.what} in {p.space}")
     if state.winner:
         return f"nobody: the game is over, the {state.winner} won"
     return "; ".join(parts) or "nobody"
-
-
-def possessive(name: str) -> str:
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 async def decide(
@@ -261,7 +258,8 @@ async def decide(
         await send_private(
             interaction,
             with_mentions(
-                f"This menu is out of date: {power}'s {what} in {space} is no longer owed "
+                f"This menu is out of date: {possessive(power)} {what} in {space} is no "
+                f"longer owed "
                 f"(answered, or another round). The game now waits for {owed_now(state, info)}.",
                 people_of(info),
             ),
@@ -346,7 +344,7 @@ async def close_menu(bot: UmpireBot, game: GameInfo, menu: MenuRecord) -> None:
     store = bot.service.store
     if menu.message_id is not None and menu.channel.isdigit():
         power, what, space = key_parts(menu.key)
-        text = f"{power}'s {what} in {space}: {await answer_of(bot, game, menu.key)}"
+        text = f"{possessive(power)} {what} in {space}: {await answer_of(bot, game, menu.key)}"
         message = bot.get_partial_messageable(int(menu.channel)).get_partial_message(
             int(menu.message_id)
         )

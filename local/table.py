@@ -302,7 +302,9 @@ class Table:
         n = sum(1 for x in block.lines if x.strip() and not x.lstrip().startswith("#"))
         why = (
             f"The block of orders begun with {block.opening.strip()!r} was not closed with "
-            f"'{bt.END}'; none of its {n} order line(s) was applied."
+            f"'{bt.END}'; "
+            + ("its order line was not applied." if n == 1 else
+               f"none of its {n} order lines was applied.")
         )
         return Answer(block.opening, Result.refused(why, kind="batch"))
 

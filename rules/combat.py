@@ -35,6 +35,7 @@ from rules.edition import RuleSet
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
 from rules.movement import canal_open, enemy_units, is_hostile_sea, is_hostile_territory
 from rules.state import BattleState, GameState, Unit
+from rules.words import agree, counted, possessive
 
 if TYPE_CHECKING:
     from rules.engine import Pending, Tx
@@ -279,7 +280,7 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
         tx.emit(ev.BattlePressed(space=b.space, to_the_end=auto))
     elif isinstance(order, od.Press):
         raise IllegalOrder(f"'press' follows a round of the battle in {b.space}; fight a round "
-                           f"with 'battle {b.space}' first (CC-6).")
+                           f"with 'battle {b.space}' first ({s.edition.cite('CC-6', sea=b.sea)}).")
     fight(tx, b.space, dice, auto=auto)
 
 
@@ -372,7 +373,7 @@ def _declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: 
     if isinstance(order, od.Submerge):
         n = len(subs) if order.count is None else order.count
         if n < 1 or n > len(subs):
-            raise IllegalOrder(f"{len(subs)} submarine(s) of the {side} may submerge in "
+            raise IllegalOrder(f"{counted(len(subs), 'submarine')} of the {side} may submerge in "
                                f"{b.space}, not {n}.")
         own = sorted(subs, key=lambda u: (u.owner != order.power, u.id))
         down = own[:n]
@@ -852,7 +853,8 @@ def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, in
     total = sum(units.values())
     if total != hits:
         raise IllegalOrder(
-            f"{hits} hit(s) must be assigned in {b.space}; the order assigns {total} (H-7)."
+            f"{counted(hits, 'hit')} must be assigned in {b.space}; the order assigns "
+            f"{total} (H-7)."
         )
     targets = _targets(s, b, side)
     lost: list[int] = []
@@ -871,10 +873,13 @@ def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, in
         picked = _picked(s, b, utype, pool, origins.get(utype, {}))
         mine = picked + [u for u in worth_less_first(s, pool) if u not in picked]
         points = sum(_hit_points(s, u) for u in mine)
+        if not mine:
+            raise IllegalOrder(f"The {side} has no {utype} in the battle in {b.space} to take a "
+                               f"hit (H-5).")
         if n > points:
             raise IllegalOrder(
-                f"There {'is' if len(mine) == 1 else 'are'} {len(mine)} {utype} in the battle in "
-                f"{b.space} able to take {points} hit(s), not {n} (H-5)."
+                f"There {agree(len(mine), 'is', 'are')} {counted(len(mine), utype)} in the battle "
+                f"in {b.space}, able to take {counted(points, 'hit')}, not {n} (H-5)."
             )
         left = n
         # Units named by origin take a hit each first: a whole two-hit unit is damaged (H-6).
@@ -1080,7 +1085,9 @@ def _cargo_ids(s: GameState, hosts: Iterable[int]) -> tuple[int, ...]:
 
 def _end_round(tx: Tx, b: BattleState) -> None:
     """Step 5: remove casualties with their cargo; then Step 6 (CC-6A/CC-6C)."""
-    _remove_with_cargo(tx, b, [i for i, _ in b.pending_casualties], "CC-5")
+    # A sea battle's casualties cite the sea rule where the digest has one (Classic R-NC-06).
+    _remove_with_cargo(tx, b, [i for i, _ in b.pending_casualties],
+                       tx.state.edition.cite("CC-5", sea=b.sea))
     ed = tx.state.edition
     s = tx.state
     b = s.battles[b.space]
@@ -1255,7 +1262,8 @@ def _withdraw(tx: Tx, b: BattleState, order: od.Withdraw) -> None:
     if not options:
         why = ("came from no adjacent sea zone" if side == "attacker"
                else "have no adjacent sea zone free of enemy units")
-        raise IllegalOrder(f"{order.power}'s submarines in {b.space} {why}, so they cannot "
+        raise IllegalOrder(f"{possessive(order.power)} submarines in {b.space} {why}, so "
+                           f"they cannot "
                            "withdraw (R-SUB-05).")
     to = order.to
     if to is None:
@@ -1273,7 +1281,7 @@ def _withdraw(tx: Tx, b: BattleState, order: od.Withdraw) -> None:
                            f"{to}.")
     n = len(going) if order.count is None else order.count
     if n < 1 or n > len(going):
-        raise IllegalOrder(f"{len(going)} submarine(s) of {order.power} in {b.space} may "
+        raise IllegalOrder(f"{counted(len(going), 'submarine')} of {order.power} in {b.space} may "
                            f"withdraw to {to}, not {n}.")
     tx.emit(ev.SubmarinesWithdrew(space=b.space, side=side, by=order.power,
                                   units=tuple(u.id for u in going[:n]), to=to))

@@ -253,11 +253,23 @@ class EditionRules(_Frozen):
     # The engine's messages cite 1941 rule IDs (a1941 digest); an edition maps them to its own
     # digest's IDs here, e.g. {"MB-2": "R-PLC-04"}, so players read their rulebook's numbers.
     citations: dict[str, str] = Field(default_factory=dict)
+    # The same for a sea battle where the edition's digest numbers its steps apart from a land
+    # battle's, e.g. Classic {"CC-5": "R-NC-06"} (casualties removed: R-LC-05 on land).
+    sea_citations: dict[str, str] = Field(default_factory=dict)
+    # What this edition's own rule IDs look like (a regular expression): a citation of another
+    # edition's rule next to one of its own is left out of its players' answers (issue 13).
+    rule_ids: str = r"(?!R-)(?![A-Z]+-0[0-9])[A-Z]{1,4}-[0-9]+[A-Za-z]?"
 
     @property
     def word(self) -> str:
         """What a player types after 'game new' for this edition ("1941", "classic")."""
         return self.keyword or self.id
+
+
+_PARENS = re.compile(r"\(([^()]*)\)")
+_CITATION_SEP = re.compile(r"(\s*[,/;]\s*)")
+# A rule ID of any edition's digest: 1941's "CC-5", "UT-3", "A-11"; Classic's "R-LC-05", "A-04".
+_ANY_RULE_ID = re.compile(r"R-[A-Z]{2,4}(?:-[0-9]+)?|[A-Z]{1,4}-[0-9]+[A-Za-z]?")
 
 
 class Edition:
@@ -305,12 +317,15 @@ class Edition:
     def phase_info(self) -> dict[str, PhaseInfo]:
         return {p.id: p for p in self.rules.phases}
 
-    def cite(self, *rules: str) -> str:
+    def cite(self, *rules: str, sea: bool = False) -> str:
         """The rule IDs as this edition's digest numbers them, joined with '/', without repeats:
-        ``cite("MB-1", "MB-3")`` is "MB-1/MB-3" in 1941 and "R-PLC-01" in Classic."""
+        ``cite("MB-1", "MB-3")`` is "MB-1/MB-3" in 1941 and "R-PLC-01" in Classic. ``sea``: in
+        a sea battle (``sea_citations`` first: Classic's ``cite("CC-5", sea=True)`` is
+        "R-NC-06")."""
         out: list[str] = []
         for r in rules:
-            mine = self.rules.citations.get(r, r)
+            mine = (self.rules.sea_citations.get(r) if sea else None) \
+                or self.rules.citations.get(r, r)
             if mine not in out:
                 out.append(mine)
         return "/".join(out)
@@ -324,11 +339,35 @@ class Edition:
         return re.compile(r"(?<![A-Za-z0-9-])(" + alternatives + r")(?![A-Za-z0-9])")
 
     def cite_text(self, text: str) -> str:
-        """``text`` with the engine's rule IDs replaced by this edition's (``citations``)."""
+        """``text`` with the engine's rule IDs replaced by this edition's (``citations``), and
+        in each parenthesis that cites a rule of this edition, the citations of another
+        edition's rules and repeats left out: "(UT-3, R-TRP-06)" is "(UT-3)" in 1941 and
+        "(R-TRP-06)" in Classic."""
         pattern = self._citation_pattern
-        if pattern is None:
-            return text
-        return pattern.sub(lambda m: self.rules.citations[m.group(1)], text)
+        if pattern is not None:
+            text = pattern.sub(lambda m: self.rules.citations[m.group(1)], text)
+        return _PARENS.sub(lambda m: f"({self._own_citations(m.group(1))})", text)
+
+    @cached_property
+    def _own_id(self) -> re.Pattern[str]:
+        return re.compile(self.rules.rule_ids)
+
+    def _own_citations(self, inside: str) -> str:
+        parts = _CITATION_SEP.split(inside)  # item, separator, item, ...
+        items, seps = parts[0::2], ["", *parts[1::2]]
+        ids = [_ANY_RULE_ID.fullmatch(x.strip()) is not None for x in items]
+        own = [i and self._own_id.fullmatch(x.strip()) is not None for x, i in zip(items, ids,
+                                                                                 strict=True)]
+        if not any(own):
+            return inside
+        out: list[str] = []
+        seen: set[str] = set()
+        for x, sep, is_id, mine in zip(items, seps, ids, own, strict=True):
+            if is_id and (not mine or x.strip() in seen):
+                continue
+            seen.add(x.strip())
+            out.append((sep if out else "") + x)
+        return "".join(out)
 
     def ruleset(self, options: frozenset[str] = frozenset()) -> RuleSet:
         """The rule switches of a game with these options: the edition's, changed by each

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from rules import events as ev
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.state import GameState, Unit
+from rules.words import possessive
 
 EditAction = Literal["add", "remove", "move", "owner", "money"]
 MAX_TREASURY = 9999
@@ -225,7 +226,8 @@ def _berths(state: GameState, units: Iterable[Unit], power: str, space: str,
             what = "transport" if ut.domain == "land" else "aircraft carrier"
             rule = "UT-7" if ut.domain == "land" else "UC-2"
             raise IllegalOrder(
-                f"No room for {power}'s {u.type} in {space}: at sea it needs a friendly {what} "
+                f"No room for {possessive(power)} {u.type} in {space}: at sea it needs a "
+                f"friendly {what} "
                 f"there with room ({rule}). Add or move one first.")
         out[u.id] = found
     return out
@@ -283,7 +285,8 @@ def _pick(state: GameState, c: EditChange) -> list[Unit]:
                 for x in left:
                     counts[x.type] = counts.get(x.type, 0) + 1
                 raise IllegalOrder(
-                    f"{c.power}'s {u.type} in {c.space} carries {_units_text(counts)}: remove "
+                    f"{possessive(c.power)} {u.type} in {c.space} carries "
+                    f"{_units_text(counts)}: remove "
                     "or move that cargo first (or remove it in the same edit).")
     return chosen
 
@@ -324,7 +327,8 @@ def _owner(
             reowned.append((u.id, c.power))  # they change hands with the territory (UL-4)
         elif not state.friendly(u.owner, c.power):
             raise IllegalOrder(
-                f"{u.owner}'s units stand in {c.space}, enemies of {c.power}: remove or move "
+                f"{possessive(u.owner)} units stand in {c.space}, enemies of {c.power}: "
+                f"remove or move "
                 "them first.")
     return ((c.space, c.power),), tuple(reowned)
 

@@ -17,6 +17,7 @@ from rules.dice import Dice
 from rules.edition import Edition, load_edition
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, RulesError, WrongPhase
 from rules.state import BattleState, GameState, Unit
+from rules.words import possessive
 
 # --------------------------------------------------------------------------------------------
 # Transactions: decide-side helper that keeps the state current while events are emitted.
@@ -219,7 +220,7 @@ def _find_berth(
             if used + ut.abilities.transport_cost <= ht.abilities.transport_capacity:
                 return host.id
     raise InvalidOrder(
-        f"No room for {power}'s {utype} at sea: it needs a friendly "
+        f"No room for {possessive(power)} {utype} at sea: it needs a friendly "
         f"{'aircraft carrier' if ut.domain == 'air' else 'transport'} there (UC-2/UT-7)."
     )
 
@@ -763,7 +764,8 @@ def _decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
         case _:
             if order.power != state.power:
                 raise NotYourTurn(
-                    f"It is {state.power}'s turn ({phase_name(state)}); {order.power} cannot "
+                    f"It is {possessive(state.power)} turn ({phase_name(state)}); "
+                    f"{order.power} cannot "
                     f"give that order now. Wait for your turn, or answer your own battle "
                     "questions with 'casualties' (T-1)."
                 )
@@ -809,7 +811,8 @@ def _decide_standing(tx: Tx, order: od.StandingCasualties) -> None:
     ed = tx.state.edition
     unknown = [u for u in order.order if u not in ed.units]
     if unknown:
-        raise InvalidOrder(f"Unknown unit(s) in standing order: {', '.join(unknown)}.")
+        raise InvalidOrder(f"Unknown {'unit' if len(unknown) == 1 else 'units'} in standing "
+                           f"order: {', '.join(unknown)}.")
     if len(set(order.order)) != len(order.order):
         raise InvalidOrder("Name each unit type once in a standing casualty order.")
     tx.emit(ev.StandingOrderSet(power=order.power, order=tuple(order.order)))

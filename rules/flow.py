@@ -13,6 +13,7 @@ from rules.dice import Dice
 from rules.edition import Edition
 from rules.errors import IllegalOrder, InvalidOrder, WrongPhase
 from rules.state import GameState, Unit
+from rules.words import counted, possessive
 
 if TYPE_CHECKING:
     from rules.engine import Tx
@@ -571,7 +572,8 @@ def decide_place(tx: Tx, order: od.Place) -> None:
         least = rs.min_factory_capacity
         minimum = f", at least {least}" if least else ""
         raise IllegalOrder(
-            f"{payer} can place {max(cap_left(s, payer), 0)} more unit(s) this turn: its "
+            f"{payer} can place {counted(max(cap_left(s, payer), 0), 'more unit', 'more units')} "
+            "this turn: its "
             f"production is limited to its IPC value {ed.value(payer)}{minimum}, sea zones "
             f"next to it included ({ed.cite('MB-2')})."
         )
@@ -594,7 +596,8 @@ def decide_place(tx: Tx, order: od.Place) -> None:
                 room = [cid for cid, r in carriers_room.items() if r > 0]
                 if not room:
                     raise IllegalOrder(
-                        f"No room for a new fighter in {space}: it needs a carrier of {p}'s own "
+                        f"No room for a new fighter in {space}: it needs a carrier of "
+                        f"{possessive(p)} own "
                         "with a free slot there, new ones included (MB-5; not an ally's, MN-7)."
                     )
                 carried = room[0]

@@ -22,6 +22,7 @@ from rules.dice import Dice, roll_purpose
 from rules.edition import Edition
 from rules.errors import AmbiguousOrder, IllegalOrder, InvalidOrder
 from rules.state import GameState, Unit
+from rules.words import counted, possessive
 
 if TYPE_CHECKING:
     from rules.engine import Tx
@@ -551,7 +552,8 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
                 "space and the units with 'state' or 'game map <space>'."
             )
         raise IllegalOrder(
-            f"{power} has {len(ok)} {utype_name} in {frm} able to make this move, not {n}"
+            f"{power} has {counted(len(ok), utype_name)} in {frm} able to make this move, "
+            f"not {n}"
             + (f" ({have - len(ok)} cannot: {why})" if have > len(ok) else "")
             + "."
         )
@@ -625,9 +627,12 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         if dom == "land" and not frm_sea and to_sea:
             why += ("; loading uses a land unit's whole move, so a unit that moved cannot "
                     "board (UT-10)")
-        if dom == "sea":
+        # Advice only for the units in question: transports' rules for transports, carriers'
+        # for the aircraft that land on them (issue 13 item 13).
+        abilities = ed.units[name].abilities
+        if dom == "sea" and abilities.transport_capacity:
             why += "; a transport that has offloaded may not move again this turn (UT-12/UT-13)"
-        if dom == "air" and phase == COMBAT:
+        if dom == "air" and phase == COMBAT and abilities.carrier_landable:
             why += ("; fighters left aboard a carrier that has moved are its cargo and cannot "
                     "fight this turn: take off before the carrier moves (CM-21, R-AIR-04)")
         units = _select(s, power, order.frm, name, n, movable, why)
@@ -823,7 +828,10 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
             raise IllegalOrder(
                 f"{u.type.capitalize()} could not land anywhere after attacking {dest}: it would "
                 f"have {left} movement left and no safe landing place within reach (CM-15/AIR-4, "
-                "R-CM-06). Attack a closer space, or make sure a carrier can be there."
+                "R-CM-06). Attack a closer space"
+                + (", or make sure a carrier can be there." if
+                   ed.units[u.type].abilities.carrier_landable else
+                   ", or one from which a friendly territory is within its reach.")
             )
     else:
         if not _safe_landing_now(s, u, dest):
@@ -1055,7 +1063,8 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
             raise IllegalOrder("A transport that retreated may not offload this turn (UT-12).")
         if t.owner != power and u.loaded is not None:
             raise IllegalOrder(
-                f"{u.type.capitalize()} boarded {t.owner}'s transport this turn; it offloads on a "
+                f"{u.type.capitalize()} boarded {possessive(t.owner)} transport this turn; "
+                f"it offloads on a "
                 "later turn of its own power (UT-11)."
             )
         if phase == NONCOMBAT and (t.combat_moved or t.fought):

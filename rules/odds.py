@@ -85,6 +85,7 @@ from rules import tech
 from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
 from rules.state import GameState
+from rules.words import agree, counted
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -914,7 +915,8 @@ def _check_domains(ed: Edition, att: Mapping[str, int], dfd: Mapping[str, int],
         carriers = [u for u in ed.units.values() if u.abilities.carrier_capacity]
         rule = f" ({carriers[0].rule})" if carriers else ""
         raise InvalidOrder(
-            f"{flying} defending fighter(s) at sea need carriers with room for them{rule}; "
+            f"{counted(flying, 'defending fighter')} at sea {agree(flying, 'needs', 'need')} "
+            f"carriers with room for {agree(flying, 'it', 'them')}{rule}; "
             f"these carriers hold {room}."
         )
 

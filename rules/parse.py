@@ -51,6 +51,7 @@ from rules.orders import (
 )
 from rules.text import problem as text_problem
 from rules.text import refusal as text_refusal
+from rules.words import MASS_NOUNS, plural, regular_plural
 
 __all__ = [
     "MAX_COUNT",
@@ -501,6 +502,10 @@ _GAME_USAGE: dict[str, str] = {
 # Normalising names.
 # ----------------------------------------------------------------------------------------------
 
+# How alike a misspelt unit name must be to the one unit it is read as (difflib's ratio):
+# "infantery" is 0.94 like "infantry"; "tnak" (0.75 like "tank") is only suggested.
+NEAR_MISS = 0.85
+
 _DOTTED_ABBREV = re.compile(r"(?<![^\W_])((?:[^\W\d_]\.){2,})")  # u.s. -> us, u.k. -> uk
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
 _WORD = re.compile(r"[^\W_]+")
@@ -610,24 +615,10 @@ def _compact(tokens: Sequence[str]) -> str:
     return out
 
 
-# Plurals of unit names. Mass nouns keep their form when formatted; parsing accepts both.
-_MASS_NOUNS = frozenset({"infantry", "artillery", "aircraft", "armor", "armour", "aa", "mech"})
-
-
-def _regular_plural(word: str) -> str:
-    if re.search(r"[^aeiou]y$", word):
-        return word[:-1] + "ies"
-    if re.search(r"(s|x|z|ch|sh)$", word):
-        return word + "es"
-    return word + "s"
-
-
-def plural(name: str) -> str:
-    """English plural of a unit name as ``format_units`` writes it ("tank" -> "tanks")."""
-    head, _, last = name.rpartition(" ")
-    if last.casefold() in _MASS_NOUNS:
-        return name
-    return f"{head} {_regular_plural(last)}" if head else _regular_plural(last)
+# Plurals of unit names (rules.words). Mass nouns keep their form when formatted; parsing
+# accepts both.
+_MASS_NOUNS = MASS_NOUNS
+_regular_plural = regular_plural
 
 
 def _plural_forms(name: str) -> set[str]:
@@ -787,6 +778,17 @@ class _Table:
                     out.append(target)
         return out[:n]
 
+    def near_miss(self, text: str, cutoff: float = NEAR_MISS) -> str | None:
+        """The one target whose name or alias ``text`` misspells (similarity at least
+        ``cutoff``), or None when there is none or more than one."""
+        query = " ".join(self.canon(_tokens(text)))
+        if not query or len(query) > 80:
+            return None
+        found: set[str] = set()
+        for k in difflib.get_close_matches(query, self._fuzzy_keys, n=5, cutoff=cutoff):
+            found |= self._fuzzy[k]
+        return next(iter(found)) if len(found) == 1 else None
+
     def resolve(self, text: str) -> str:
         shown = " ".join(text.split())
         if not self.targets:
@@ -936,8 +938,17 @@ class Names:
         return self._spaces.resolve(text)
 
     def unit(self, text: str) -> str:
-        """The data name of a unit type ("tanks" -> "tank")."""
-        return self._units.resolve(text)
+        """The data name of a unit type ("tanks" -> "tank"); a near miss that fits one unit
+        type only is read as that type ("infantery" -> "infantry", issue 13 item 13)."""
+        try:
+            return self._units.resolve(text)
+        except AmbiguousOrder:
+            raise
+        except InvalidOrder:
+            fixed = self._units.near_miss(text)
+            if fixed is None:
+                raise
+            return fixed
 
     def power(self, text: str) -> str:
         """The data name of a power ("ussr" -> "Soviet Union")."""
@@ -1904,6 +1915,12 @@ def _unknown_verb(word: str) -> InvalidOrder:
     return InvalidOrder(f"Unknown order {shown!r}.{hint} Orders: {', '.join(VERBS)}.")
 
 
+def _ascii_digits(text: str) -> str:
+    """Digits of any script read as digits: full-width 3 (U+FF13, a Japanese keyboard) is 3."""
+    return "".join(str(unicodedata.decimal(c)) if not c.isascii() and c.isdecimal() else c
+                   for c in text)
+
+
 def parse(text: str, names: Names) -> Command:
     """One line of text -> one typed command (a rules order or a meta command).
 
@@ -1922,7 +1939,7 @@ def parse(text: str, names: Names) -> Command:
         raise InvalidOrder(text_refusal("order", bad))
     if len(text.strip().splitlines()) > 1:
         raise InvalidOrder("Several lines in one order; keep one order per line.")
-    line = " ".join(text.split())  # one space between words from here on
+    line = _ascii_digits(" ".join(text.split()))  # one space between words from here on
     if not line:
         raise InvalidOrder("Empty order: type 'help' for the list of orders.")
     first, _, rest = line.partition(" ")

@@ -16,6 +16,7 @@ from rules import events as ev
 from rules.engine import Pending, evolve, phase_name
 from rules.state import GameState
 from rules.tech import technologies
+from rules.words import agree, possessive
 
 
 def format_units(units: Mapping[str, int]) -> str:
@@ -84,7 +85,7 @@ def _game_started(s: GameState | None, e: ev.GameStarted) -> str:
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> str:
-    return f"Round {e.round}: {e.power}'s turn begins."
+    return f"Round {e.round}: {possessive(e.power)} turn begins."
 
 
 def _phase_changed(s: GameState, e: ev.PhaseChanged) -> str:
@@ -184,7 +185,7 @@ def _dice(s: GameState, e: ev.DiceRolled) -> str:
     if e.stage == "overflight":
         guns = format_units({g[0]: 1 for g in e.groups})
         line = (f"Aircraft flew over {e.space}: its {guns.removeprefix('1 ')} rolled "
-                f"{faces or 'nothing'} → {_hits(e.hits)} (1 hits, R-AIR-05)")
+                f"{faces or 'nothing'} → {_hits(e.hits)} (hits on 1, R-AIR-05)")
         return line + (" [scripted dice]." if e.dice == "scripted" else ".")
     if e.stage == "raid_aa":
         return (f"Bombing raid on {e.space}: the antiaircraft gun rolled {faces} → "
@@ -275,16 +276,19 @@ def _subs_declared(s: GameState, e: ev.SubmarinesDeclared) -> str:
     who = "attacking" if e.side == "attacker" else "defending"
     parts = []
     if e.strike:
-        parts.append(f"{_units_of_ids(s, e.strike)} make a surprise strike")
+        n = len(e.strike)
+        parts.append(f"{_units_of_ids(s, e.strike)} {agree(n, 'makes', 'make')} a surprise strike")
     if e.submerge:
-        parts.append(f"{_units_of_ids(s, e.submerge)} submerge and leave the battle")
+        n = len(e.submerge)
+        parts.append(f"{_units_of_ids(s, e.submerge)} {agree(n, 'submerges', 'submerge')} and "
+                     f"{agree(n, 'leaves', 'leave')} the battle")
     how = "" if e.how == "choice" else f", {e.how}"
     return f"In {e.space} the {who} submarines: {'; '.join(parts) or 'none'} (SS-2{how})."
 
 
 def _subs_withdrew(s: GameState, e: ev.SubmarinesWithdrew) -> str:
     who = "attacking" if e.side == "attacker" else "defending"
-    return (f"In {e.space} {e.by}'s {who} {_units_of_ids(s, e.units)} withdrew to {e.to} "
+    return (f"In {e.space} {possessive(e.by)} {who} {_units_of_ids(s, e.units)} withdrew to {e.to} "
             "(R-SUB-05).")
 
 
@@ -408,7 +412,8 @@ def _developed(s: GameState, e: ev.TechnologyDeveloped) -> str:
 
 
 def _rocket(s: GameState, e: ev.RocketFired) -> str:
-    return (f"{e.power} fired a rocket from {e.frm} at {e.victim}'s industrial complex in "
+    return (f"{e.power} fired a rocket from {e.frm} at {possessive(e.victim)} industrial "
+            f"complex in "
             f"{e.target}: rolled {e.damage}{_rule(e.rule)}.")
 
 
@@ -464,7 +469,8 @@ def _ended(s: GameState, e: ev.GameEnded) -> str:
 
 
 def _standing(s: GameState, e: ev.StandingOrderSet) -> str:
-    return f"{e.power}'s standing casualty order: {', '.join(e.order) or 'cheapest first'}."
+    order = ", ".join(e.order) or "cheapest first"
+    return f"{possessive(e.power)} standing casualty order: {order}."
 
 
 def _edit(s: GameState, e: ev.EditApplied) -> str:
@@ -679,7 +685,7 @@ def status_lines(state: GameState) -> list[str]:
     ed = state.edition
     income = state.income()
     lines = [
-        tidy(f"Round {state.round}, {state.power}'s turn, {phase_name(state)}."),
+        tidy(f"Round {state.round}, {possessive(state.power)} turn, {phase_name(state)}."),
         "Treasury: " + ", ".join(f"{p} {state.treasury.get(p, 0)}" for p in ed.turn_order),
         "Income: " + ", ".join(f"{p} {income.get(p, 0)}" for p in ed.turn_order),
     ]

@@ -37,6 +37,7 @@ from rules.engine import (
 )
 from rules.errors import InvalidOrder, NotYourTurn, RulesError
 from rules.state import GameState
+from rules.words import possessive
 from service import describe as ds
 from service import fair
 from service.guard import checks_text
@@ -594,7 +595,8 @@ class GameService:
             return Result.refused(f"{leaver} holds no seat in this game.", kind="kick", game=info)
         return Result(
             ok=True,
-            answer=f"{leaver} left {_and(held)}; the owner gives the seat(s) to someone with "
+            answer=f"{leaver} left {_and(held)}; the owner gives "
+            f"{'the seat' if len(held) == 1 else 'the seats'} to someone with "
             "'substitute <power> <person>'.",
             kind="kick", game=GameInfo.of(rec))
 
@@ -713,13 +715,14 @@ class GameService:
         undoer = last.power if passed and last is not None and last.power else state.power
         if seats.get(undoer) != person and seats.get(state.power) == person and last:
             return Result.refused(
-                f"Nothing of {state.power}'s to undo: the last order was {last.power}'s "
-                f"'{last.text}' (only {undoer}'s player can take it back).",
+                f"Nothing of {possessive(state.power)} to undo: the last order was "
+                f"{possessive(last.power)} '{last.text}' (only {possessive(undoer)} player can "
+                "take it back).",
                 kind="undo", game=info)
         if seats.get(undoer) != person:
             return Result.refused(
-                f"Only {undoer}'s player can undo now (it is {state.power}'s turn); "
-                f"you hold {_and(mine)}.",
+                f"Only {possessive(undoer)} player can undo now (it is "
+                f"{possessive(state.power)} turn); you hold {_and(mine)}.",
                 kind="undo",
                 game=info,
             )
@@ -734,7 +737,8 @@ class GameService:
             return Result.refused("Nothing to undo yet.", kind="undo", game=info)
         if last.power != undoer:
             return Result.refused(
-                f"Nothing of {state.power}'s to undo: the last order was {last.power}'s "
+                f"Nothing of {possessive(state.power)} to undo: the last order was "
+                f"{possessive(last.power)} "
                 f"'{last.text}'.",
                 kind="undo",
                 game=info,
@@ -756,7 +760,8 @@ class GameService:
             return Result.refused(str(e), kind="undo", game=info)
         after = await self._load(game_id)
         assert after.state is not None
-        lines = [f"Undone: {last.power}'s '{last.text}' ({_n(len(dropped), 'event')} taken back)."]
+        lines = [f"Undone: {possessive(last.power)} '{last.text}' "
+                 f"({_n(len(dropped), 'event')} taken back)."]
         lines.append(ds.waiting_line(after.state, pending(after.state), after.record.seats))
         return Result(
             ok=True,
@@ -929,7 +934,8 @@ class GameService:
             return Result.refused("You hold no seat in this game; nothing to leave.", kind=kind,
                                   game=GameInfo.of(rec))
         ed = resolve_edition(rec.edition)
-        lines = [f"{person} leaves {_and(held)}; the seat(s) are open again.",
+        seats = "the seat is" if len(held) == 1 else "the seats are"
+        lines = [f"{person} leaves {_and(held)}; {seats} open again.",
                  _open_seats_line(ed.turn_order, rec.seats)]
         return Result(ok=True, answer="\n".join(lines), kind=kind, game=GameInfo.of(rec))
 
@@ -1634,7 +1640,7 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
         return _deciding_power(state, mine, order)
     if state.power in mine:
         return state.power
-    raise NotYourTurn(f"It is {state.power}'s turn; you hold {_and(mine)}.")
+    raise NotYourTurn(f"It is {possessive(state.power)} turn; you hold {_and(mine)}.")
 
 
 def _deciding_power(

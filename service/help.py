@@ -164,6 +164,122 @@ _GAME_SLASH = (
 _GAME = {"text": _GAME_TEXT, "slash": _GAME_SLASH}
 
 
+# What each order does, when and by whom, and what the referee answers (issue 13 item 14):
+# ``help <order>`` shows its form, an example and this. Placeholders are ``_WORDS``.
+_EXPLAIN: dict[str, str] = {
+    "buy": """\
+Purchase Units, by the power whose turn it is: adds units to this turn's purchase and pays for
+them at once from the treasury (a purchase you cannot afford is refused with what is left).
+Orders add up; 'buy clear' empties the list and refunds it. The units are placed at the end of
+the turn (Mobilize New Units). Answer: 'Germany bought 3 infantry, 1 tank (15 IPCs).'""",
+    "move": """\
+Combat Move or Noncombat Move, by the power whose turn it is. In Combat Move units move into
+enemy spaces (each becomes a battle) or wherever a combat move may end; in Noncombat Move into
+friendly spaces only, and aircraft land. The referee finds the path; 'via' names the spaces to
+pass when several paths exist. Land units move into a sea zone onto a transport there (load)
+and from a sea zone onto land (unload, an amphibious assault in Combat Move). 'raid' at the end
+sends bombers on a strategic bombing raid where the edition has them. A move the rules forbid
+is refused with the rule and changes nothing.""",
+    "load": """\
+The same as 'move' from a territory to a sea zone: the land units board a friendly transport
+there (they may not have moved this turn).""",
+    "unload": """\
+The same as 'move' from a sea zone to a territory: the land units leave their transport; into
+an enemy territory in Combat Move this is an amphibious assault.""",
+    "battle": """\
+Conduct Combat, by the attacker: fights one round of the battle in that space (both sides
+fire; every die is in the answer). When a side has a choice of casualties the game waits for
+'{casualties}' from it; then the attacker continues with '{press}' or leaves with '{retreat}'.
+'all' fights to the end, each side losing units in its default order where it has given one
+('{standing}'); a defender with a real choice is still asked.""",
+    "casualties": """\
+By the side that owes casualties in a battle (the defender answers its own, even during the
+other side's turn): names the units that take the hits scored. Every hit must be assigned, to
+units that may take it (a two-hit battleship may take one and stay, damaged). Answer:
+'Casualties in Ukraine: Soviet Union loses 1 infantry.'""",
+    "retreat": """\
+By the attacker, after a round of a battle: all attacking units there leave for one adjacent
+friendly space at least one of them came from; the defender keeps the space.""",
+    "press": """\
+By the attacker, after a round of a battle: the battle goes on with the next round (fight it
+with '{battle}').""",
+    "submerge": """\
+By the owner of submarines in a sea battle, where the edition lets them submerge: they leave the
+battle before a round; a number submerges only that many.""",
+    "strike": """\
+By the owner of submarines in a sea battle, where the edition lets them declare it: they make a
+surprise strike this round (their victims may not fire back when the other side has no
+destroyer).""",
+    "withdraw": """\
+By the owner of submarines in a sea battle, where the edition has it: between rounds, once the
+round's casualties are removed, they leave for an adjacent sea zone ('to' chooses it when there
+are several).""",
+    "bomb": """\
+Conduct Combat, by the attacker: carries out the strategic bombing raid declared on that
+territory in Combat Move (move bombers with 'raid'). The antiaircraft gun fires first, then each
+surviving bomber rolls its damage, which the owner pays to the bank.""",
+    "place": """\
+Mobilize New Units, by the power whose turn it is: puts units bought this turn on the board in
+a territory with your industrial complex (sea units in a sea zone next to it), up to what that
+territory may produce. Units left unplaced at the end of the phase are lost or refunded as the
+edition says.""",
+    "research": """\
+Weapons Development, by the power whose turn it is, where the edition has it: buys that many
+research dice and rolls them; a 6 is a breakthrough, and a development die picks which weapons
+development the power gains. Use '{end}' to skip research.""",
+    "rocket": """\
+By a power with the Rockets development, in its Combat phase: an antiaircraft gun in a
+territory of yours fires at an enemy industrial complex within reach; the die is the damage,
+paid by its owner to the bank.""",
+    "end": """\
+Ends the current phase and moves on to the next (the answer says what comes next and whom the
+game waits for). When ending would forfeit something (money unspent, units left unplaced, units
+that could still move) the referee says so and '{end_confirm}' ends it anyway.""",
+    "undo": """\
+Takes back your last order of the phase, as long as no dice were rolled since and no other
+power has acted since. Answer: 'Undone: Germany's 'buy 1 tank' (1 event taken back).'""",
+    "odds": """\
+Anyone, in a game or not: the chances of a battle fought to the end with default casualties,
+exact where feasible, else by simulating battles, with its error bar; every answer comes within
+a few seconds (more than 1,000 units a side are refused). 'in <space>' makes it that space's
+battle (a sea zone: a sea battle); 'with <developments>' adds weapons developments.""",
+    "luck": """\
+Anyone: the hits rolled against the hits expected, per battle and side, for the whole game or
+the battles in one space.""",
+    "dice verify": """\
+Anyone: recomputes every revealed round's dice from its seed and checks the seeds against the
+commitment published at the start ('{help_dice}' explains the scheme).""",
+    "standing casualties": """\
+By a power's player, at any time: the order in which its units are lost by default (first
+named, first lost), used by 'battle <space> all' and when a deadline answers for an absent
+player. Unnamed units come after, cheapest first.""",
+    "state": """\
+Anyone: the whole position as JSON (owners, units, treasuries, battles, developments...), the
+same keys a position file takes.""",
+    "help": """\
+This help: the topics, or one order with its example.""",
+    "pause": """\
+The game's owner (or a server manager): stops deadlines and reminders until 'resume'.""",
+    "resume": """\
+The game's owner (or a server manager): deadlines and reminders run again.""",
+    "deadline": """\
+The game's owner (or a server manager): how long each wait may last; the players waited for are
+reminded before it passes, and then the referee acts for the absent as set.""",
+    "substitute": """\
+The game's owner (or a server manager): gives a power's seat to another person (one side per
+person).""",
+    "kick": """\
+The game's owner (or a server manager): empties every seat the person holds; 'substitute' fills
+them again.""",
+    "edit": """\
+The game's owner proposes a correction of the board (units added, removed or moved, an owner, a
+treasury); a player of the other side confirms it with 'edit confirm <n>' or rejects it. An
+applied edit is public and in the log.""",
+    "game": """\
+Creating, joining, starting and looking at games ('{help_game}' lists them).""",
+}
+
+
 @dataclass(frozen=True)
 class _Names:
     """Names of one edition's board and units for the examples."""
@@ -254,7 +370,8 @@ def topics(edition: Edition | None) -> list[str]:
 def _fill(template: str, style: Style, **extra: str) -> str:
     i = 0 if style == "text" else 1
     words = {k: v[i] for k, v in _WORDS.items()}
-    words["help_batch"] = "help batch" if style == "text" else "/help topic:batch"
+    for topic in ("batch", "dice", "game"):
+        words[f"help_{topic}"] = _help_of(topic, style)
     return template.format(**words, **extra)
 
 
@@ -338,7 +455,12 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
         elsewhere = " (not an order of this edition)" if key in ps.USAGE else ""
         offered = ", ".join(topics(edition))
         return f"No help on {topic!r}{elsewhere}. Topics: {offered}."
-    return _order_line(key, found, examples.get(key, (key, f"/{key}")), style)
+    line = _order_line(key, found, examples.get(key, (key, f"/{key}")), style)
+    explained = _EXPLAIN.get(key)
+    if explained is None:
+        return line
+    more = "docs/orders.md has every order of every edition."
+    return f"{line}\n{_fill(explained, style)}\n{more}"
 
 
 def _order_form(verb: str, style: Style) -> str:

@@ -21,6 +21,7 @@ from render.map import render_map
 from rules import events as ev
 from rules.engine import replay
 from rules.state import GameState
+from rules.words import possessive
 
 ImageKind = Literal["map", "battle"]
 
@@ -133,6 +134,7 @@ def images_after(
         note = ""
         if ended_phase is not None:
             info = st.edition.phase_info.get(ended_phase.phase)
-            note = f"after {ended_phase.power}'s {info.name if info else ended_phase.phase}"
+            name = info.name if info else ended_phase.phase
+            note = f"after {possessive(ended_phase.power)} {name}"
         out.append(map_image(st, log, game_id, moves=before, note=note))
     return out

@@ -29,7 +29,12 @@ RENAMES: dict[str, str] = {
 
 # Extra names players use (rulebook digest §3.3-§3.5): canonical name -> aliases.
 EXTRA_ALIASES: dict[str, tuple[str, ...]] = {
+    # Capitals by their cities (issue 13 item 13): Washington, Moscow, Berlin, London, Tokyo.
     "Eastern United States": ("Eastern U.S.", "Eastern US", "Washington"),
+    "Russia": ("Moscow",),
+    "Germany": ("Berlin",),
+    "United Kingdom": ("London",),
+    "Japan": ("Tokyo",),
     "Western United States": ("Western U.S.", "Western US"),
     "Soviet Far East": ("Eastern Russia",),
     "Ukraine S.S.R.": ("Ukraine",),

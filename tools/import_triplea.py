@@ -134,7 +134,13 @@ A1941 = EditionConfig(
     },
     extra_aliases={
         # printed (rulebook) forms first, then short forms players type
-        "Eastern United States": ("Eastern U.S.", "Eastern US", "East US", "E US", "EUS"),
+        "Eastern United States": ("Eastern U.S.", "Eastern US", "East US", "E US", "EUS",
+                                  "Washington"),
+        # capitals by their cities (issue 13 item 13)
+        "Russia": ("Moscow",),
+        "Germany": ("Berlin",),
+        "United Kingdom": ("London",),
+        "Japan": ("Tokyo",),
         "Western United States": ("Western U.S.", "Western US", "West US", "W US", "WUS"),
         "Norway Finland": ("Norway/Finland", "Norway-Finland", "Norway", "Finland"),
         "Spain Portugal": ("Spain/Portugal", "Spain", "Portugal"),

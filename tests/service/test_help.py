@@ -71,3 +71,37 @@ async def test_the_table_help_shows_the_topics() -> None:
     assert r.ok and "strike <space>\n    e.g. strike" in r.answer and "submerge <space>" in r.answer
     r = await svc.handle("room", "alice", "help zeppelins")
     assert r.ok and "No help on 'zeppelins'. Topics: orders, turns" in r.answer
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_help_order_has_example_and_says_what_it_does(edition: str) -> None:
+    """Issue 13 item 14: 'help <order>' explains the order with an example, not only its form,
+    for every order of the edition, at the table and in Discord."""
+    ed = resolve_edition(edition)
+    names = ps.names_for(edition)
+    for verb in ps.usage_for(ed):
+        if verb in ("game", "help"):
+            continue
+        for style in ("text", "slash"):
+            lines = hp.help_text(verb, ed, style).splitlines()
+            assert len(lines) >= 4, (verb, style, lines)  # form, example, explanation, more
+            assert lines[-1] == "docs/orders.md has every order of every edition."
+            if style == "text":
+                assert lines[1].startswith("    e.g. "), (verb, lines)
+                ps.parse(lines[1].removeprefix("    e.g. "), names)
+            else:
+                assert lines[0].startswith("/"), (verb, lines)
+
+
+async def test_help_order_has_example_at_the_table() -> None:
+    svc = GameService(images=False)
+    r = await svc.handle("room", "alice", "help casualties")
+    assert r.ok
+    assert r.answer.splitlines()[:3] == [
+        "casualties <space> <units>  (e.g. 'casualties Ukraine 2 infantry, 1 tank')",
+        "    e.g. casualties Archangel 1 infantry",
+        "By the side that owes casualties in a battle (the defender answers its own, even during "
+        "the"]
+    assert "Every hit must be assigned" in r.answer
+    r = await svc.handle("room", "alice", "help move")
+    assert "In Combat Move units move into" in r.answer and "'via'" in r.answer

@@ -69,7 +69,7 @@ def test_H_7_all_hits_must_be_assigned() -> None:
     g2 = ukraine_attack({"tank": 2}, {"infantry": 2, "tank": 1})
     g2.script(1, 1, 6, 6, 6)
     g2.do(od.Battle(space="Ukraine"))
-    g2.refuse(od.Casualties(space="Ukraine", units={"infantry": 1}), "2 hit(s) must be assigned",
+    g2.refuse(od.Casualties(space="Ukraine", units={"infantry": 1}), "2 hits must be assigned",
               power=SU)
 
 

@@ -229,7 +229,7 @@ def test_MB_1_complex_captured_earlier_is_usable_from_the_next_turn() -> None:
                                          (g.state.next_id - 1, "infantry", None)),
                                   factory="Caucasus")]
     g.refuse(od.Place(units={"infantry": 1}, space="Caucasus"),
-             "Caucasus can place 0 more unit(s)", "IPC value 2", "MB-2")
+             "Caucasus can place 0 more units", "IPC value 2", "MB-2")
 
 
 def test_MB_1_a_friendly_powers_complex_is_never_usable() -> None:
@@ -249,7 +249,7 @@ def test_MB_2_cap_is_the_territory_value_including_adjacent_sea_zones() -> None:
     assert evs[0].factory == "Germany"
     assert g.state.placed == {"Germany": 4}
     err = g.refuse(od.Place(units={"infantry": 1}, space="Germany"),
-                   "Germany can place 0 more unit(s) this turn",
+                   "Germany can place 0 more units this turn",
                    "limited to its IPC value 4, sea zones next to it included (MB-2)")
     assert isinstance(err, IllegalOrder)
 
@@ -258,7 +258,7 @@ def test_MB_2_one_order_over_the_cap_is_refused_whole() -> None:
     """MB-2: placing 5 infantry in Germany (cap 4) in one order is refused; nothing is placed."""
     g = german_buy({"infantry": 5})
     g.refuse(od.Place(units={"infantry": 5}, space="Germany"),
-             "Germany can place 4 more unit(s) this turn", "MB-2")
+             "Germany can place 4 more units this turn", "MB-2")
     assert g.state.purchase == {"infantry": 5}
 
 
@@ -386,7 +386,7 @@ def test_MB_6_production_cap_is_kept_for_the_promised_carrier() -> None:
              "A fighter waits in Sea Zone 7", "MB-6")
     place(g, "Sea Zone 7", aircraft_carrier=1)
     g.refuse(od.Place(units={"infantry": 1}, space="United Kingdom"),
-             "United Kingdom can place 0 more unit(s)", "MB-2")
+             "United Kingdom can place 0 more units", "MB-2")
     place(g, "India", infantry=1)
     evs = g.end()
     assert of(evs, ev.PurchaseRefunded) == [] and of(evs, ev.UnitsRemoved) == []
@@ -405,7 +405,7 @@ def test_MB_7_fighters_placed_on_carriers_count_towards_the_cap() -> None:
     assert len(evs[0].units) == 3 and evs[0].factory == "United Kingdom"
     assert g.state.placed == {"United Kingdom": 3}
     g.refuse(od.Place(units={"infantry": 1}, space="United Kingdom"),
-             "United Kingdom can place 0 more unit(s)", "IPC value 3")
+             "United Kingdom can place 0 more units", "IPC value 3")
 
 
 def test_A_16_a_sea_zone_next_to_two_complexes_is_charged_to_either() -> None:

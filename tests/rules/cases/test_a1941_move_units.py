@@ -234,7 +234,7 @@ def test_UT_11_allied_cargo_loads_rides_and_offloads_on_three_turns() -> None:
                        "Sea Zone 10": {USA: {"transport": 1}}})
     g.move({"infantry": 1}, "Eastern Canada", "Sea Zone 10")
     assert g.units("Sea Zone 10", UK) == {"infantry": 1}
-    g.refuse(move({"infantry": 1}, "Sea Zone 10", "Eastern Canada"), "boarded United States's "
+    g.refuse(move({"infantry": 1}, "Sea Zone 10", "Eastern Canada"), "boarded United States' "
              "transport this turn", "later turn of its own power", "UT-11")
     advance(g, USA, NCM)
     g.move({"transport": 1}, "Sea Zone 10", "Sea Zone 11")

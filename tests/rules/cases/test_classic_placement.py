@@ -69,7 +69,7 @@ def test_R_PLC_04_A_17_captured_complex_is_usable_next_turn_up_to_its_value() ->
     g = bought(GER, {"infantry": 4}, owners={"Karelia S.S.R.": GER})
     place(g, "Karelia S.S.R.", infantry=3)
     g.refuse(od.Place(units={"infantry": 1}, space="Karelia S.S.R."),
-             "can place 0 more unit(s)", "IPC value 3", "R-PLC-04")
+             "can place 0 more units", "IPC value 3", "R-PLC-04")
 
 
 def test_R_PLC_04_an_original_complex_has_no_limit() -> None:
@@ -94,7 +94,7 @@ def test_R_PLC_04_a_new_complex_in_a_zero_value_territory_takes_one_unit() -> No
 def test_R_PLC_04_A_12_ships_placed_off_a_new_complex_count() -> None:
     g = bought(UK, {"infantry": 1, "transport": 1}, {"Gibraltar": {UK: {IC: 1}}})
     place(g, "West Mediterranean Sea Zone", transport=1)
-    g.refuse(od.Place(units={"infantry": 1}, space="Gibraltar"), "can place 0 more unit(s)")
+    g.refuse(od.Place(units={"infantry": 1}, space="Gibraltar"), "can place 0 more units")
 
 
 def test_R_PLC_02_ships_in_an_adjacent_sea_zone_without_enemy_units() -> None:
