@@ -113,7 +113,7 @@ def test_R_NCM_03_land_units_only_into_friendly_territories() -> None:
     """R-NCM-03: in Non-combat Movement German infantry cannot enter British Gibraltar, enemy
     French West Africa, nor pass through them; into a friendly territory it may."""
     g = game(GER, NCM, {"Algeria": {GER: {"infantry": 2}}})
-    g.refuse(move({"infantry": 1}, "Algeria", "French West Africa"), "NC-5")
+    g.refuse(move({"infantry": 1}, "Algeria", "French West Africa"), "R-NCM-03")
     g.move({"infantry": 1}, "Algeria", "Libya")
     assert g.units("Libya", GER) == {"infantry": 1}
 
