@@ -503,8 +503,9 @@ _GAME_USAGE: dict[str, str] = {
 # ----------------------------------------------------------------------------------------------
 
 # How alike a misspelt unit name must be to the one unit it is read as (difflib's ratio):
-# "infantery" is 0.94 like "infantry"; "tnak" (0.75 like "tank") is only suggested.
-NEAR_MISS = 0.85
+# "infantery" is 0.94 like "infantry", "bomer" 0.91 like "bomber"; "tnk" (0.86 like "tank")
+# and "tnak" (0.75) are only suggested: in a short name one letter is too much to guess.
+NEAR_MISS = 0.88
 
 _DOTTED_ABBREV = re.compile(r"(?<![^\W_])((?:[^\W\d_]\.){2,})")  # u.s. -> us, u.k. -> uk
 _LETTER_DIGIT = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Literal
 
 from rules import parse as ps
 from rules.edition import edition_catalog
+from rules.words import possessive
 
 if TYPE_CHECKING:
     from rules.edition import Edition
@@ -171,7 +172,7 @@ _EXPLAIN: dict[str, str] = {
 Purchase Units, by the power whose turn it is: adds units to this turn's purchase and pays for
 them at once from the treasury (a purchase you cannot afford is refused with what is left).
 Orders add up; 'buy clear' empties the list and refunds it. The units are placed at the end of
-the turn (Mobilize New Units). Answer: 'Germany bought 3 infantry, 1 tank (15 IPCs).'""",
+the turn (Mobilize New Units). Answer: '{buy_answer}'""",
     "move": """\
 Combat Move or Noncombat Move, by the power whose turn it is. In Combat Move units move into
 enemy spaces (each becomes a battle) or wherever a combat move may end; in Noncombat Move into
@@ -195,8 +196,9 @@ fire; every die is in the answer). When a side has a choice of casualties the ga
     "casualties": """\
 By the side that owes casualties in a battle (the defender answers its own, even during the
 other side's turn): names the units that take the hits scored. Every hit must be assigned, to
-units that may take it (a two-hit battleship may take one and stay, damaged). Answer:
-'Casualties in Ukraine: Soviet Union loses 1 infantry.'""",
+units that may take it (a unit with two hits, where the edition has one, may take one and stay,
+damaged). Answer:
+'{casualties_answer}'""",
     "retreat": """\
 By the attacker, after a round of a battle: all attacking units there leave for one adjacent
 friendly space at least one of them came from; the defender keeps the space.""",
@@ -237,7 +239,8 @@ game waits for). When ending would forfeit something (money unspent, units left 
 that could still move) the referee says so and '{end_confirm}' ends it anyway.""",
     "undo": """\
 Takes back your last order of the phase, as long as no dice were rolled since and no other
-power has acted since. Answer: 'Undone: Germany's 'buy 1 tank' (1 event taken back).'""",
+power has acted since. Answer:
+{undo_answer}""",
     "odds": """\
 Anyone, in a game or not: the chances of a battle fought to the end with default casualties,
 exact where feasible, else by simulating battles, with its error bar; every answer comes within
@@ -460,7 +463,19 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
     if explained is None:
         return line
     more = "docs/orders.md has every order of every edition."
-    return f"{line}\n{_fill(explained, style)}\n{more}"
+    return f"{line}\n{_fill(explained, style, **_answers(shown, names))}\n{more}"
+
+
+def _answers(ed: Edition | None, n: _Names | None) -> dict[str, str]:
+    """Answers the referee gives, on the edition's own board, for the explanations."""
+    if ed is None or n is None:
+        return {"buy_answer": "...", "casualties_answer": "...", "undo_answer": "..."}
+    cost = (ed.units[n.cheap].cost or 0) * 2
+    return {
+        "buy_answer": f"{n.power} bought {ps.format_units({n.cheap: 2})} ({cost} IPCs).",
+        "casualties_answer": f"Casualties in {n.near}: {n.power} loses 1 {n.cheap}.",
+        "undo_answer": f"Undone: {possessive(n.power)} 'buy 1 {n.cheap}' (1 event taken back).",
+    }
 
 
 def _order_form(verb: str, style: Style) -> str:
