@@ -124,7 +124,7 @@ def test_grammar_no_s_in_parentheses_in_a_whole_game(edition: str) -> None:
 def test_grammar_one_submarine_makes_a_surprise_strike() -> None:
     out = played("a1941")
     assert ("In Sea Zone 16 the defending submarines: 1 submarine makes a surprise strike "
-            "(SS-2, default).") in out
+            "(SS-2") in out
     assert "1 submarine make " not in out
 
 
