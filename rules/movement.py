@@ -674,6 +674,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
                 moves.append(ev.UnitMove(id=c.id, path=(c.space,), cost=0, carried_by=None))
                 continue
             moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
+    if phase == COMBAT:
+        _check_transports_not_alone(s, order, moves)
     from rules import flow
 
     violated = _violations(s, moves) if phase == COMBAT else []
@@ -695,6 +697,45 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     if moves:
         tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
                               moves=tuple(moves), blitzed=tuple(blitzed)))
+
+
+def _attackers(s: GameState, power: str, zone: str, moves: list[ev.UnitMove]) -> list[Unit]:
+    """The power's units with an attack value that will be in ``zone`` after ``moves``: those
+    there now (not cargo, not leaving with this order) and those this order brings (UT-3)."""
+    ed = s.edition
+    moving = {m.id for m in moves}
+    here = [u for u in s.units_in(zone) if u.id not in moving and u.carried_by is None]
+    arriving = [s.units[m.id] for m in moves if m.path[-1] == zone and m.carried_by is None]
+    return [u for u in (*here, *arriving) if u.owner == power and ed.units[u.type].attack > 0]
+
+
+def _check_transports_not_alone(s: GameState, order: od.Move, moves: list[ev.UnitMove]) -> None:
+    """UT-3 / CM-4: in Combat Move transports may enter a hostile sea zone only together with a
+    unit that has an attack value (there already, or moving in with the same order). Zones with
+    enemy units that are not hostile are checked when Combat Move ends: an amphibious assault
+    from there is the exception UT-3 names."""
+    ed = s.edition
+    power = order.power
+    zone = order.to
+    lone = [s.units[m.id] for m in moves if m.path[-1] == zone and len(m.path) > 1
+            and ed.units[s.units[m.id].type].abilities.cannot_attack_alone]
+    if not lone or not ed.is_sea(zone) or not is_hostile_sea(s, zone, power):
+        return
+    if _attackers(s, power, zone, moves):
+        return
+    names = ", ".join(sorted({u.type for u in lone}))
+    escorts = sorted({u.type for u in s.units_in(order.frm)
+                      if u.owner == power and u.carried_by is None and ed.units[u.type].attack > 0
+                      and ed.units[u.type].domain == "sea" and not u.stopped})
+    what = ", ".join(f"{count} {name}" for name, count in order.units.items())
+    example = (f" (e.g. 'move {what}, 1 {escorts[0]} from {order.frm} to {zone}')"
+               if escorts else "")
+    raise IllegalOrder(
+        f"Transports cannot attack alone ({ed.cite('UT-3')}): {zone} is hostile "
+        f"({hostile_sea_why(s)}) and no {power} unit with an attack value is there or moves in "
+        f"with the {names}. Move a warship or an air unit into {zone} first, or in the same "
+        f"order{example}."
+    )
 
 
 def _check_raid(s: GameState, order: od.Move) -> None:
@@ -1054,6 +1095,8 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
     zone_hostile = is_hostile_sea(s, zone, power)
     if phase == NONCOMBAT and zone_hostile:
         raise IllegalOrder(f"Transports may not offload in hostile {zone} (UT-12).")
+    if phase == COMBAT and hostile_target and not zone_hostile:
+        _check_assault_past_submarines(s, zone, power)
     moves: list[ev.UnitMove] = []
     for u in units:
         t = s.units[u.carried_by] if u.carried_by is not None else None
@@ -1088,6 +1131,28 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
                                      carried_by=None, stopped=True, offloaded=True,
                                      assault=target if phase == COMBAT and not neutral else None))
     return moves
+
+
+def _check_assault_past_submarines(s: GameState, zone: str, power: str) -> None:
+    """CM-29 / AA-2: an amphibious assault may ignore enemy submarines in the offloading zone
+    only if a warship of the attacking power is there (already there or moved in this phase);
+    air units do not count. Where any enemy unit makes a zone hostile (Classic R-NAV-01) the
+    submarines are fought in the sea battle instead, and this never applies."""
+    ed = s.edition
+    subs = [e for e in enemy_units(s, zone, power) if ed.units[e.type].abilities.submersible]
+    if not subs or _own_warships(s, zone, power):
+        return
+    raise IllegalOrder(
+        f"An enemy submarine is in {zone}: an amphibious assault may offload past it only if a "
+        f"warship of {power} (a submarine counts, air units do not) is in {zone} "
+        f"({ed.cite('CM-29', 'AA-2')}). Move a warship into {zone} first, then offload."
+    )
+
+
+def _own_warships(s: GameState, zone: str, power: str) -> list[Unit]:
+    ed = s.edition
+    return [w for w in s.units_in(zone) if w.owner == power and w.carried_by is None
+            and ed.units[w.type].abilities.warship]
 
 
 def _territories(n: int) -> str:
@@ -1152,27 +1217,41 @@ def check_end_combat_move(s: GameState) -> None:
                 f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
                 f"{power} warship is in {z} at the end of Combat Move (CM-29)."
             )
-    problems.extend(_lone_transport_problems(s, power))
+    problems.extend(_lone_transport_problems(s, power, assault_zones))
     if problems:
         raise IllegalOrder("Cannot end Combat Move yet: " + " ".join(problems))
 
 
-def _lone_transport_problems(s: GameState, power: str) -> list[str]:
+def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) -> list[str]:
     """UT-3: transports attack only with a unit that has an attack value. A-9: transports alone
     in a hostile zone at the start of the turn must leave it if they can; if they cannot, they
-    stay and no battle happens."""
+    stay and no battle happens. UT-3 / CM-4: transports that moved in Combat Move into a zone
+    with enemy units (submarines, transports) and nothing to attack them with fight no battle,
+    so they may end there only for an amphibious assault from that zone."""
     ed = s.edition
     out: list[str] = []
     zones = sorted({u.space for u in s.units.values()
                     if u.owner == power and u.carried_by is None and ed.is_sea(u.space)
                     and ed.units[u.type].abilities.cannot_attack_alone})
     for z in zones:
-        if not is_hostile_sea(s, z, power):
-            continue
         mine = [u for u in s.units_in(z) if u.owner == power and u.carried_by is None]
         if any(ed.units[u.type].attack > 0 for u in mine):
             continue
         alone = [u for u in mine if ed.units[u.type].abilities.cannot_attack_alone]
+        if not is_hostile_sea(s, z, power):
+            moved = [u for u in alone if u.combat_moved and not u.offloaded
+                     and not (u.start and is_hostile_sea(s, u.start, power))]  # CM-13
+            if moved and enemy_units(s, z, power) and z not in assault_zones:
+                laden = any(cargo_of(s, u) for u in moved)
+                out.append(
+                    f"Transports cannot attack alone ({ed.cite('UT-3')}): the enemy units in {z} "
+                    "would not be attacked, and Combat Move must end in combat "
+                    f"({ed.cite('CM-4')}). "
+                    + ("Offload the cargo from there in an amphibious assault, send "
+                       if laden else "Send ")
+                    + f"a unit with an attack value into {z}, or 'undo' the transports' move."
+                )
+            continue
         if any(u.combat_moved for u in alone):
             out.append(
                 f"Transports cannot attack alone (UT-3): send a unit with an attack value into "

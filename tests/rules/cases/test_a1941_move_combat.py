@@ -477,16 +477,35 @@ def test_CM_28_transport_loads_along_its_route_and_must_assault() -> None:
 
 def test_CM_29_assault_past_enemy_submarines_needs_an_own_warship() -> None:
     """CM-29: an assault may ignore a UK submarine in the offloading zone only if a German
-    warship is in that zone at the end of Combat Move."""
+    warship is in that zone: without one the offload is refused at once, with the reason."""
     units = {"Sea Zone 5": {GER: {"transport": 1, "infantry": 1}, UK: {"submarine": 1}}}
     g = game(GER, CM, units)
-    g.move({"infantry": 1}, "Sea Zone 5", "Karelia")
-    g.refuse(od.EndPhase(), "Enemy submarines in Sea Zone 5", "Germany warship", "CM-29")
+    g.refuse(move({"infantry": 1}, "Sea Zone 5", "Karelia"), "enemy submarine is in Sea Zone 5",
+             "warship of Germany", "air units do not", "CM-29/AA-2",
+             "Move a warship into Sea Zone 5 first")
     w = game(GER, CM, {"Sea Zone 5": {GER: {"transport": 1, "infantry": 1, "submarine": 1},
                                       UK: {"submarine": 1}}})
     w.move({"infantry": 1}, "Sea Zone 5", "Karelia")
     w.end()
     assert w.owner("Karelia") == GER and battles(w) == {}
+
+
+def test_CM_29_AA_2_a_warship_moved_in_this_phase_lets_the_assault_pass_the_submarine() -> None:
+    """CM-29 / AA-2: a German destroyer that moves into the offloading zone in this Combat Move
+    counts. If the warship then leaves, Combat Move cannot end."""
+    g = game(GER, CM, {"Sea Zone 5": {GER: {"transport": 1, "infantry": 1}, UK: {"submarine": 1}},
+                       "Sea Zone 6": {GER: {"destroyer": 1}}})
+    g.refuse(move({"infantry": 1}, "Sea Zone 5", "Karelia"), "CM-29")
+    g.move({"destroyer": 1}, "Sea Zone 6", "Sea Zone 5")
+    g.move({"infantry": 1}, "Sea Zone 5", "Karelia")
+    g.end()
+    assert g.owner("Karelia") == GER and "Sea Zone 5" not in battles(g)
+    a = game(GER, CM, {"Sea Zone 5": {GER: {"transport": 1, "infantry": 1, "destroyer": 1},
+                                      UK: {"submarine": 1}},
+                       "Sea Zone 6": {UK: {"destroyer": 1}}})
+    a.move({"infantry": 1}, "Sea Zone 5", "Karelia")
+    a.move({"destroyer": 1}, "Sea Zone 5", "Sea Zone 6")
+    a.refuse(od.EndPhase(), "Enemy submarines in Sea Zone 5", "CM-29")
 
 
 def test_CM_30_cargo_is_destroyed_with_its_transport() -> None:

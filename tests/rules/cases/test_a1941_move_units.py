@@ -106,16 +106,48 @@ def test_UD_2_destroyer_stops_enemy_submarines_also_in_noncombat_move() -> None:
 
 
 def test_UT_3_transports_cannot_attack_alone() -> None:
-    """UT-3: a UK transport may not attack a zone holding a German destroyer on its own; with a
-    UK destroyer alongside the attack stands."""
-    g = game(UK, CM, {"Sea Zone 8": {UK: {"transport": 1, "destroyer": 1}},
-                      "Sea Zone 6": {GER: {"destroyer": 1}}})
-    g.move({"transport": 1}, "Sea Zone 8", "Sea Zone 6")
-    g.refuse(od.EndPhase(), "Transports cannot attack alone (UT-3)", "Sea Zone 6")
-    g.move({"destroyer": 1}, "Sea Zone 8", "Sea Zone 6")
+    """UT-3 / CM-4: a UK transport may not move into a zone holding a German destroyer on its
+    own: refused at once, with the order that works; with a UK destroyer alongside (in the same
+    order, or there first) the attack stands."""
+    units = {"Sea Zone 8": {UK: {"transport": 1, "destroyer": 1}},
+             "Sea Zone 6": {GER: {"destroyer": 1}}}
+    g = game(UK, CM, units)
+    g.refuse(move({"transport": 1}, "Sea Zone 8", "Sea Zone 6"),
+             "Transports cannot attack alone (UT-3)", "Sea Zone 6 is hostile",
+             "'move 1 transport, 1 destroyer from Sea Zone 8 to Sea Zone 6'")
+    g.do(move({"transport": 1, "destroyer": 1}, "Sea Zone 8", "Sea Zone 6"))
     g.end()
     b = battles(g)["Sea Zone 6"]
     assert b.attacker == UK and len(b.attacking) == 2
+    first = game(UK, CM, units)
+    first.move({"destroyer": 1}, "Sea Zone 8", "Sea Zone 6")
+    first.move({"transport": 1}, "Sea Zone 8", "Sea Zone 6")
+    first.end()
+    assert len(battles(first)["Sea Zone 6"].attacking) == 2
+
+
+def test_UT_3_CM_4_lone_transport_may_not_end_combat_move_beside_enemy_units() -> None:
+    """UT-3 / CM-4: a lone UK transport that moves beside a German transport (a zone that is not
+    hostile) fights nothing, so Combat Move cannot end; a destroyer sent in makes it a combat
+    (UT-6), and an amphibious assault from that zone is the exception UT-3 names."""
+    units = {"Sea Zone 8": {UK: {"transport": 1, "destroyer": 1}},
+             "Sea Zone 6": {GER: {"transport": 1}}}
+    g = game(UK, CM, units)
+    g.move({"transport": 1}, "Sea Zone 8", "Sea Zone 6")
+    g.refuse(od.EndPhase(), "Transports cannot attack alone (UT-3)", "Sea Zone 6", "CM-4",
+             "Send a unit with an attack value into Sea Zone 6")
+    g.move({"destroyer": 1}, "Sea Zone 8", "Sea Zone 6")
+    g.end()
+    assert g.state.phase == "conduct_combat"
+    a = game(UK, CM, {"United Kingdom": {UK: {"infantry": 1}},
+                      "Sea Zone 7": {UK: {"transport": 1}},
+                      "Sea Zone 6": {GER: {"transport": 1}}})
+    a.move({"infantry": 1}, "United Kingdom", "Sea Zone 7")
+    a.move({"transport": 1}, "Sea Zone 7", "Sea Zone 6")
+    a.refuse(od.EndPhase(), "Offload the cargo from there in an amphibious assault")
+    a.move({"infantry": 1}, "Sea Zone 6", "Western Europe")
+    a.end()
+    assert a.owner("Western Europe") == UK
 
 
 def test_A_9_lone_transport_in_a_hostile_zone_must_leave_if_it_can() -> None:
