@@ -691,6 +691,9 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         flow.capture(tx, t, power, "neutral violation", "R-NEU-02")
     for t in blitzed:
         flow.capture(tx, t, power, "blitz", "CM-25")
+    if phase in (COMBAT, NONCOMBAT) and any(
+            ed.units[s.units[m.id].type].domain == "air" for m in moves):
+        _check_landing(tx, order, moves, blitzed)
     if phase == COMBAT and ed.rules.rules.aa_overflight_fire:
         lost = _overflight_fire(tx, moves, power, dice)
         moves = [m for m in moves if m.id not in lost]
@@ -735,6 +738,91 @@ def _check_transports_not_alone(s: GameState, order: od.Move, moves: list[ev.Uni
         f"({hostile_sea_why(s)}) and no {power} unit with an attack value is there or moves in "
         f"with the {names}. Move a warship or an air unit into {zone} first, or in the same "
         f"order{example}."
+    )
+
+
+def _waiting(s: GameState, power: str) -> set[int]:
+    """Own fighters that ended a noncombat move at sea: they land where they are (NC-6)."""
+    from rules import landing
+
+    if s.phase != NONCOMBAT:
+        return set()
+    return {u.id for u in landing.airborne(s, power)
+            if s.edition.is_sea(u.space) and u.moved and not u.combat_moved}
+
+
+def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
+                   blitzed: list[str]) -> None:
+    """The air units of this order must keep a landing place, and so must every other air unit
+    already flying: carriers take two fighters each, guests of allies included, and one carrier
+    ends the turn in one zone (CM-15/CM-16/AIR-4 in Combat Move; NC-6/UF-2/UC-2 in Noncombat
+    Move, where fighters moved to a sea zone land there)."""
+    from rules import landing
+
+    s = tx.state
+    ed = s.edition
+    power = order.power
+    phase = s.phase
+    probe = type(tx)(s)
+    probe.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
+                             moves=tuple(moves), blitzed=tuple(blitzed)))
+    after = probe.state
+    mine = {m.id for m in moves if ed.units[s.units[m.id].type].domain == "air"}
+    fixed_after = _waiting(after, power) | (mine if phase == NONCOMBAT else set())
+    now = landing.plan(s, power, fixed=_waiting(s, power))
+    then = landing.plan(after, power, fixed=fixed_after)
+    if len(then.lost) <= len(now.lost):
+        return
+    ours = [u for u in then.lost if u.id in mine]
+    u = after.units[(ours or [after.units[i] for i in sorted(mine)])[0].id]
+    others = [x for x in then.lost if x.id not in mine and x.id not in {y.id for y in now.lost}]
+    fighter = ed.units[u.type].abilities.carrier_landable
+    alone = then.options.get(u.id, 0) > 0 and not others
+    if phase == COMBAT:
+        left = remaining(after, u)
+        head = (f"{u.type.capitalize()} could not land anywhere after attacking {order.to}: it "
+                f"would have {left} movement left")
+        if others:
+            o = others[0]
+            why = (f", and then the {o.type} in {o.space} could not land: the carriers they "
+                   "can reach have no free slot left for both; each takes two fighters (guests "
+                   f"included) and ends the turn in one zone ({ed.cite('UF-2', 'UC-2')})")
+        elif alone:
+            why = (", and the carriers that can be within reach have no free slot left for it: "
+                   "each takes two fighters (guests included) and ends the turn in one zone "
+                   f"({ed.cite('UF-2', 'UC-2')})")
+        elif fighter:
+            why = (" and no safe landing place within reach: no territory friendly since the "
+                   "start of the turn, and no carrier with room that can be within "
+                   f"{left} of {order.to} at the end of the turn (a carrier counts if it is "
+                   "there, or makes no combat move and can get there in Noncombat Move)")
+        else:
+            why = (" and no territory friendly since the start of the turn within reach; "
+                   f"{u.type}s never land on carriers (UB-1)")
+        advice = ("Send fewer fighters, or attack a closer space." if fighter and (alone or others)
+                  else "Attack a closer space.")
+        raise IllegalOrder(f"{head}{why} ({ed.cite('CM-15', 'AIR-4')}). {advice}")
+    here = order.to
+    present = [d for d in landing.decks(after, power, moving=False)
+               if d.carrier is not None and d.carrier.space == here]
+    seats = sum(d.room for d in present)
+    flying = sum(1 for x in landing.airborne(after, power)
+                 if x.space == here and ed.units[x.type].abilities.carrier_landable)
+    carriers = [c for c in after.units_in(here)
+                if ed.units[c.type].abilities.carrier_capacity and after.friendly(c.owner, power)]
+    if not carriers:
+        there = f"there is no friendly carrier in {here}"
+    else:
+        there = (f"the friendly carriers in {here} have {seats} free "
+                 f"slot{'s' if seats != 1 else ''} for the {flying} "
+                 f"fighter{'s that' if flying != 1 else ' that'} would wait there (two fighters "
+                 "a carrier, guests of allies included)")
+    raise IllegalOrder(
+        f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: {there}; "
+        "no other carrier with room can come there for it or be placed there this turn "
+        f"({ed.cite('UF-2', 'UC-2', 'NC-6', 'NC-7')}). Land it in a territory friendly since "
+        "the start of the turn, "
+        "or in a zone where a carrier has room."
     )
 
 
@@ -853,37 +941,23 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
     ed = s.edition
     pr = _air_path(s, u, order.frm, order.to, order.via, phase)
     dest = order.to
-    # Neutrals flown over now are taken at once (R-NEU-02): the way back may cross them.
-    taken = frozenset(x for x in pr.path[1:-1] if is_neutral(s, x))
-    cost = len(pr.path) - 1
-    if u.carried_by is not None and ed.units[u.type].abilities.carrier_landable:
-        pass  # take-off from a carrier: its own zone costs nothing (AIR-6)
-    left = remaining(s, u) - cost
+    cost = len(pr.path) - 1  # from a carrier its own zone costs nothing (AIR-6)
     if phase == COMBAT:
         if not _air_combat_target(s, dest, u.owner):
             raise IllegalOrder(
                 f"Combat Move must end in combat: there is nothing hostile in {dest} (CM-4). "
                 "Move air units to land in Noncombat Move."
             )
-        if not landing_possible(s, u, dest, left, taken):
-            raise IllegalOrder(
-                f"{u.type.capitalize()} could not land anywhere after attacking {dest}: it would "
-                f"have {left} movement left and no safe landing place within reach (CM-15/AIR-4, "
-                "R-CM-06). Attack a closer space"
-                + (", or make sure a carrier can be there." if
-                   ed.units[u.type].abilities.carrier_landable else
-                   ", or one from which a friendly territory is within its reach.")
-            )
-    else:
-        if not _safe_landing_now(s, u, dest):
-            raise IllegalOrder(
-                f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: "
-                f"{dest} is not a territory friendly since the start of the turn"
-                + (", nor a sea zone where a friendly carrier has room (UF-2)" if
-                   ed.units[u.type].abilities.carrier_landable else
-                   ("; bombers never land on carriers (UB-1)" if ed.is_sea(dest) else ""))
-                + " (NC-6/NC-7)."
-            )
+        # Whether it can land (CM-15/AIR-4) is checked for the whole order at once, with every
+        # other air unit and carrier slot (_check_landing).
+    elif ((not ed.is_sea(dest) or not ed.units[u.type].abilities.carrier_landable)
+          and not friendly_at_turn_start(s, dest, u.owner)):
+        raise IllegalOrder(
+            f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: "
+            f"{dest} is not a territory friendly since the start of the turn"
+            + ("; bombers never land on carriers (UB-1)" if ed.is_sea(dest) else "")
+            + " (NC-6/NC-7)."
+        )
     return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None,
                        raid=order.raid and phase == COMBAT)
 
@@ -922,45 +996,6 @@ def _carrier_zones(s: GameState, power: str, moving: bool = True,
         for f in flow.eligible_factories(s, power):
             zones.update(z for z in ed.neighbours[f] if ed.is_sea(z))  # NC-6, A-22
     return zones
-
-
-def landing_spots(s: GameState, u: Unit) -> set[str]:
-    ed = s.edition
-    spots = {
-        t for t in s.owners if friendly_at_turn_start(s, t, u.owner)
-    }
-    if ed.units[u.type].abilities.carrier_landable:
-        spots |= _carrier_zones(s, u.owner)
-    return spots
-
-
-def landing_possible(s: GameState, u: Unit, frm: str, left: int,
-                     taken: frozenset[str] = frozenset()) -> bool:
-    """A safe landing place within ``left`` (AIR-4, R-CM-06), reached in Noncombat Move: never
-    over an unowned neutral (R-NCM-04) except those in ``taken`` (violated by this move)."""
-    dist = _air_dists(s.edition, frm, unowned_neutrals(s) - taken)
-    return any(dist.get(t, 10**6) <= left for t in landing_spots(s, u))
-
-
-def _safe_landing_now(s: GameState, u: Unit, dest: str) -> bool:
-    ed = s.edition
-    if not ed.is_sea(dest):
-        return friendly_at_turn_start(s, dest, u.owner)
-    if not ed.units[u.type].abilities.carrier_landable:
-        return False
-    return _carrier_room_at(s, u, dest) > 0 or dest in _carrier_zones(s, u.owner, skip_in=dest)
-
-
-def _carrier_room_at(s: GameState, u: Unit, zone: str) -> int:
-    """Free fighter slots on friendly carriers in ``zone``, less the slots other airborne fighters
-    of the power waiting there will take (UF-2: two fighters per carrier)."""
-    ed = s.edition
-    room = sum(carrier_room(s, c) for c in s.units_in(zone)
-               if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner))
-    waiting = sum(1 for f in s.units_in(zone)
-                  if f.id != u.id and f.owner == u.owner and f.carried_by is None
-                  and ed.units[f.type].abilities.carrier_landable)
-    return room - waiting
 
 
 def _sea_move(s: GameState, u: Unit, order: od.Move, phase: str) -> list[ev.UnitMove]:
@@ -1200,8 +1235,6 @@ def check_end_combat_move(s: GameState) -> None:
                 f"{u.type} in {z}: Combat Move must end in combat (CM-4); move it in Noncombat "
                 "Move instead, or use 'undo'."
             )
-        if dom == "air" and u.combat_moved and not landing_possible(s, u, u.space, remaining(s, u)):
-            problems.append(f"{u.type} in {u.space} has no possible landing place (AIR-4).")
     for c in s.units.values():
         if c.owner == power and c.carried_by is not None and c.loaded == COMBAT and not c.assault:
             problems.append(
@@ -1217,9 +1250,31 @@ def check_end_combat_move(s: GameState) -> None:
                 f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
                 f"{power} warship is in {z} at the end of Combat Move (CM-29)."
             )
+    problems.extend(_landing_problems(s, power))
     problems.extend(_lone_transport_problems(s, power, assault_zones))
     if problems:
         raise IllegalOrder("Cannot end Combat Move yet: " + " ".join(problems))
+
+
+def _landing_problems(s: GameState, power: str) -> list[str]:
+    """AIR-4 / CM-16: every air unit that moved in Combat Move keeps some way to land, all of
+    them at once (each carrier takes two fighters and ends the turn in one zone)."""
+    from rules import landing
+
+    ed = s.edition
+    p = landing.plan(s, power)
+    out = []
+    for u in p.lost:
+        if not u.combat_moved:
+            continue
+        crowded = p.options.get(u.id, 0) > 0
+        out.append(
+            f"{u.type} in {u.space} has no possible landing place ({ed.cite('AIR-4')})"
+            + (": the carriers it could reach are needed by other fighters, two a carrier "
+               f"({ed.cite('UF-2', 'UC-2')})" if crowded else "")
+            + "; move it where it can land, or 'undo'."
+        )
+    return out
 
 
 def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) -> list[str]:
@@ -1355,17 +1410,43 @@ def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Uni
 
 
 def end_noncombat(tx: Tx, confirm: bool) -> None:
+    from rules import landing
+
     s = tx.state
+    ed = s.edition
     lost, boards = _unlanded_air(s, final=False)
+    # Fighters that ended a noncombat move at sea wait there; the others may still fly.
+    bound = landing.plan(s, s.power, fixed=_waiting(s, s.power)) if lost else landing.Plan()
+    rescue = landing.plan(s, s.power) if lost else landing.Plan()
     for u in lost:
-        c = _collecting_carrier(s, u)
-        if c is not None:
+        # AIR-5 / NC-10 / UF-4: a carrier that can still catch the fighter is bound to go.
+        deck, zone = bound.deck.get(u.id) or rescue.deck.get(u.id) or (None, "")
+        c = deck.carrier if deck is not None else None
+        if c is None or c.space == zone:
+            continue
+        if u.space == zone:
             raise IllegalOrder(
-                f"The {c.type} in {c.space} must move to {u.space} to collect the {u.type} "
-                f"waiting there (NC-10/UF-4/AIR-5): move it there before ending Noncombat Move."
+                f"The {c.type} in {c.space} must move to {zone} to collect the {u.type} waiting "
+                f"there ({ed.cite('AIR-5', 'NC-10', 'UF-4')}): move it there before ending "
+                "Noncombat Move."
             )
+        raise IllegalOrder(
+            f"The {u.type} in {u.space} can still land: move it to {zone}; the {c.type} in "
+            f"{c.space} must move to {zone} to collect it ({ed.cite('AIR-5', 'NC-10', 'UF-4')}). "
+            "Make both moves before ending Noncombat Move."
+        )
     if lost and not confirm:
-        names = ", ".join(f"{u.type} in {u.space}" for u in lost)
+        def where(u: Unit) -> str:
+            if u.id in rescue.land:
+                return f" (it can still reach {rescue.land[u.id]})"
+            if u.id in rescue.deck:
+                d, z = rescue.deck[u.id]
+                if d.carrier is None:
+                    return f" (it can still reach {z}, where a new {d.kind} can be placed)"
+                return f" (it can still reach the {d.kind} in {z})"
+            return ""
+
+        names = ", ".join(f"{u.type} in {u.space}{where(u)}" for u in lost)
         raise IllegalOrder(
             f"These air units have no safe landing place and would be destroyed: {names} "
             "(NC-7). Move them to land, or 'end confirm' to accept the loss."
@@ -1376,24 +1457,6 @@ def end_noncombat(tx: Tx, confirm: bool) -> None:
     if lost:
         tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
                                 reason="air units with no safe landing place", rule="NC-7"))
-
-
-def _collecting_carrier(s: GameState, u: Unit) -> Unit | None:
-    """NC-10: an own carrier that did not move in Combat Move and can still reach the fighter."""
-    ed = s.edition
-    if not ed.is_sea(u.space) or not ed.units[u.type].abilities.carrier_landable:
-        return None
-    for c in sorted(s.units.values(), key=lambda x: x.id):
-        if (c.owner != u.owner or not ed.units[c.type].abilities.carrier_capacity
-                or c.combat_moved or c.fought or c.stopped or c.space == u.space
-                or carrier_room(s, c) <= 0 or remaining(s, c) <= 0):
-            continue
-        try:
-            _sea_path(s, c, c.space, u.space, (), NONCOMBAT)
-        except IllegalOrder:
-            continue
-        return c
-    return None
 
 
 def remove_unlanded_air(tx: Tx, final: bool) -> None:

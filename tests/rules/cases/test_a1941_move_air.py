@@ -324,3 +324,98 @@ def test_A_22_new_carrier_zone_needs_an_eligible_complex() -> None:
     g.refuse(move({"fighter": 1}, "Ukraine", "Sea Zone 18"), "safe landing place", "NC-6")
     g.move({"fighter": 1}, "Ukraine", "Sea Zone 5", "Eastern Europe")
     assert g.units("Sea Zone 5", GER) == {"fighter": 1}
+
+
+def test_UF_2_UC_2_NC_6_fighters_refused_at_once_where_carriers_have_no_room() -> None:
+    """UF-2 / UC-2 / NC-6: the UK carrier in Sea Zone 7 carries two US guest fighters, so a UK
+    fighter flying there in Noncombat Move is refused at once (no other carrier can come);
+    with one slot free, two fighters in one order are refused and one is accepted."""
+    g = game(UK, NCM, {"Sea Zone 7": {UK: {"aircraft carrier": 1}, USA: {"fighter": 2}},
+                       "United Kingdom": {UK: {"fighter": 2, "industrial complex": 1}}})
+    g.refuse(move({"fighter": 1}, "United Kingdom", "Sea Zone 7"), "safe landing place",
+             "carriers in Sea Zone 7 have 0 free slots", "guests of allies included",
+             "no other carrier with room can come there", "UF-2/UC-2", "NC-6")
+    h = game(UK, NCM, {"Sea Zone 7": {UK: {"aircraft carrier": 1}, USA: {"fighter": 1}},
+                       "United Kingdom": {UK: {"fighter": 2, "industrial complex": 1}}})
+    h.refuse(move({"fighter": 2}, "United Kingdom", "Sea Zone 7"), "1 free slot",
+             "for the 2 fighters that would wait there")
+    h.move({"fighter": 1}, "United Kingdom", "Sea Zone 7")
+    h.refuse(move({"fighter": 1}, "United Kingdom", "Sea Zone 7"), "1 free slot",
+             "for the 2 fighters that would wait there")
+    h.end()
+    carrier = one(h, "Sea Zone 7", UK, "aircraft carrier")
+    assert one(h, "Sea Zone 7", UK, "fighter").carried_by == carrier.id
+
+
+def test_UF_2_NC_6_a_carrier_that_can_still_come_counts_once() -> None:
+    """UF-2 / NC-6 / AIR-5: two US fighters may wait in Sea Zone 40 for the empty carrier in
+    Sea Zone 42 (it can come in this Noncombat Move); a third is refused at once."""
+    g = game(USA, NCM, {"Sea Zone 42": {USA: {"aircraft carrier": 1}},
+                        "Western United States": {USA: {"fighter": 3, "industrial complex": 1}}})
+    g.move({"fighter": 2}, "Western United States", "Sea Zone 40")
+    g.refuse(move({"fighter": 1}, "Western United States", "Sea Zone 40"),
+             "there is no friendly carrier in Sea Zone 40", "UF-2")
+    g.move({"aircraft carrier": 1}, "Sea Zone 42", "Sea Zone 40")
+    g.end()
+    carrier = one(g, "Sea Zone 40", USA, "aircraft carrier")
+    assert [f.carried_by for f in pieces(g, "Sea Zone 40", USA, "fighter")] == [carrier.id] * 2
+
+
+def test_AIR_4_CM_15_a_carriers_later_move_counts_for_landing() -> None:
+    """AIR-4 / CM-15: the German carrier in Sea Zone 9 carries two fighters; both take off and
+    attack the UK transport in Sea Zone 11, two zones away, with two movement left, because the
+    carrier can close the distance in Noncombat Move (or they fly back to it). Ending
+    Noncombat Move with the fighters still at sea is refused with where they can land; the
+    carrier goes to them and both land on it."""
+    g = game(GER, CM, {"Sea Zone 9": {GER: {"aircraft carrier": 1, "fighter": 2}},
+                       "Sea Zone 11": {UK: {"transport": 1}}})
+    g.move({"fighter": 2}, "Sea Zone 9", "Sea Zone 11")
+    assert [f.moved for f in pieces(g, "Sea Zone 11", GER, "fighter")] == [2, 2]
+    g.end()
+    g.do(od.Battle(space="Sea Zone 11"))  # a lone transport: destroyed without dice (UT-6)
+    g.end()
+    g.refuse(od.EndPhase(), "no safe landing place", "fighter in Sea Zone 11 (it can still "
+             "reach the aircraft carrier in Sea Zone 9)")
+    g.move({"aircraft carrier": 1}, "Sea Zone 9", "Sea Zone 11")
+    g.end()
+    carrier = one(g, "Sea Zone 11", GER, "aircraft carrier")
+    assert [f.carried_by for f in pieces(g, "Sea Zone 11", GER, "fighter")] == [carrier.id] * 2
+
+
+def test_AIR_4_CM_15_one_carrier_takes_two_fighters_and_ends_in_one_zone() -> None:
+    """AIR-4 / CM-15 / UF-2: three German fighters from Western Europe spend all four to attack
+    Sea Zone 11; the one carrier that can get there takes two, so the third is refused with
+    advice that applies (send fewer fighters). A bomber is never told about carriers."""
+    g = game(GER, CM, {"Western Europe": {GER: {"fighter": 3, "bomber": 1}},
+                       "Sea Zone 11": {USA: {"transport": 1}},
+                       "Sea Zone 13": {GER: {"aircraft carrier": 1}}})
+    g.refuse(move({"fighter": 3}, "Western Europe", "Sea Zone 11"), "could not land",
+             "no free slot left for it", "two fighters (guests included)", "CM-15/AIR-4",
+             "Send fewer fighters")
+    g.move({"fighter": 2}, "Western Europe", "Sea Zone 11")
+    g.refuse(move({"fighter": 1}, "Western Europe", "Sea Zone 11"), "no free slot left",
+             "Send fewer fighters")
+    err = g.refuse(move({"bomber": 1}, "Western Europe", "Eastern United States"),
+                   "could not land", "Attack a closer space")
+    assert "carrier" not in str(err).replace("never land on carriers", "")
+    g.end()
+    assert set(battles(g)) == {"Sea Zone 11"}
+
+
+def test_AIR_5_the_fighter_flies_to_meet_the_carrier() -> None:
+    """AIR-5 / NC-10: a carrier that can reach a zone within the fighter's range, but not the
+    fighter's zone, still counts; at the end of Noncombat Move the referee says both moves."""
+    g = game(GER, CM, {"Sea Zone 9": {GER: {"aircraft carrier": 1, "fighter": 1}},
+                       "Sea Zone 21": {UK: {"transport": 1}}})
+    g.move({"fighter": 1}, "Sea Zone 9", "Sea Zone 21")
+    assert one(g, "Sea Zone 21", GER, "fighter").moved == 3
+    g.end()
+    g.do(od.Battle(space="Sea Zone 21"))
+    g.end()
+    err = g.refuse(od.EndPhase(confirm=True), "fighter in Sea Zone 21 can still land: move it "
+                   "to", "the aircraft carrier in Sea Zone 9 must move to", "AIR-5")
+    meet = str(err).split("move it to ")[1].split(";")[0]
+    g.move({"aircraft carrier": 1}, "Sea Zone 9", meet)
+    g.move({"fighter": 1}, "Sea Zone 21", meet)
+    g.end()
+    assert one(g, meet, GER, "fighter").carried_by == one(g, meet, GER, "aircraft carrier").id

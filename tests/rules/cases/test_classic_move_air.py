@@ -25,6 +25,7 @@ from tests.rules.cases._classic_common import (
     move,
     of_type,
     one,
+    pieces,
 )
 from tests.rules.helpers import Game
 
@@ -327,3 +328,42 @@ def test_R_AIR_01_aircraft_attack_in_combat_movement_and_land_in_non_combat() ->
     g.move({"fighter": 1}, "United Kingdom", "Western Europe")
     assert g.units("North Sea Zone", UK) == {"fighter": 1}
     assert g.units("Western Europe", UK) == {"fighter": 1}
+
+
+def test_R_CM_06_app_II_a_carrier_that_moves_in_non_combat_counts_for_landing() -> None:
+    """R-CM-06 with the App. II example: fighters take off from a carrier in the Wake Island Sea
+    Zone, fly through the Caroline and Philippines zones and attack the Philippines (3 spaces,
+    1 left); no friendly territory is within 1, but the carrier can move 2 zones in Non-combat
+    Movement to the Philippines Sea Zone, so the attack stands, with two fighters (R-AIR-06: two
+    a carrier) though both sit on the carrier at the start. In Non-combat Movement the carrier is
+    bound to go there: ending is refused with both moves named; then both land on it."""
+    units = {"Wake Island Sea Zone": {USA: {"aircraft carrier": 1, "fighter": 2}},
+             "Philippines": {JAP: {"infantry": 1}}}
+    g = game(USA, CM, units)
+    g.move({"fighter": 2}, "Wake Island Sea Zone", "Philippines")
+    assert [f.moved for f in pieces(g, "Philippines", USA, "fighter")] == [3, 3]
+    g.end()
+    g.script(1, 6, 6)  # fighters 1 (hit) and 6; the infantry fires back 6 (miss)
+    g.do(od.Battle(space="Philippines", all=True))
+    g.end()
+    assert g.owner("Philippines") == JAP and g.state.phase == NCM
+    g.refuse(od.EndPhase(confirm=True), "fighter in Philippines can still land: move it to "
+             "Philippines Sea Zone", "aircraft carrier in Wake Island Sea Zone must move to "
+             "Philippines Sea Zone", "R-CM-06")
+    g.move({"aircraft carrier": 1}, "Wake Island Sea Zone", "Philippines Sea Zone")
+    g.move({"fighter": 2}, "Philippines", "Philippines Sea Zone")
+    g.end()
+    carrier = one(g, "Philippines Sea Zone", USA, "aircraft carrier")
+    fighters = pieces(g, "Philippines Sea Zone", USA, "fighter")
+    assert [f.carried_by for f in fighters] == [carrier.id] * 2
+
+
+def test_R_AIR_06_fighters_refused_at_once_where_carriers_have_no_room() -> None:
+    """R-AIR-06: at most 2 fighters a carrier, own and allied combined: a UK fighter may not fly
+    in Non-combat Movement to a US carrier already carrying two US fighters (refused at once,
+    citing Classic's rule); a third fighter cannot count on one carrier to attack either."""
+    g = game(UK, NCM, {"North Sea Zone": {USA: {"aircraft carrier": 1, "fighter": 2}},
+                       "United Kingdom": {UK: {"fighter": 1}}})
+    err = g.refuse(move({"fighter": 1}, "United Kingdom", "North Sea Zone"),
+                   "carriers in North Sea Zone have 0 free slots", "R-AIR-06")
+    assert "UF-2" not in str(err) and "NC-6" not in str(err)
