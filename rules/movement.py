@@ -798,7 +798,7 @@ def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
                    "there, or makes no combat move and can get there in Noncombat Move)")
         else:
             why = (" and no territory friendly since the start of the turn within reach; "
-                   f"{u.type}s never land on carriers (UB-1)")
+                   f"{u.type}s never land on carriers")
         advice = ("Send fewer fighters, or attack a closer space." if fighter and (alone or others)
                   else "Attack a closer space.")
         raise IllegalOrder(f"{head}{why} ({ed.cite('CM-15', 'AIR-4')}). {advice}")
