@@ -396,23 +396,12 @@ class Verdict:
 
 
 async def published_heads(svc: GameService, game_id: str) -> list[tuple[int, str]]:
-    """(log length, head hash) pairs the referee published for ``game_id``, oldest first."""
-    fn = getattr(svc.store, "published_heads", None)
-    if fn is None:
-        return []
+    """(log length, head hash) pairs the referee published for ``game_id`` (the heads posted
+    with phase summaries and the status, ``EventStore.published_heads``), oldest first."""
     try:
-        heads = await fn(game_id)
-    except StoreError:
+        return sorted(await svc.store.published_heads(game_id))
+    except StoreError:  # no game of that id here
         return []
-    out: list[tuple[int, str]] = []
-    for h in heads:
-        seq = getattr(h, "seq", None)
-        digest = getattr(h, "hash", None)
-        if seq is None and isinstance(h, tuple | list) and len(h) >= 2:
-            seq, digest = h[0], h[1]
-        if isinstance(seq, int) and isinstance(digest, str):
-            out.append((seq, digest))
-    return sorted(out)
 
 
 def compare_heads(parsed: Parsed, heads: Sequence[tuple[int, str]]) -> Verdict:

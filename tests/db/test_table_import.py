@@ -77,3 +77,21 @@ async def test_files_that_are_not_exports_are_answered_plainly(tmp_path: Path) -
         a = await table.answer(line)
         assert a is not None and not a.result.ok
         assert (a.result.error or "").startswith(want), (line, a.result.error)
+
+
+@DB
+async def test_an_export_of_this_referee_imports_as_verified(store: SqlStore, tmp_path: Path) -> None:
+    """The heads the table posted (phase summaries, 'game status') vouch for the file."""
+    svc = GameService(store, draw_secret=lambda: b"c" * 32)
+    one = Table(svc, tmp_path / "one", f"table-{uuid.uuid4().hex[:8]}")
+    for line in [*SEATS, "game status", "game export"]:
+        a = await one.answer(line)
+        assert a is not None and a.result.ok, (line, a and a.result.error)
+    assert a is not None and a.files
+    head = a.result.game
+    assert head is not None
+    n = len((await svc.export(head.id))["events"])
+    two = Table(svc, tmp_path / "two", f"table-{uuid.uuid4().hex[:8]}")
+    b = await two.answer(f"carol: game import {a.files[0]}")
+    assert b is not None and b.result.ok, b.result.error
+    assert f"the log matches the head published at log #{n}." in b.result.answer

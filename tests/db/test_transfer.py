@@ -62,16 +62,6 @@ def rehash(doc: dict[str, Any]) -> dict[str, Any]:
     return doc
 
 
-class HeadStore(SqlStore):
-    """A store with the heads the referee published (``publish_head`` lands with issue 12's
-    chain work; the import only reads ``published_heads``)."""
-
-    heads: dict[str, list[tuple[int, str]]]
-
-    async def published_heads(self, game_id: str) -> list[tuple[int, str]]:
-        return list(self.heads.get(game_id, []))
-
-
 async def _game_count(store: SqlStore) -> int:
     import sqlalchemy as sa
 
@@ -142,9 +132,9 @@ async def test_an_income_raised_and_rehashed_matches_no_published_head(store: Sq
 async def test_an_export_is_checked_against_the_heads_published_for_its_game(
     store: SqlStore,
 ) -> None:
-    heads = HeadStore(store.engine)
-    heads.heads = {}
-    svc = GameService(heads, draw_secret=lambda: SECRET2)
+    """Same referee, same store: the heads posted with the phase summaries and the status
+    (``publish_head``) tell the real export from one rewritten and rehashed."""
+    svc = GameService(store, draw_secret=lambda: SECRET2)
     info = await svc.create(chan(), "alice", "1941", position=POSITION)
     for p in AXIS:
         ok(await svc.join(info.id, "alice", p))
@@ -153,28 +143,32 @@ async def test_an_export_is_checked_against_the_heads_published_for_its_game(
     ok(await svc.start(info.id, "alice"))
     game = info.id
     await play_until(svc, game, 2)
+    phase_heads = await store.published_heads(game)
+    assert phase_heads, "phase summaries publish the log's head"
+    ok(await svc.status(game))  # the status message publishes the head as it is now
     doc = json.loads(json.dumps(await svc.export(game)))
     n = len(doc["events"])
-    # The referee posted the head with a phase summary, at log #n-3 and at log #n.
-    heads.heads[game] = [(n - 3, doc["events"][n - 4]["hash"]), (n, doc["events"][-1]["hash"])]
+    assert (await store.published_heads(game))[-1] == (n, doc["events"][-1]["hash"])
     r = ok(await svc.import_game(doc, channel=chan()))
     assert f"the log matches the head published at log #{n}." in r.answer
     assert r.data is not None and r.data["verified"] is True
     assert r.game is not None
     assert (await svc.store.orders(r.game.id))[-1].text == "dice committed (imported game)"
-    # An older export (before the last head) matches the head before.
+    # An export cut before the last head matches the head before it, and says what is not
+    # covered.
+    seq = max(s for s, _ in phase_heads if s < n)
     short = json.loads(json.dumps(doc))
-    short["events"] = short["events"][: n - 2]
-    short["orders"] = []
+    short["events"] = short["events"][: seq + 1]
     short["state"] = None
-    short["orders"] = [{"person": "alice", "power": "", "text": "x", "count": n - 2}]
+    short["orders"] = [{"person": "alice", "power": "", "text": "x", "count": seq + 1}]
     r = ok(await svc.import_game(short, channel=chan()))
-    assert f"matches the head published at log #{n - 3} (1 later events" in r.answer
-    # The forged one (income +500, rehashed) differs from the head published at log #n-3.
+    assert f"matches the head published at log #{seq} (1 later events" in r.answer
+    # The forgery (income +500, rehashed) differs from the heads that were published.
     forged = rehash(_with_income_raised(json.loads(json.dumps(doc))))
     r = await svc.import_game(forged, channel=chan())
     assert not r.ok and r.error is not None
-    assert f"its log differs from the head published here at log #{n} for game {game}" in r.error
+    assert "its log differs from the head published here at log #" in r.error
+    assert f"for game {game}" in r.error and r.error.endswith("Nothing was imported.")
     r = await svc.import_game(forged, channel=chan(), unverified=True)
     assert r.ok and "UNVERIFIED COPY: its log differs from the head published" in r.answer
 
