@@ -47,11 +47,13 @@ class Table:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # Commands are not synced in the tests (setup_hook skips it): invoke them unsynced.
+    # Commands are not synced in the tests (setup_hook skips it): invoke them unsynced. The
+    # settle timeout only catches a bot that never settles (a hang): 30 s rather than SimCord's
+    # 5 s default, since drawing a map takes seconds on a loaded 2-core machine.
     here = str(Path(__file__).parent)
     for item in items:
         if str(item.path).startswith(here):
-            item.add_marker(pytest.mark.simcord(strict_sync=False))
+            item.add_marker(pytest.mark.simcord(strict_sync=False, settle_timeout=30.0))
 
 
 def public(r: Any) -> Any:
