@@ -1039,6 +1039,27 @@ class SqlStore:
             return False
         return True
 
+    async def claim_holder(self, game_id: str, key: str) -> tuple[str, datetime] | None:
+        async with self._read() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(CLAIM.c.claimed_by, CLAIM.c.claimed_at).where(
+                        CLAIM.c.game_id == game_id, CLAIM.c.key == key
+                    )
+                )
+            ).first()
+        return None if row is None else (str(row.claimed_by), row.claimed_at)
+
+    async def reclaim(self, game_id: str, key: str, was: str, claimer: str) -> bool:
+        """A compare-and-set on the claim's holder: one racing caller updates the row."""
+        async with self._write() as conn:
+            done = await conn.execute(
+                CLAIM.update()
+                .where(CLAIM.c.game_id == game_id, CLAIM.c.key == key, CLAIM.c.claimed_by == was)
+                .values(claimed_by=claimer, claimed_at=utcnow())
+            )
+        return bool(done.rowcount)
+
     async def claimed(self, game_id: str, keys: Sequence[str]) -> set[str]:
         if not keys:
             return set()

@@ -282,6 +282,9 @@ class GameService:
     draw_secret: Callable[[], bytes] = fair.draw_master  # tests inject a fixed secret
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     process_id: str = "umpire"  # who claims reminders and deadline actions (cogs.reminders)
+    # A deadline action claimed this long ago, with nothing written since and not done, is
+    # taken over: its process died in between (store clock, not ``clock``).
+    claim_stale: timedelta = timedelta(minutes=10)
     _cache: dict[str, tuple[tuple[int, int, ev.Event], GameState]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -882,11 +885,21 @@ class GameService:
                 d.action != "remind" and await wt.covered(self, game_id, current, now)
             )
             key = f"due:{d.due_at.isoformat()}:{d.armed_for}"
-            if not due or not await self.store.claim(game_id, key, self.process_id):
+            if not due:
+                break
+            # The claim names the log's head: a claim whose holder died before its action
+            # wrote anything (the head is the same, the action not marked done) is taken over
+            # once it is stale, so a crash never leaves a deadline that no process carries out.
+            head = (await self._load(game_id)).head
+            me = f"{self.process_id} {head}"
+            if not await self.store.claim(game_id, key, me) and not await self._reclaim(
+                game_id, key, head, me
+            ):
                 break
             fired, action = True, d.action
             before = len(events)
             await self._deadline_action(game_id, d, lines, events)
+            await self.store.claim(game_id, f"{key}:done", self.process_id)
             if d.every is None:
                 break
             after = wt.waits_key(await wt.current_waits(self, game_id))
@@ -903,6 +916,18 @@ class GameService:
             ok=True, answer="\n".join(lines), events=tuple(events), kind="deadline",
             data={"fired": True, "action": action},
         )
+
+    async def _reclaim(self, game_id: str, key: str, head: str, me: str) -> bool:
+        """Take over a deadline's claim if its holder stalled: nothing written since it claimed
+        (the log's head is the one it named), not done, and older than ``claim_stale``."""
+        held = await self.store.claim_holder(game_id, key)
+        if held is None or not held[0].endswith(f" {head}"):
+            return False
+        if await self.store.claimed(game_id, [f"{key}:done"]):
+            return False
+        if datetime.now(UTC) - held[1] < self.claim_stale:
+            return False
+        return await self.store.reclaim(game_id, key, held[0], me)
 
     # --- a game's whole life: leave, cancel, concede, draw; the games of a server -------------
     async def leave(self, game_id: str, person: str) -> Result:

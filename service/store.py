@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 from db.records import (
@@ -349,6 +349,15 @@ class EventStore(Protocol):
         """Forget a claim whose work failed, so that the next pass does it again."""
         ...
 
+    async def claim_holder(self, game_id: str, key: str) -> tuple[str, datetime] | None:
+        """Who holds the claim of ``key`` and since when (the store's clock, UTC); ``None``."""
+        ...
+
+    async def reclaim(self, game_id: str, key: str, was: str, claimer: str) -> bool:
+        """Take over the claim of ``key`` if ``was`` still holds it (its holder died before
+        finishing the work): True for exactly one of several racing callers."""
+        ...
+
     async def rearm_deadline(
         self, game_id: str, was_for: str, armed_for: str, due_at: datetime
     ) -> DeadlineRecord | None:
@@ -395,6 +404,7 @@ class MemoryStore:
         self._votes: dict[tuple[str, str], list[str]] = {}
         self._menus: dict[tuple[str, str], MenuRecord] = {}
         self._keys: dict[tuple[str, str], str] = {}
+        self._key_times: dict[tuple[str, str], datetime] = {}
         self._prefs: dict[tuple[str, str], NotifyPrefRecord] = {}
         self._vacations: dict[str, VacationRecord] = {}
         self._next = 1
@@ -780,6 +790,18 @@ class MemoryStore:
         if (game_id, key) in self._keys:
             return False
         self._keys[(game_id, key)] = claimer
+        self._key_times[(game_id, key)] = datetime.now(UTC)
+        return True
+
+    async def claim_holder(self, game_id: str, key: str) -> tuple[str, datetime] | None:
+        who = self._keys.get((game_id, key))
+        return None if who is None else (who, self._key_times[(game_id, key)])
+
+    async def reclaim(self, game_id: str, key: str, was: str, claimer: str) -> bool:
+        if self._keys.get((game_id, key)) != was:
+            return False
+        self._keys[(game_id, key)] = claimer
+        self._key_times[(game_id, key)] = datetime.now(UTC)
         return True
 
     async def claimed(self, game_id: str, keys: Sequence[str]) -> set[str]:

@@ -516,3 +516,45 @@ async def test_a_crash_inside_the_start_write_leaves_the_lobby(backend: str, url
     finally:
         await crashing.close()
         await store.close()
+
+
+# --- deadline actions: a claim whose process died is taken over -------------------------------
+
+
+@ALL3
+async def test_a_deadline_action_cut_short_after_its_claim_is_carried_out_later(
+    stores: Any,
+) -> None:
+    """The process that claimed a deadline action dies before acting: another process (or the
+    same one restarted) takes the stale claim over and acts once; never twice after that."""
+    from datetime import UTC, datetime, timedelta
+
+    t0 = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+    now = [t0]
+    base = await stores()
+
+    class Dying(GameService):
+        async def _deadline_action(self, *args: Any, **kw: Any) -> None:
+            raise RuntimeError("killed after the claim, before the action")
+
+    g = await started(svc(base), channel())
+    setter = GameService(base, draw_secret=lambda: b"k" * 32, clock=lambda: now[0])
+    assert (await setter.set_deadline(g, "alice", "1h end")).ok
+    before = await setter.state(g)
+    now[0] = t0 + timedelta(hours=2)
+    dying = Dying(await stores(), draw_secret=lambda: b"k" * 32, clock=lambda: now[0])
+    with pytest.raises(RuntimeError):
+        await dying.deadline_due(g)
+    fresh = GameService(await stores(), draw_secret=lambda: b"k" * 32, clock=lambda: now[0])
+    r = await fresh.deadline_due(g)
+    assert not (r.data or {}).get("fired")  # claimed a moment ago: its holder may be acting
+    fresh.claim_stale = timedelta(0)  # ... and now it is stale
+    r = await fresh.deadline_due(g)
+    assert (r.data or {}).get("fired"), r
+    after = await fresh.state(g)
+    assert (after.power, after.phase) != (before.power, before.phase)
+    n = len(await base.orders(g))
+    assert (await base.orders(g))[-1].text == "end confirm (by the referee at the deadline)"
+    again = await fresh.deadline_due(g)  # done: never twice
+    assert not (again.data or {}).get("fired")
+    assert len(await base.orders(g)) == n
