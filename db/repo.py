@@ -218,6 +218,7 @@ class SqlStore:
         dice: DiceSpec,
         position: dict[str, Any] | None = None,
         guild: str = "",
+        secrets: Mapping[str, bytes] | None = None,
     ) -> GameRecord:
         for _ in range(50):
             try:
@@ -242,6 +243,10 @@ class SqlStore:
                             updated_at=now,
                         )
                     )
+                    for name, value in (secrets or {}).items():
+                        await conn.execute(
+                            SECRET.insert().values(game_id=game_id, name=name, value=value)
+                        )
             except IntegrityError:
                 # Another process took that id, or this channel (the unique index of games
                 # not over per channel), at the same moment: look again.

@@ -408,12 +408,12 @@ class GameService:
                 dice=spec,
                 position=position,
                 guild=guild,
+                # Committed now, before anyone joins with an entropy phrase (DESIGN §6), in
+                # the same write as the game: never a game whose dice cannot roll.
+                secrets={fair.MASTER: master} if master is not None else None,
             )
         except ChannelTaken as e:  # another 'game new' in this channel came first
             raise ServiceError(str(e)) from None
-        if master is not None:
-            # Committed now, before anyone joins with an entropy phrase (DESIGN §6).
-            await self.store.put_secret(rec.id, fair.MASTER, master)
         return GameInfo.of(rec)
 
     async def join(self, game_id: str, person: str, power: str, entropy: str = "") -> Result:

@@ -75,8 +75,10 @@ class EventStore(Protocol):
         dice: DiceSpec,
         position: dict[str, Any] | None = None,
         guild: str = "",
+        secrets: Mapping[str, bytes] | None = None,
     ) -> GameRecord:
-        """Create a game in the lobby and give it an id (``guild``: the server it belongs to).
+        """Create a game in the lobby and give it an id (``guild``: the server it belongs to),
+        with its ``secrets`` (``put_secret``) in the same write.
 
         ``ChannelTaken`` if ``channel`` already has a game that is not over (checked inside the
         write: of two racing creations in one channel exactly one succeeds)."""
@@ -419,6 +421,7 @@ class MemoryStore:
         dice: DiceSpec,
         position: dict[str, Any] | None = None,
         guild: str = "",
+        secrets: Mapping[str, bytes] | None = None,
     ) -> GameRecord:
         for g in self._games.values():
             if g.record.channel == channel and g.record.status not in ENDED:
@@ -437,6 +440,8 @@ class MemoryStore:
             guild=guild,
         )
         self._games[game_id] = _Game(record)
+        for name, value in (secrets or {}).items():
+            self._secrets[(game_id, name)] = value
         return record
 
     async def import_game(

@@ -21,6 +21,7 @@ from db.engine import create_engine, sqlite_url
 from db.migrate import upgrade
 from db.repo import SqlStore
 from rules import events as ev
+from service import fair
 from service.games import GameService, ServiceError, start_events
 from service.store import MemoryStore
 from tests.db.conftest import ALLIES, AXIS, channel
@@ -558,3 +559,17 @@ async def test_a_deadline_action_cut_short_after_its_claim_is_carried_out_later(
     again = await fresh.deadline_due(g)  # done: never twice
     assert not (again.data or {}).get("fired")
     assert len(await base.orders(g)) == n
+
+
+@ALL3
+async def test_game_new_writes_the_game_and_its_dice_secret_together(stores: Any) -> None:
+    """A crash right after 'game new' created the game never leaves a game whose fair dice
+    cannot roll: the secret is written in the same write (put_secret is not called)."""
+    base = await stores()
+
+    async def crash() -> None:
+        raise RuntimeError("killed after the game was created")
+
+    a = svc(Hooked(base, "put_secret", crash))
+    g = (await a.create(channel(), "alice", "1941")).id
+    assert len(await base.get_secret(g, fair.MASTER)) == 32
