@@ -94,8 +94,9 @@ def test_citations_are_the_editions_own_and_advice_fits_a_bomber() -> None:
     err = g.refuse(od.Move(units={"bomber": 1}, frm="Germany", to="Sea Zone 1"))
     assert str(err) == (
         "Bomber could not land anywhere after attacking Sea Zone 1: it would have 2 movement "
-        "left and no safe landing place within reach (CM-15/AIR-4). Attack a closer space, or "
-        "one from which a friendly territory is within its reach.")
+        "left and no territory friendly since the start of the turn within reach; bombers "
+        "never land on carriers (CM-15/AIR-4). Attack a closer space.")
+    assert "(R-" not in str(err) and ", R-" not in str(err) and "bring" not in str(err)
 
 
 def test_refusal_advice_for_a_battleship_says_nothing_of_transports() -> None:
