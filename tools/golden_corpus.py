@@ -67,11 +67,10 @@ RANDOM_GAMES = 30  # one-round games per edition
 LONG_GAMES = 2  # and three-round games per edition (captures held, income changed, round 3)
 LONG_ROUNDS = 3
 MAX_UNDOS = 3
-MAX_SKIPS = 40  # picks of stranding moves passed over in one phase before one is made
+MAX_SKIPS = 40  # picks of stranding moves passed over in one phase before the phase ends
 MAX_LINES = 160  # per round of a random game: a bound, should the driver wander
 # 'undo' of a move that leaves the phase unable to end, at most this often a game (an undo
-# replays the log in the memory store: the corpus's cost); later such moves stay and the
-# phase ends with 'end confirm', forfeiting what it must.
+# replays the log in the memory store: the corpus's cost); later such moves are not made.
 AXIS, ALLIES = "axis", "allies"
 RERECORD = "python -m tools.golden_corpus record"
 
@@ -384,7 +383,7 @@ async def record_random(edition: str, seed: int, rounds: int | None = None) -> R
                 skipped += 1
                 if skipped < MAX_SKIPS:
                     continue
-                strands = False  # made after all: the phase ends with 'end confirm'
+                order, strands = od.EndPhase(power=power), False  # it could end: it does
             who = AXIS if ed.side_of(power) == axis_side else ALLIES
             line = order_line(order)
             prefix = "" if who == last else f"{who}: "
@@ -423,11 +422,22 @@ def read_group(group: str) -> list[Record]:
         return [Record.from_json(json.loads(line)) for line in f if line.strip()]
 
 
-async def record_group(group: str) -> list[Record]:
+def _record_one(edition: str, seed: int) -> Record:
+    return asyncio.run(record_random(edition, seed))
+
+
+def record_group(group: str, jobs: int = 1) -> list[Record]:
+    """Record a group's games, ``jobs`` processes at a time (each game is independent)."""
     if group == "scripts":
-        return [await play(g) for g in scripted_games()]
+        return [asyncio.run(play(g)) for g in scripted_games()]
     edition = group.removeprefix("random-")
-    return [await record_random(edition, seed) for seed in range(RANDOM_GAMES + LONG_GAMES)]
+    seeds = range(RANDOM_GAMES + LONG_GAMES)
+    if jobs <= 1:
+        return [_record_one(edition, seed) for seed in seeds]
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(_record_one, [edition] * len(seeds), seeds))
 
 
 # --------------------------------------------------------------------------------------------
@@ -506,12 +516,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("command", choices=("record", "check", "stats"))
     ap.add_argument("groups", nargs="*", choices=(*GROUPS, []), default=[])
+    ap.add_argument("--jobs", type=int, default=2,
+                    help="processes recording random games at once (default 2)")
     args = ap.parse_args(argv)
     groups = args.groups or list(GROUPS)
     if args.command == "record":
         for g in groups:
             t = time.perf_counter()
-            recs = asyncio.run(record_group(g))
+            recs = record_group(g, args.jobs)
             path = write_group(g, recs)
             print(f"{g}: {len(recs)} games, {sum(len(r.game.lines) for r in recs)} lines, "
                   f"{sum(len(r.log) for r in recs)} events, {path.stat().st_size} bytes "
