@@ -279,7 +279,8 @@ def order_line(order: od.Order) -> str:
         case od.Place():
             return f"place {units(order.units)} in {order.space}"
         case od.EndPhase():
-            return "end confirm" if order.confirm else "end"
+            line = "end" if order.phase is None else f"end {order.phase.replace('_', ' ')}"
+            return line + (" confirm" if order.confirm else "")
     raise ValueError(f"no line for {order!r}")
 
 
