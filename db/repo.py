@@ -223,30 +223,9 @@ class SqlStore:
         for _ in range(50):
             try:
                 async with self._write() as conn:
-                    await self._channel_free(conn, channel)
-                    n = await conn.scalar(sa.select(sa.func.count()).select_from(GAME))
-                    game_id = f"g{int(n or 0) + 1}"
-                    now = utcnow()
-                    await conn.execute(
-                        GAME.insert().values(
-                            id=game_id,
-                            edition=edition,
-                            options=list(options),
-                            channel=channel,
-                            owner=owner,
-                            status="lobby",
-                            dice=_dice_json(dice),
-                            position=position,
-                            guild=guild,
-                            next_order=0,
-                            created_at=now,
-                            updated_at=now,
-                        )
-                    )
-                    for name, value in (secrets or {}).items():
-                        await conn.execute(
-                            SECRET.insert().values(game_id=game_id, name=name, value=value)
-                        )
+                    game_id = await self._insert_game(
+                        conn, edition=edition, options=options, channel=channel, owner=owner,
+                        dice=dice, position=position, guild=guild, secrets=secrets or {})
             except IntegrityError:
                 # Another process took that id, or this channel (the unique index of games
                 # not over per channel), at the same moment: look again.
@@ -265,6 +244,36 @@ class SqlStore:
                 guild=guild,
             )
         raise StoreError("Could not create a game: too many games created at once; try again.")
+
+    async def _insert_game(
+        self,
+        conn: AsyncConnection,
+        *,
+        edition: str,
+        options: tuple[str, ...],
+        channel: str,
+        owner: str,
+        dice: DiceSpec,
+        position: dict[str, Any] | None,
+        guild: str,
+        secrets: Mapping[str, bytes],
+    ) -> str:
+        """Inside a write: a new lobby game in a free ``channel`` with its secrets; its id
+        (``IntegrityError`` if another process took the id or the channel at the same moment)."""
+        await self._channel_free(conn, channel)
+        n = await conn.scalar(sa.select(sa.func.count()).select_from(GAME))
+        game_id = f"g{int(n or 0) + 1}"
+        now = utcnow()
+        await conn.execute(
+            GAME.insert().values(
+                id=game_id, edition=edition, options=list(options), channel=channel,
+                owner=owner, status="lobby", dice=_dice_json(dice), position=position,
+                guild=guild, next_order=0, created_at=now, updated_at=now,
+            )
+        )
+        for name, value in secrets.items():
+            await conn.execute(SECRET.insert().values(game_id=game_id, name=name, value=value))
+        return game_id
 
     @staticmethod
     async def _channel_free(conn: AsyncConnection, channel: str) -> None:
@@ -298,28 +307,15 @@ class SqlStore:
         for _ in range(50):
             try:
                 async with self._write() as conn:
-                    await self._channel_free(conn, channel)
-                    n = await conn.scalar(sa.select(sa.func.count()).select_from(GAME))
-                    game_id = f"g{int(n or 0) + 1}"
-                    now = utcnow()
-                    await conn.execute(
-                        GAME.insert().values(
-                            id=game_id, edition=edition, options=list(options), channel=channel,
-                            owner=owner, status="lobby", dice=_dice_json(dice),
-                            position=position, guild=guild, next_order=0, created_at=now,
-                            updated_at=now,
-                        )
-                    )
+                    game_id = await self._insert_game(
+                        conn, edition=edition, options=options, channel=channel, owner=owner,
+                        dice=dice, position=position, guild=guild, secrets=secrets)
                     if seats:
                         await conn.execute(SEAT.insert(), [
                             {"game_id": game_id, "power": p, "person": who, "entropy": "",
                              "substitute": None}
                             for p, who in seats.items()
                         ])
-                    for name, value in secrets.items():
-                        await conn.execute(
-                            SECRET.insert().values(game_id=game_id, name=name, value=value)
-                        )
                     seq = 0
                     for o in orders(game_id):
                         await self._append_in(
