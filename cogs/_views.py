@@ -41,7 +41,8 @@ from cogs._errors import recorded, tell
 from cogs._follow import follow_up
 from rules import orders as od
 from rules import parse as ps
-from rules.engine import Pending, pending, phase_name
+from rules.decisions import Owed, Pending
+from rules.engine import pending, phase_name
 from rules.legal import legal_orders
 from rules.state import GameState
 from rules.words import possessive
@@ -131,8 +132,8 @@ def decision_orders(state: GameState, owed: Pending) -> list[od.Order]:
 # needs no memory of this process: ``DecisionSelect`` is a ``DynamicItem`` registered at
 # start-up (``UmpireBot.setup_hook``), so a menu posted before a restart still works.
 
-KINDS = {"casualties": "cas", "submerge or strike": "sub", "press or retreat": "pr"}
-WHAT = {v: k for k, v in KINDS.items()}
+KINDS = {Owed.CASUALTIES: "cas", Owed.SUBMERGE_OR_STRIKE: "sub", Owed.PRESS_OR_RETREAT: "pr"}
+WHAT = {v: k.value for k, v in KINDS.items()}
 VALUE_LIMIT = 100  # Discord: a select option's value
 
 
@@ -143,11 +144,11 @@ def decision_key(state: GameState, owed: Pending) -> str | None:
     of one round (a submarine strike's, then the main fire's); the game round tells apart two
     battles in one space in different turns.
     """
-    if owed.space is None or owed.what not in KINDS:
+    if owed.space is None or owed.kind not in KINDS:
         return None
     battle = state.battles.get(owed.space)
     b_round, stage = (battle.round, len(battle.fired)) if battle else (0, 0)
-    return f"{state.round}:{b_round}:{stage}:{KINDS[owed.what]}:{owed.power}:{owed.space}"
+    return f"{state.round}:{b_round}:{stage}:{KINDS[owed.kind]}:{owed.power}:{owed.space}"
 
 
 def key_parts(key: str) -> tuple[str, str, str]:
@@ -235,7 +236,7 @@ def owed_now(state: GameState, game: GameInfo) -> str:
     for p in pending(state):
         holder = game.seats.get(p.power, "")
         who = f"<@{holder}>" if holder.isdigit() else p.power
-        if p.what.startswith("turn"):
+        if p.turn:
             parts.append(f"{who}: {possessive(p.power)} turn ({phase_name(state)})")
         else:
             parts.append(f"{who}: {possessive(p.power)} {p.what} in {p.space}")
@@ -312,7 +313,7 @@ async def post_decisions(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
         holder = game.seats.get(p.power, "")
         text = with_mentions(
             f"{holder}: {p.power} owes {p.what} in {p.space}. Choose below "
-            f"(or use /{p.what.split()[0]}).",
+            f"(or use /{p.kind.verb}).",
             [holder],
         )
         view = discord.ui.View(timeout=None)

@@ -59,8 +59,8 @@ async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
             waits = []
             for p in pending(state):
                 holder = game.seats.get(p.power, "")
-                what = phase_name(state) if p.what.startswith("turn") else p.what
-                if p.space and not p.what.startswith("turn"):
+                what = phase_name(state) if p.turn else p.what
+                if p.space and not p.turn:
                     what += f" in {p.space}"
                 who = f"<@{holder}>" if holder.isdigit() else holder or p.power
                 waits.append(f"{who} ({p.power}: {what})")

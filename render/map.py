@@ -1184,7 +1184,7 @@ def map_items(state: GameState) -> dict[str, list[Item]]:
             out.setdefault(name, []).append(Marker("battle"))
     raided = {u.space for u in state.units.values() if u.raid}
     for name in sorted(raided):
-        if f"raid:{name}" not in state.flags:
+        if name not in state.marks.raided:
             out.setdefault(name, []).append(Marker("raid"))
     for name in sorted(state.captured_this_turn):
         holder = state.owners.get(name)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Literal
 from rules import events as ev
 from rules import orders as od
 from rules import tech
+from rules.decisions import Owed, Pending
 from rules.dice import Dice, roll_purpose
 from rules.edition import RuleSet
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
@@ -38,7 +39,7 @@ from rules.state import BattleState, GameState, Unit
 from rules.words import agree, counted, possessive
 
 if TYPE_CHECKING:
-    from rules.engine import Pending, Tx
+    from rules.engine import Tx
 
 MAX_ROUNDS = 200  # guard against a loop in "battle all"; real battles end long before
 
@@ -181,24 +182,23 @@ def awaiting_declaration(s: GameState, b: BattleState) -> bool:
 
 
 def pending_decisions(s: GameState) -> list[Pending]:
-    from rules.engine import Pending
-
     out: list[Pending] = []
     for b in s.battles.values():
         if awaiting_declaration(s, b):
             subs = sub_eligible(s, b, "defender")
-            out.append(Pending(subs[0].owner, "submerge or strike", b.space))
+            out.append(Pending(subs[0].owner, Owed.SUBMERGE_OR_STRIKE, b.space))
         elif b.step == "casualties":
             for side, _n in b.owed:
                 if side == "attacker":
-                    out.append(Pending(b.attacker, "casualties", b.space))
+                    out.append(Pending(b.attacker, Owed.CASUALTIES, b.space))
                 else:
                     alive = [p for p in b.defenders
                              if any(s.units[i].owner == p for i in b.defending if i in s.units)]
-                    out.append(Pending((alive or list(b.defenders))[0], "casualties", b.space))
+                    out.append(Pending((alive or list(b.defenders))[0], Owed.CASUALTIES,
+                                        b.space))
         elif b.step == "press_or_retreat":
-            out.append(Pending(b.attacker, "press or retreat", b.space))
-    out.extend(Pending(s.power, "bombing raid", x) for x in open_raids(s))
+            out.append(Pending(b.attacker, Owed.PRESS_OR_RETREAT, b.space))
+    out.extend(Pending(s.power, Owed.BOMBING_RAID, x) for x in open_raids(s))
     return out
 
 
@@ -207,7 +207,7 @@ def open_raids(s: GameState) -> list[str]:
     if not _rules(s).strategic_bombing or s.phase != "conduct_combat":
         return []
     spaces = {u.space for u in s.units.values() if u.raid and u.owner == s.power}
-    return sorted(x for x in spaces if f"raid:{x}" not in s.flags)
+    return sorted(x for x in spaces if x not in s.marks.raided)
 
 
 def owed_side(b: BattleState) -> str | None:
@@ -1310,7 +1310,7 @@ def decide_raid(tx: Tx, order: od.Bomb, dice: Dice) -> None:
         raise InvalidOrder(f"Unknown space {order.space!r}.")
     waiting = open_raids(s)
     if order.space not in waiting:
-        if f"raid:{order.space}" in s.flags:
+        if order.space in s.marks.raided:
             raise IllegalOrder(f"The bombing raid on {order.space} is over already (R-SBR).")
         raise IllegalOrder(
             f"No bombers of {order.power} raid {order.space}: raids are declared in Combat "

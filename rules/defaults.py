@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from rules import combat
 from rules import orders as od
+from rules.decisions import Owed
 from rules.engine import pending
 from rules.state import GameState
 
@@ -28,13 +29,13 @@ def default_orders(state: GameState) -> list[od.Order]:
             if state.phase == "research" and p.power == state.power:
                 out.append(od.EndPhase(power=p.power, phase=state.phase))
             continue
-        if p.what == "bombing raid":
+        if p.kind is Owed.BOMBING_RAID:
             out.append(od.Bomb(power=p.power, space=p.space))
             continue
         b = state.battles.get(p.space)
         if b is None:
             continue
-        if p.what == "casualties":
+        if p.kind is Owed.CASUALTIES:
             side = combat.owed_side(b)
             if side is None:
                 continue
@@ -46,9 +47,9 @@ def default_orders(state: GameState) -> list[od.Order]:
                     2 if uid in lost and u.damage == 0 and uid not in damaged
                     and state.edition.units[u.type].hits > 1 else 1)
             out.append(od.Casualties(power=p.power, space=p.space, units=units))
-        elif p.what == "submerge or strike":
+        elif p.kind is Owed.SUBMERGE_OR_STRIKE:
             out.append(od.Strike(power=p.power, space=p.space))
-        elif p.what == "press or retreat":
+        elif p.kind is Owed.PRESS_OR_RETREAT:
             out.append(od.Press(power=p.power, space=p.space))
     return out
 

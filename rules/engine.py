@@ -8,15 +8,16 @@ ever applied to events that ``decide`` produced. ``replay`` folds a whole log.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from rules import events as ev
 from rules import orders as od
+from rules.decisions import Owed, Pending
 from rules.dice import Dice
 from rules.edition import Edition, load_edition
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, RulesError, WrongPhase
-from rules.state import BattleState, GameState, Unit
+from rules.state import BattleState, GameState, TurnMarks, Unit
 from rules.words import possessive
 
 # --------------------------------------------------------------------------------------------
@@ -270,7 +271,7 @@ def _ev_turn(s: GameState, e: ev.TurnStarted) -> GameState:
         purchase={},
         carrier_promises=(),
         battles={},
-        flags=frozenset(),
+        marks=TurnMarks(),
     )
 
 
@@ -301,7 +302,7 @@ def _ev_cleared(s: GameState, e: ev.PurchaseCleared) -> GameState:
 def _ev_research(s: GameState, e: ev.ResearchRolled) -> GameState:
     treasury = dict(s.treasury)
     treasury[e.power] -= e.cost
-    return replace(s, treasury=treasury, flags=s.flags | {"researched"})
+    return replace(s, treasury=treasury, marks=replace(s.marks, researched=True))
 
 
 def _ev_tech(s: GameState, e: ev.TechnologyDeveloped) -> GameState:
@@ -312,7 +313,7 @@ def _ev_tech(s: GameState, e: ev.TechnologyDeveloped) -> GameState:
 
 
 def _ev_rocket(s: GameState, e: ev.RocketFired) -> GameState:
-    return replace(s, flags=s.flags | {"rocket"})
+    return replace(s, marks=replace(s.marks, rocket_fired=True))
 
 
 def _ev_lost(s: GameState, e: ev.PurchaseLost) -> GameState:
@@ -346,9 +347,8 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
             t = units[u.carried_by]
             units[t.id] = replace(t, offloaded=True, stopped=True)
     if e.phase == "noncombat_move" and any(len(m.path) > 1 for m in e.moves):
-        from rules.flow import MOVED_NONCOMBAT  # a bare 'end' then ends it freely (idle_end)
-
-        return replace(s, units=units, flags=s.flags | {MOVED_NONCOMBAT})
+        # a bare 'end' then ends the phase freely (idle_end)
+        return replace(s, units=units, marks=replace(s.marks, moved_noncombat=True))
     return replace(s, units=units)
 
 
@@ -443,7 +443,7 @@ def _ev_withdrew(s: GameState, e: ev.SubmarinesWithdrew) -> GameState:
 
 
 def _ev_raid(s: GameState, e: ev.RaidResolved) -> GameState:
-    return replace(s, flags=s.flags | {f"raid:{e.space}"})
+    return replace(s, marks=replace(s.marks, raided=s.marks.raided | {e.space}))
 
 
 def _ev_casualties(s: GameState, e: ev.CasualtiesChosen) -> GameState:
@@ -579,10 +579,11 @@ def _ev_placed(s: GameState, e: ev.UnitsPlaced) -> GameState:
             del purchase[utype]
         placed[e.factory] = placed.get(e.factory, 0) + 1
         nid = max(nid, uid + 1)
-    flags = s.flags
+    marks = s.marks
     if any(s.edition.units[t].abilities.factory for _, t, _c in e.units):
-        flags = flags | {f"new factory|{e.space}"}  # produces from the next turn (R-PLC-03)
-    return replace(s, units=units, purchase=purchase, placed=placed, next_id=nid, flags=flags)
+        # produces from the next turn (R-PLC-03)
+        marks = replace(marks, new_factories=marks.new_factories | {e.space})
+    return replace(s, units=units, purchase=purchase, placed=placed, next_id=nid, marks=marks)
 
 
 def _ev_refunded(s: GameState, e: ev.PurchaseRefunded) -> GameState:
@@ -711,15 +712,6 @@ def replay(events: Sequence[ev.Event]) -> GameState:
 # check / decide
 
 
-@dataclass(frozen=True)
-class Pending:
-    """Someone the game is waiting on."""
-
-    power: str
-    what: str  # e.g. "casualties", "press or retreat", "turn"
-    space: str | None = None
-
-
 def pending(state: GameState) -> list[Pending]:
     """Who the game waits for now: battle decisions first, then the power whose turn it is."""
     from rules import combat
@@ -728,7 +720,7 @@ def pending(state: GameState) -> list[Pending]:
         return []
     out = combat.pending_decisions(state)
     if not out:
-        out.append(Pending(state.power, f"turn ({state.phase})"))
+        out.append(Pending(state.power, Owed.TURN, phase=state.phase))
     return out
 
 

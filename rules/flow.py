@@ -142,7 +142,7 @@ def idle_end(s: GameState) -> str | None:
         if prices and money >= min(prices):
             return (f"{p} has bought nothing and has {money} IPCs to spend. Buy with "
                     f"'buy <units>', or 'end confirm' to end {_phase_name(s)} without buying.")
-    if s.phase == "noncombat_move" and MOVED_NONCOMBAT not in s.flags:
+    if s.phase == "noncombat_move" and not s.marks.moved_noncombat:
         able: dict[str, int] = {}
         for u in s.units.values():
             if (u.owner != p or u.combat_moved or u.fought or u.stopped
@@ -158,9 +158,6 @@ def idle_end(s: GameState) -> str | None:
                     f"{'unit' if n == 1 else 'units'} can still move ({shown}{more}). Move "
                     f"them, or 'end confirm' to end {_phase_name(s)} without moving.")
     return None
-
-
-MOVED_NONCOMBAT = "moved|noncombat_move"  # state flag: a unit moved in this Noncombat Move
 
 
 def leave_conduct_combat(tx: Tx) -> None:
@@ -238,7 +235,7 @@ def decide_research(tx: Tx, order: od.Research, dice: Dice) -> None:
         raise InvalidOrder(
             f"{order.dice} research dice is more than one order may buy ({MAX_RESEARCH_DICE})."
         )
-    if "researched" in s.flags:
+    if s.marks.researched:
         raise IllegalOrder(
             f"{p} has already rolled its research dice this turn: all of a turn's research dice "
             "are bought at once and rolled together (R-TEC-01/02). Use 'end' to go on to "
@@ -315,7 +312,7 @@ def rocket_possible(s: GameState, power: str) -> bool:
     """The power may still fire this turn's rocket at something."""
     from rules import tech
 
-    if not tech.has_rockets(s, power) or "rocket" in s.flags:
+    if not tech.has_rockets(s, power) or s.marks.rocket_fired:
         return False
     return any(rocket_targets(s, power, f) for f in rocket_sites(s, power))
 
@@ -341,7 +338,7 @@ def decide_rocket(tx: Tx, order: od.Rocket, dice: Dice) -> None:
             f"Rockets are fired during {phase}, alongside bombing raids (A-10); it is "
             f"{_phase_name(s)} now."
         )
-    if "rocket" in s.flags:
+    if s.marks.rocket_fired:
         raise IllegalOrder(
             f"{p} has already fired its rocket this turn: one rocket attack per turn in all, "
             "whatever the number of AA guns (A-10)."
@@ -442,7 +439,7 @@ def eligible_factories(s: GameState, power: str) -> list[str]:
             continue
         t = u.space
         if (s.owners.get(t) == power and s.turn_start_owners.get(t) == power
-                and t not in s.captured_this_turn and f"new factory|{t}" not in s.flags):
+                and t not in s.captured_this_turn and t not in s.marks.new_factories):
             out.append(t)
     return sorted(set(out))
 

@@ -82,6 +82,17 @@ class BattleState:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnMarks:
+    """What the acting power has done this turn that the rules remember (reset each turn)."""
+
+    researched: bool = False  # rolled research dice this turn (R-TEC-01: once per turn)
+    rocket_fired: bool = False  # fired its rockets this turn (R-TEC-04 / A-10: once per turn)
+    moved_noncombat: bool = False  # a unit moved in this Noncombat Move (a bare 'end' ends it)
+    raided: frozenset[str] = frozenset()  # territories whose bombing raid is resolved (R-SBR-01)
+    new_factories: frozenset[str] = frozenset()  # complexes placed this turn (R-PLC-03)
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     """The whole game at one moment."""
 
@@ -106,7 +117,7 @@ class GameState:
     captured_this_turn: frozenset[str] = frozenset()
     techs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # power -> developments (R-TEC)
     debts: dict[str, int] = field(default_factory=dict)  # unpaid bombing damage (R-SBR-05)
-    flags: frozenset[str] = frozenset()  # this turn's markers, e.g. "researched" (cleared per turn)
+    marks: TurnMarks = TurnMarks()  # this turn's markers (cleared per turn)
     ended: str | None = None  # "draw" or "cancelled": over without a winner (GameEnded)
 
     # --- convenience -----------------------------------------------------------------------

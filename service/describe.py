@@ -13,7 +13,8 @@ from typing import Any
 
 from rules import combat, parse
 from rules import events as ev
-from rules.engine import Pending, evolve, phase_name
+from rules.decisions import Pending
+from rules.engine import evolve, phase_name
 from rules.state import GameState
 from rules.tech import technologies
 from rules.words import agree, possessive
@@ -622,10 +623,7 @@ def waiting_line(state: GameState, pend: Sequence[Pending], seats: Mapping[str, 
         return "Waiting for: nobody."
     parts = []
     for p in pend:
-        if p.what.startswith("turn"):
-            what = phase_name(state)
-        else:
-            what = p.what + (f" in {p.space}" if p.space else "")
+        what = phase_name(state) if p.turn else p.what + (f" in {p.space}" if p.space else "")
         holder = seats.get(p.power)
         who = f"{p.power} [{holder}]" if holder and holder != p.power else p.power
         parts.append(f"{who} ({what})")

@@ -1165,7 +1165,7 @@ class GameService:
         elif rec.status == "active":
             row["waiting"] = [
                 {"power": p.power, "person": rec.seats.get(p.power, ""),
-                 "what": phase_name(state) if p.what.startswith("turn")
+                 "what": phase_name(state) if p.turn
                  else p.what + (f" in {p.space}" if p.space else "")}
                 for p in pending(state)
             ]
@@ -1674,11 +1674,11 @@ def _deciding_power(
     order: od.Casualties | od.Submerge | od.Strike | od.Withdraw,
 ) -> str:
     """Among ``mine``, the power that owes this battle decision per ``pending(state)``."""
-    owed = [p for p in pending(state) if not p.what.startswith("turn")]
+    owed = [p for p in pending(state) if not p.turn]
     here = [p for p in owed if p.space is None or p.space.casefold() == order.space.casefold()]
     candidates = [p for p in here if p.power in mine]
     if len(candidates) > 1:
-        keyed = [p for p in candidates if order.kind in p.what]
+        keyed = [p for p in candidates if order.kind in p.kind.answers]
         candidates = keyed or candidates
     powers = list(dict.fromkeys(p.power for p in candidates))
     if powers:
@@ -1768,10 +1768,7 @@ def _open_seats_line(order: Sequence[str], seats: Mapping[str, str]) -> str:
 def _pending_json(p: Pending, seats: Mapping[str, str], state: GameState) -> dict[str, Any]:
     """One wait; ``label`` is what people read: the phase's name for a turn ("Combat Move"),
     else the decision and its space ("casualties in Ukraine"); ``what`` stays the engine's."""
-    if p.what.startswith("turn"):
-        label = phase_name(state)
-    else:
-        label = p.what + (f" in {p.space}" if p.space else "")
+    label = phase_name(state) if p.turn else p.what + (f" in {p.space}" if p.space else "")
     return {"power": p.power, "what": p.what, "label": label, "space": p.space,
             "person": seats.get(p.power)}
 

@@ -17,6 +17,7 @@ from db.migrate import upgrade
 from db.repo import SqlStore
 from rules.defaults import default_orders
 from rules.engine import pending, replay, state_json
+from rules.state import TurnMarks
 from service.games import GameService, Result
 from tools import verify_dice as vd
 
@@ -141,13 +142,13 @@ async def test_classic_state_fields_round_trip_through_snapshots() -> None:
         state,
         techs={"Germany": ("jet_power", "heavy_bombers"), "Russia": ("rockets",)},
         debts={"United Kingdom": 4},
-        flags=frozenset({"researched", "rocket fired"}),
+        marks=TurnMarks(researched=True, rocket_fired=True),
     )
     doc = json.loads(json.dumps(snap.state_to_json(rich)))
     back = snap.state_from_json(doc)
     assert back == rich
     assert back.techs["Germany"] == ("jet_power", "heavy_bombers")
-    assert back.debts == {"United Kingdom": 4} and "researched" in back.flags
+    assert back.debts == {"United Kingdom": 4} and back.marks.researched
     assert back.edition.id == "classic"
 
 

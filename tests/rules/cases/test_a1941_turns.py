@@ -13,6 +13,7 @@ import pytest
 from rules import engine
 from rules import events as ev
 from rules import orders as od
+from rules.decisions import Owed
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
 from tests.rules.helpers import Game, position
 
@@ -172,7 +173,7 @@ def test_T_3_optional_phases_and_automatic_income() -> None:
         ev.PhaseChanged(power=GER, phase="purchase", rule="T-2"),
     ]
     assert g.json["treasury"][SU] == 14
-    assert engine.pending(g.state) == [engine.Pending(GER, "turn (purchase)")]
+    assert engine.pending(g.state) == [engine.Pending(GER, Owed.TURN, phase="purchase")]
 
 
 def test_T_4_power_without_capital_plays_only_the_movement_and_combat_phases() -> None:

@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice_audit import read_log
 from rules.errors import InvalidOrder
+from rules.state import TurnMarks
 from tests.rules.helpers import Game, position
 
 GER, JPN, UK, RUS, USA = "Germany", "Japan", "United Kingdom", "Russia", "United States"
@@ -188,12 +189,12 @@ def test_R_TEC_05_developments_last_beyond_the_turn() -> None:
     """The flags of a turn reset at the next turn; developments stay."""
     g = research_game()
     research(g, 1, 6, 1)
-    assert "researched" in g.state.flags
+    assert g.state.marks.researched
     for _ in range(6):
         if g.state.power != GER:
             break
         g.end(confirm=True)
-    assert g.state.power == UK and g.state.flags == frozenset()
+    assert g.state.power == UK and g.state.marks == TurnMarks()
     assert g.state.techs == {GER: ("jet_power",)}
 
 
