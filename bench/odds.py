@@ -52,9 +52,9 @@ from typing import Any, NamedTuple
 from rules import engine
 from rules import events as ev
 from rules import orders as od
+from rules.battle.odds import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds
 from rules.dice import HmacDice
 from rules.edition import Edition, load_edition
-from rules.odds import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds
 from rules.state import GameState
 
 

@@ -16,8 +16,8 @@ from PIL import Image, ImageDraw
 from render import theme
 from render.icons import draw_icon
 from rules import events as ev
+from rules.battle.odds import OddsResult
 from rules.edition import Edition
-from rules.odds import OddsResult
 from rules.state import GameState
 
 WIDTH = 1200

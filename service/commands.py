@@ -291,11 +291,11 @@ def _odds_edition() -> Edition:
 
 async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None,
                 state: GameState | None = None) -> Result:
-    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (rules.odds).
+    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (rules.battle.odds).
 
     Developments named in the order count for both sides; in a game, so do those the attacker
-    and the defender own (``rules.odds.game_developments``)."""
-    from rules.odds import game_developments, odds, summary
+    and the defender own (``rules.battle.odds.game_developments``)."""
+    from rules.battle.odds import game_developments, odds, summary
 
     att, dfd = game_developments(state, cmd.space) if state is not None else ((), ())
     try:

@@ -32,11 +32,11 @@ from render.icons import pictogram_sheet
 from render.map import render_map
 from rules import engine
 from rules import orders as od
+from rules.battle.odds import battle_odds
 from rules.defaults import default_orders
 from rules.dice import HmacDice, ScriptedDice
 from rules.events import BattleOpened, Event
 from rules.legal import legal_orders
-from rules.odds import battle_odds
 from rules.state import GameState
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "images"

@@ -21,7 +21,7 @@ from render.map import (
     render_map,
     sea_label,
 )
-from rules.odds import odds
+from rules.battle.odds import odds
 from rules.state import GameState
 from tests.render.conftest import UkraineBattle
 from tests.render.golden import compare

@@ -11,7 +11,7 @@ from render import png_bytes, theme
 from render.battle import battle_record, render_battle
 from render.geo import Geometry
 from render.map import LEGEND_HEIGHT, base_layer, focus_view, full_view, render_map
-from rules.odds import odds
+from rules.battle.odds import odds
 from rules.state import GameState
 from tests.render.conftest import UkraineBattle
 from tests.render.golden import compare

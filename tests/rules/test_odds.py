@@ -14,27 +14,26 @@ import pytest
 
 from rules import combat, engine
 from rules import events as ev
-from rules.dice import HmacDice
-from rules.edition import load_edition
-from rules.errors import InvalidOrder
-from rules.odds import (
-    ATT,
-    DEF,
+from rules.battle.casualties import best_total as _best_total
+from rules.battle.casualties import flow_ok as _flow_ok
+from rules.battle.casualties import vectors as _vectors
+from rules.battle.model import ATT, DEF
+from rules.battle.odds import (
     DEFAULT_MAX_WORK,
     DEFAULT_MC_WORK,
     DEFAULT_SAMPLES,
     MAX_UNITS,
     OddsResult,
     SplitMix64,
-    _best_total,
-    _binomial_draw,
-    _flow_ok,
-    _Model,
-    _Side,
-    _vectors,
     odds,
     summary,
 )
+from rules.battle.odds_core import Model as _Model
+from rules.battle.odds_core import Side as _Side
+from rules.battle.odds_core import binomial_draw as _binomial_draw
+from rules.dice import HmacDice
+from rules.edition import load_edition
+from rules.errors import InvalidOrder
 from rules.state import GameState
 from tests.rules.helpers import Game, fight_to_the_end, position
 

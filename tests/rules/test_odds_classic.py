@@ -21,21 +21,20 @@ import pytest
 
 from rules import engine
 from rules import events as ev
-from rules.dice import HmacDice
-from rules.edition import load_edition
-from rules.errors import InvalidOrder
-from rules.odds import (
-    ATT,
-    DEF,
+from rules.battle.model import ATT, DEF
+from rules.battle.odds import (
     OddsResult,
-    _Model,
-    _Side,
     battle_forces,
     battle_odds,
     game_developments,
     odds,
     summary,
 )
+from rules.battle.odds_core import Model as _Model
+from rules.battle.odds_core import Side as _Side
+from rules.dice import HmacDice
+from rules.edition import load_edition
+from rules.errors import InvalidOrder
 from rules.parse import Odds, names_for, parse
 from rules.state import GameState
 from tests.rules.helpers import Game, fight_to_the_end, position
