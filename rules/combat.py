@@ -39,7 +39,7 @@ from rules.state import BattleState, GameState, Unit
 from rules.words import agree, counted, possessive
 
 if TYPE_CHECKING:
-    from rules.engine import Tx
+    from rules.turn.tx import Tx
 
 MAX_ROUNDS = 200  # guard against a loop in "battle all"; real battles end long before
 
@@ -65,7 +65,7 @@ def _rules(s: GameState) -> RuleSet:
 
 def open_battles(tx: Tx, from_position: bool = False) -> None:
     """Open every battle of the acting power; take empty territories (CC-0b)."""
-    from rules import flow
+    from rules.mechanisms import territory
 
     s = tx.state
     ed = s.edition
@@ -120,7 +120,7 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
         amphibious = bool(pending_cargo) or bool(seaborne)
         if not foes and not blocked:
             if any(ed.units[u.type].abilities.can_capture for u in present):
-                flow.capture(tx, t, power, "no battle", "CC-0b")
+                territory.capture(tx, t, power, "no battle", "CC-0b")
                 s = tx.state
             continue
         zones = {u.came_from for u in present if u.assault == t and u.came_from} | {
@@ -1300,7 +1300,7 @@ def decide_raid(tx: Tx, order: od.Bomb, dice: Dice) -> None:
     """The antiaircraft gun fires one die per raiding bomber (each 1 destroys one, R-SBR-02);
     each survivor rolls its attack dice (R-SBR-03) and the territory's owner pays the sum to
     the bank, a shortfall becoming a debt (R-SBR-04/05)."""
-    from rules import flow
+    from rules.mechanisms import territory
 
     s = tx.state
     ed = s.edition
@@ -1358,12 +1358,12 @@ def decide_raid(tx: Tx, order: od.Bomb, dice: Dice) -> None:
     tx.emit(ev.RaidResolved(space=order.space, attacker=power, defender=owner,
                             bombers=tuple(u.id for u in bombers), lost=lost, damage=damage))
     if owner is not None:
-        flow.charge_damage(tx, owner, damage, f"the bombing raid on {order.space}", "R-SBR-04")
+        territory.charge_damage(tx, owner, damage, f"the bombing raid on {order.space}", "R-SBR-04")
 
 
 def _conclude(tx: Tx, b: BattleState, result: str) -> None:
     """Step 7: repair, land fighters, capture (CC-7a..c), seaborne landing (AA-3)."""
-    from rules import flow
+    from rules.mechanisms import territory
 
     s = tx.state
     ed = s.edition
@@ -1403,4 +1403,4 @@ def _conclude(tx: Tx, b: BattleState, result: str) -> None:
         land = [u for u in _alive(tx.state, b.attacking + b.seaborne)
                 if ed.units[u.type].abilities.can_capture and u.space == b.space]
         if land and is_hostile_territory(tx.state, b.space, b.attacker):
-            flow.capture(tx, b.space, b.attacker, "battle", "CC-7b")
+            territory.capture(tx, b.space, b.attacker, "battle", "CC-7b")

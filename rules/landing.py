@@ -98,7 +98,7 @@ def decks(s: GameState, power: str, moving: bool, lift: Iterable[int] = ()) -> l
     (not once Noncombat Move is over). ``lift``: fighters aboard that are taking off now, so
     their slots are free.
     """
-    from rules import flow
+    from rules.mechanisms import production
     from rules.movement import carrier_room
 
     ed = s.edition
@@ -121,7 +121,7 @@ def decks(s: GameState, power: str, moving: bool, lift: Iterable[int] = ()) -> l
     new = [u for u, n in sorted(s.purchase.items()) for _ in range(n)
            if ed.units[u].abilities.carrier_capacity]
     if new:
-        coast = frozenset(z for f in flow.eligible_factories(s, power)
+        coast = frozenset(z for f in production.eligible_factories(s, power)
                           for z in ed.neighbours[f] if ed.is_sea(z))  # NC-6, A-22
         if coast:
             out.extend(Deck(None, ed.units[u].abilities.carrier_capacity, coast, u) for u in new)

@@ -15,9 +15,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from rules import combat, engine, flow, movement, tech
+from rules import combat, engine, movement, tech
 from rules import orders as od
 from rules.errors import AmbiguousOrder, RulesError
+from rules.mechanisms import production, rockets
 from rules.state import BattleState, GameState, Unit
 
 # Casualty choices beyond the default are many when hits and unit types are many; a handful is
@@ -133,10 +134,10 @@ def _research_candidates(s: GameState, power: str) -> Iterator[od.Order]:
 
 
 def _rocket_candidates(s: GameState, power: str) -> Iterator[od.Order]:
-    if not flow.rocket_possible(s, power):
+    if not rockets.rocket_possible(s, power):
         return
-    for frm in flow.rocket_sites(s, power):
-        for target in flow.rocket_targets(s, power, frm):
+    for frm in rockets.rocket_sites(s, power):
+        for target in rockets.rocket_targets(s, power, frm):
             yield od.Rocket(power=power, frm=frm, target=target)
 
 
@@ -356,15 +357,15 @@ def _place_candidates(s: GameState, power: str) -> Iterator[od.Order]:
     if not s.purchase:
         return
     spaces: list[str] = []
-    for f in flow.eligible_factories(s, power):
-        if flow.cap_left(s, f) <= 0:
+    for f in production.eligible_factories(s, power):
+        if production.cap_left(s, f) <= 0:
             continue
         spaces.append(f)
         spaces.extend(sorted(z for z in ed.neighbours[f] if ed.is_sea(z)))
     for name in sorted(s.purchase):
         where = spaces
         if ed.units[name].abilities.factory:
-            where = flow.new_factory_sites(s, power)  # R-PLC-03
+            where = production.new_factory_sites(s, power)  # R-PLC-03
         for space in dict.fromkeys(where):
             yield od.Place(power=power, units={name: 1}, space=space)
 

@@ -25,7 +25,7 @@ from rules.state import GameState, Unit
 from rules.words import counted, possessive
 
 if TYPE_CHECKING:
-    from rules.engine import Tx
+    from rules.turn.tx import Tx
 
 COMBAT = "combat_move"
 NONCOMBAT = "noncombat_move"
@@ -676,7 +676,7 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
     if phase == COMBAT:
         _check_transports_not_alone(s, order, moves)
-    from rules import flow
+    from rules.mechanisms import territory
 
     violated = _violations(s, moves) if phase == COMBAT else []
     fee = neutral_fee(s) or 0
@@ -688,9 +688,9 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         )
     for t in violated:
         tx.emit(ev.NeutralViolated(power=power, space=t, fee=fee))
-        flow.capture(tx, t, power, "neutral violation", "R-NEU-02")
+        territory.capture(tx, t, power, "neutral violation", "R-NEU-02")
     for t in blitzed:
-        flow.capture(tx, t, power, "blitz", "CM-25")
+        territory.capture(tx, t, power, "blitz", "CM-25")
     if phase in (COMBAT, NONCOMBAT) and any(
             ed.units[s.units[m.id].type].domain == "air" for m in moves):
         _check_landing(tx, order, moves, blitzed)
@@ -991,9 +991,9 @@ def _carrier_zones(s: GameState, power: str, moving: bool = True,
                 if d <= remaining(s, c):
                     zones.add(z)
     if any(ed.units[u].abilities.carrier_capacity for u in s.purchase):
-        from rules import flow
+        from rules.mechanisms import production
 
-        for f in flow.eligible_factories(s, power):
+        for f in production.eligible_factories(s, power):
             zones.update(z for z in ed.neighbours[f] if ed.is_sea(z))  # NC-6, A-22
     return zones
 

@@ -149,7 +149,7 @@ class EndPhase(_Order):
     ``phase`` is the phase the player means to end (Discord's ``/end`` fills it in when typed):
     refused if the game has moved on, so a repeated ``end`` never ends the next phase. A bare
     ``end`` (no phase) asks for ``confirm`` where it would pass a phase in which nothing was
-    done although something could be (rules.flow.idle_end)."""
+    done although something could be (the phase handlers' idle checks, rules.turn.registry)."""
 
     kind: Literal["end"] = "end"
     confirm: bool = False

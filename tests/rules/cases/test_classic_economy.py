@@ -5,8 +5,9 @@ Each test is named after its rule ID in the digest.
 
 from __future__ import annotations
 
-from rules import engine, flow
+from rules import engine
 from rules import events as ev
+from rules.mechanisms import territory
 from tests.rules.helpers import Game, position
 
 
@@ -15,8 +16,8 @@ def test_R_INC_03_unpaid_damage_comes_out_of_the_next_income_first() -> None:
     g = Game(position("Germany", "conduct_combat", edition="classic",
                       treasury={"Germany": 2}))
     tx = engine.Tx(g.state)
-    flow.charge_damage(tx, "Germany", 5, "a rocket", "R-SBR-05")
-    flow.charge_damage(tx, "Germany", 4, "a rocket", "R-SBR-05")
+    territory.charge_damage(tx, "Germany", 5, "a rocket", "R-SBR-05")
+    territory.charge_damage(tx, "Germany", 4, "a rocket", "R-SBR-05")
     assert tx.state.treasury["Germany"] == 0
     assert tx.state.debts == {"Germany": 7}
     g.state = tx.state

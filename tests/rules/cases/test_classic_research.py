@@ -245,13 +245,13 @@ def test_research_dice_are_in_the_dice_audit() -> None:
 def test_R_TEC_05_status_shows_developments_and_debts() -> None:
     """The 'state' document gives developments and debts (docs/positions.md); 'game status'
     text names each power's developments and what it owes (R-SBR-05)."""
-    from rules import flow
+    from rules.mechanisms import territory
     from service.describe import status_lines
 
     g = research_game()
     research(g, 1, 6, 2)
     tx = engine.Tx(g.state)
-    flow.charge_damage(tx, UK, 40, "a rocket", "R-SBR-05")
+    territory.charge_damage(tx, UK, 40, "a rocket", "R-SBR-05")
     lines = status_lines(tx.state)
     assert "Weapons developments: Germany Rockets." in lines
     assert "Owed to the bank (from its next income): United Kingdom 10." in lines

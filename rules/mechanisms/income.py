@@ -1,0 +1,46 @@
+"""Collecting income (IN-1..IN-4, R-INC-01..03): the automatic last phase of a turn."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules.mechanisms.territory import add_debt
+from rules.state import GameState
+from rules.turn import registry as reg
+
+if TYPE_CHECKING:
+    from rules.turn.tx import Tx
+
+
+def collect_income(tx: Tx) -> None:
+    s = tx.state
+    if not s.capital_held(s.power):
+        return  # IN-2 / R-INC-02 (the phase is skipped before we get here; kept for safety)
+    amount = s.income()[s.power]
+    # R-INC-03 / R-SBR-05: unpaid damage is settled out of this income first.
+    debt_paid = min(s.debts.get(s.power, 0), amount)
+    tx.emit(ev.IncomeCollected(power=s.power, amount=amount, debt_paid=debt_paid,
+                               rule=s.edition.cite("IN-1") if not debt_paid else "R-INC-03"))
+
+
+
+@reg.evolver(ev.IncomeCollected)
+def _ev_income(s: GameState, e: ev.IncomeCollected) -> GameState:
+    treasury = dict(s.treasury)
+    treasury[e.power] += e.amount - e.debt_paid
+    debts = add_debt(s.debts, e.power, -e.debt_paid)
+    return replace(s, treasury=treasury, debts=debts)
+
+
+
+def _enter(tx: Tx, initial: bool) -> None:
+    from rules.turn.phases import end_turn
+
+    collect_income(tx)
+    end_turn(tx)
+    del initial
+
+
+reg.phase("collect_income").enter.append(_enter)

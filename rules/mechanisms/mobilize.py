@@ -1,0 +1,354 @@
+"""Mobilization (MB-1..MB-9, R-PLC-01..08): placing what was bought, new complexes, fighters
+waiting for new carriers, and what becomes of units not placed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules import orders as od
+from rules.dice import Dice
+from rules.edition import Edition
+from rules.errors import IllegalOrder, InvalidOrder
+from rules.state import GameState, Unit
+from rules.turn import registry as reg
+from rules.words import counted, possessive
+
+if TYPE_CHECKING:
+    from rules.turn.tx import Tx
+
+from rules.mechanisms.production import (
+    aa_guns,
+    cap_left,
+    eligible_factories,
+    hostile_for_placement,
+    new_factory_sites,
+)
+from rules.mechanisms.purchase import fmt_units, purchase_cost
+
+
+def decide_place(tx: Tx, order: od.Place) -> None:
+    s = tx.state
+    ed = s.edition
+    rs = s.ruleset()
+    p = order.power
+    space = order.space
+    if space not in ed.spaces:
+        raise InvalidOrder(f"Unknown space {space!r}.")
+    if not order.units:
+        raise InvalidOrder("Name what to place, e.g. 'place 2 infantry in Germany'.")
+    for u, n in order.units.items():
+        if s.purchase.get(u, 0) < n:
+            raise IllegalOrder(
+                f"{p} has {s.purchase.get(u, 0)} {u} waiting to be placed, not {n} "
+                f"({ed.cite('PU-4')}: only units bought this turn are placed). Waiting: "
+                f"{fmt_units(s.purchase) or 'none'}."
+            )
+    if any(ed.units[u].abilities.factory for u in order.units):
+        _place_factory(tx, order)
+        return
+    factories = eligible_factories(s, p)
+    sea = ed.is_sea(space)
+    if not sea:
+        if space not in factories:
+            raise IllegalOrder(
+                f"{p} cannot place units in {space}: new units go only to territories with an "
+                f"industrial complex {p} itself has controlled since the start of the turn, "
+                f"never one taken this turn nor an ally's ({ed.cite('MB-1', 'MB-3', 'MN-7')}). "
+                f"Eligible: {', '.join(factories) or 'none'}."
+            )
+        for u in order.units:
+            if ed.units[u].domain == "sea":
+                raise IllegalOrder(
+                    f"{u} is a sea unit: place it in an adjacent sea zone ({ed.cite('MB-4')})."
+                )
+        aa = sum(n for u, n in order.units.items() if ed.units[u].abilities.anti_air)
+        if rs.one_aa_gun_per_territory and aa and aa_guns(s, space) + aa > 1:
+            raise IllegalOrder(
+                f"{space} would hold {aa_guns(s, space) + aa} antiaircraft guns: at most one per "
+                "territory (R-PLC-05). An AA gun with no territory left for it is lost at the "
+                "end of the phase."
+            )
+        payers = [space]
+    else:
+        payers = [f for f in factories if space in ed.neighbours[f]]
+        if not payers:
+            raise IllegalOrder(
+                f"{space} is not next to an industrial complex {p} may use "
+                f"({ed.cite('MB-4')}). Eligible complexes: {', '.join(factories) or 'none'}."
+            )
+        for u in order.units:
+            d = ed.units[u].domain
+            if d == "land":
+                raise IllegalOrder(
+                    "Land units are placed only in a territory with an eligible complex, never "
+                    f"onto transports ({ed.cite('MB-3')})."
+                )
+            if d == "air" and not rs.new_fighters_on_carriers:
+                raise IllegalOrder(
+                    f"New {u}s are never placed on aircraft carriers: place them in a territory "
+                    f"with your industrial complex ({ed.cite('MB-5')}). "
+                    f"Eligible: {', '.join(payers)}."
+                )
+            if d == "air" and not ed.units[u].abilities.carrier_landable:
+                raise IllegalOrder(
+                    f"{u} cannot land on carriers; place it in a territory ({ed.cite('UB-1')})."
+                )
+        if hostile_for_placement(s, space, p):
+            raise IllegalOrder(
+                f"{space} holds enemy units: new ships go only into sea zones with no enemy units "
+                f"({ed.cite('MB-4')}). Units that cannot be placed are lost at the end of the "
+                "phase (R-PLC-08)."
+            )
+    total = sum(order.units.values())
+    payer = max(payers, key=lambda f: cap_left(s, f))
+    if cap_left(s, payer) < total:
+        least = rs.min_factory_capacity
+        minimum = f", at least {least}" if least else ""
+        raise IllegalOrder(
+            f"{payer} can place {counted(max(cap_left(s, payer), 0), 'more unit', 'more units')} "
+            "this turn: its "
+            f"production is limited to its IPC value {ed.value(payer)}{minimum}, sea zones "
+            f"next to it included ({ed.cite('MB-2')})."
+        )
+    # Fighters at sea need room on the power's own carriers, new ones included (MB-5).
+    new: list[tuple[int, str, int | None]] = []
+    nid = s.next_id
+    carriers_room: dict[int, int] = {}
+    if sea:
+        for c in s.units_in(space):
+            cap = ed.units[c.type].abilities.carrier_capacity
+            if cap and c.owner == p:
+                aboard = sum(1 for x in s.units_in(space) if x.carried_by == c.id)
+                carriers_room[c.id] = cap - aboard
+    ordered = sorted(order.units.items(), key=lambda kv: ed.units[kv[0]].domain != "sea")
+    for u, n in ordered:
+        ut = ed.units[u]
+        for _ in range(n):
+            carried: int | None = None
+            if sea and ut.domain == "air":
+                room = [cid for cid, r in carriers_room.items() if r > 0]
+                if not room:
+                    raise IllegalOrder(
+                        f"No room for a new fighter in {space}: it needs a carrier of "
+                        f"{possessive(p)} own "
+                        "with a free slot there, new ones included (MB-5; not an ally's, MN-7)."
+                    )
+                carried = room[0]
+                carriers_room[carried] -= 1
+            new.append((nid, u, carried))
+            if ut.abilities.carrier_capacity:
+                carriers_room[nid] = ut.abilities.carrier_capacity
+            nid += 1
+    before = _fighters_left_waiting(s, p)
+    tx.emit(ev.UnitsPlaced(power=p, space=space, units=tuple(new), factory=payer))
+    # MB-6/AIR-5: a fighter waiting at sea for a carrier bought this turn keeps its promise:
+    # no placement may leave more waiting fighters without a berth than before.
+    if _fighters_left_waiting(tx.state, p) > before:
+        zones = ", ".join(sorted(_waiting_fighters(s, p)))
+        raise IllegalOrder(
+            f"A fighter waits in {zones} for a new aircraft carrier: place the carrier there "
+            "first, and keep room for it on the production cap (MB-6/AIR-5)."
+        )
+
+
+def _place_factory(tx: Tx, order: od.Place) -> None:
+    """A new industrial complex (R-PLC-03): in a territory owned since the start of the turn,
+    one per territory; it produces from the power's next turn."""
+    s = tx.state
+    ed = s.edition
+    p = order.power
+    space = order.space
+    kinds = [u for u in order.units if ed.units[u].abilities.factory]
+    if len(order.units) > 1 or sum(order.units.values()) > 1:
+        raise IllegalOrder(
+            f"Place a new {kinds[0]} on its own, one per territory (R-PLC-03), e.g. "
+            f"'place 1 {kinds[0]} in {space}'; other units are placed at complexes you already "
+            "had at the start of the turn."
+        )
+    sites = new_factory_sites(s, p)
+    if space not in sites:
+        if ed.is_sea(space):
+            why = "it is a sea zone"
+        elif any(ed.units[u.type].abilities.factory for u in s.units_in(space)):
+            why = "it already has one (one per territory)"
+        elif s.owners.get(space) != p:
+            why = f"{p} does not control it"
+        else:
+            why = f"{p} has not held it since the start of its turn"
+        raise IllegalOrder(
+            f"{p} cannot place a new {kinds[0]} in {space}: {why}. New complexes go in "
+            "territories you have owned since the start of your turn, not conquered this turn, "
+            "one per territory (R-PLC-03)."
+        )
+    tx.emit(ev.UnitsPlaced(power=p, space=space, units=((s.next_id, kinds[0], None),),
+                           factory=space))
+
+
+def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
+    """Own fighters at sea with no carrier berth, by zone: they wait for a new carrier (NC-6)."""
+    from rules import movement
+
+    ed = s.edition
+    out: dict[str, int] = {}
+    for u in s.units.values():
+        if (u.owner == power and u.carried_by is None and ed.is_sea(u.space)
+                and ed.units[u.type].abilities.carrier_landable):
+            out[u.space] = out.get(u.space, 0) + 1
+    for z in list(out):
+        room = sum(movement.carrier_room(s, c) for c in s.units_in(z)
+                   if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power))
+        out[z] -= room
+        if out[z] <= 0:
+            del out[z]
+    return out
+
+
+def _fighters_left_waiting(s: GameState, power: str) -> int:
+    """Waiting fighters that no placement of the carriers still to be placed can catch."""
+    ed = s.edition
+    waiting = _waiting_fighters(s, power)
+    total = sum(waiting.values())
+    carriers = [u for u, n in s.purchase.items() for _ in range(n)
+                if ed.units[u].abilities.carrier_capacity]
+    if not waiting or not carriers:
+        return total
+    size = max(ed.units[u].abilities.carrier_capacity for u in carriers)
+    caps = {f: cap_left(s, f) for f in eligible_factories(s, power)}
+    zones = sorted(waiting)
+    best = 0
+    # Few zones and carriers: try every split of the carriers among the zones (MB-2 caps).
+    ranges = [range(0, -(-waiting[z] // size) + 1) for z in zones]
+    for split in itertools.product(*ranges):
+        if sum(split) > len(carriers) or not _caps_allow(ed, caps, dict(zip(zones, split,
+                                                                            strict=True))):
+            continue
+        best = max(best, sum(min(waiting[z], n * size) for z, n in zip(zones, split,
+                                                                       strict=True)))
+    return total - best
+
+
+def _caps_allow(ed: Edition, caps: dict[str, int], per_zone: dict[str, int]) -> bool:
+    """Can these carriers per zone be charged to adjacent complexes within caps (A-16)?"""
+    demands = [z for z, n in per_zone.items() for _ in range(n)]
+    # No complex needs more slots than there are carriers (unlimited ones, R-PLC-04).
+    slots = [f for f, n in caps.items() for _ in range(max(min(n, len(demands)), 0))]
+    owner: dict[int, int] = {}
+
+    def augment(d: int, seen: set[int]) -> bool:
+        for i, f in enumerate(slots):
+            if i in seen or demands[d] not in ed.neighbours[f]:
+                continue
+            seen.add(i)
+            if i not in owner or augment(owner[i], seen):
+                owner[i] = d
+                return True
+        return False
+
+    return all(augment(d, set()) for d in range(len(demands)))
+
+
+def end_mobilize(tx: Tx, confirm: bool) -> None:
+    s = tx.state
+    from rules import movement
+
+    if _fighters_left_waiting(s, s.power) < sum(_waiting_fighters(s, s.power).values()):
+        # MB-6/AIR-5: a promised carrier that can still be placed must be placed.
+        raise IllegalOrder(
+            f"A fighter waits in {', '.join(sorted(_waiting_fighters(s, s.power)))} for a new "
+            "aircraft carrier that can still be placed there: place it (MB-6/AIR-5)."
+        )
+    if s.purchase:
+        ed = s.edition
+        lost = s.ruleset().unplaced_units == "lost"
+        placeable = [u for u in s.purchase if _could_place(s, u)]
+        if placeable and not confirm:
+            fate = ("to give them up: units not placed are lost, without refund"
+                    if lost else "to return them to the box with a refund")
+            raise IllegalOrder(
+                f"Still waiting to be placed: {fmt_units(s.purchase)}. Place them with "
+                f"'place <units> in <space>', or 'end confirm' {fate} ({ed.cite('MB-9')})."
+            )
+        if lost:
+            tx.emit(ev.PurchaseLost(power=s.power, units=dict(s.purchase),
+                                    rule=ed.cite("MB-9")))
+        else:
+            amount = purchase_cost(s, s.purchase)
+            tx.emit(ev.PurchaseRefunded(power=s.power, units=dict(s.purchase), amount=amount))
+    movement.remove_unlanded_air(tx, final=True)
+
+
+def _could_place(s: GameState, utype: str) -> bool:
+    """Some placement of one ``utype`` is still open this phase (R-PLC-08 / MB-9 warn)."""
+    ed = s.edition
+    ut = ed.units[utype]
+    p = s.power
+    if ut.abilities.factory:
+        return bool(new_factory_sites(s, p))
+    for f in eligible_factories(s, p):
+        if cap_left(s, f) <= 0:
+            continue
+        if ut.domain != "sea":
+            if (ut.abilities.anti_air and s.ruleset().one_aa_gun_per_territory
+                    and aa_guns(s, f) >= 1):
+                continue  # R-PLC-05
+            return True
+        if any(ed.is_sea(n) and not hostile_for_placement(s, n, p) for n in ed.neighbours[f]):
+            return True
+    return False
+
+
+
+@reg.evolver(ev.PurchaseLost)
+def _ev_lost(s: GameState, e: ev.PurchaseLost) -> GameState:
+    purchase = dict(s.purchase)
+    for u, n in e.units.items():
+        purchase[u] = purchase.get(u, 0) - n
+        if purchase[u] <= 0:
+            del purchase[u]
+    return replace(s, purchase=purchase)
+
+
+@reg.evolver(ev.UnitsPlaced)
+def _ev_placed(s: GameState, e: ev.UnitsPlaced) -> GameState:
+    units = dict(s.units)
+    purchase = dict(s.purchase)
+    placed = dict(s.placed)
+    nid = s.next_id
+    for uid, utype, carried in e.units:
+        units[uid] = Unit(id=uid, type=utype, owner=e.power, space=e.space, carried_by=carried,
+                          stopped=True, start=e.space)
+        purchase[utype] -= 1
+        if purchase[utype] == 0:
+            del purchase[utype]
+        placed[e.factory] = placed.get(e.factory, 0) + 1
+        nid = max(nid, uid + 1)
+    marks = s.marks
+    if any(s.edition.units[t].abilities.factory for _, t, _c in e.units):
+        # produces from the next turn (R-PLC-03)
+        marks = replace(marks, new_factories=marks.new_factories | {e.space})
+    return replace(s, units=units, purchase=purchase, placed=placed, next_id=nid, marks=marks)
+
+
+@reg.evolver(ev.PurchaseRefunded)
+def _ev_refunded(s: GameState, e: ev.PurchaseRefunded) -> GameState:
+    treasury = dict(s.treasury)
+    treasury[e.power] += e.amount
+    purchase = dict(s.purchase)
+    for u, n in e.units.items():
+        purchase[u] = purchase.get(u, 0) - n
+        if purchase[u] <= 0:
+            del purchase[u]
+    return replace(s, treasury=treasury, purchase=purchase)
+
+
+
+reg.phase("mobilize").end.append(lambda tx, order: end_mobilize(tx, order.confirm))
+
+
+@reg.order(od.Place, phases=("mobilize",))
+def _decide(tx: Tx, order: od.Place, dice: Dice) -> None:
+    decide_place(tx, order)

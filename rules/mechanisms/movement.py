@@ -1,0 +1,89 @@
+"""Movement as a mechanism of the engine: the ``move`` order in Combat Move and Noncombat Move
+(CM-1..CM-25, NC-1..NC-7), the fold of moves, and what entering and ending the movement phases
+does. The rules of movement themselves are in ``rules.movement`` and ``rules.landing``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules import movement
+from rules import orders as od
+from rules.dice import Dice
+from rules.state import GameState
+from rules.turn import registry as reg
+from rules.turn.phases import phase_name
+
+if TYPE_CHECKING:
+    from rules.turn.tx import Tx
+
+
+def _wrong_phase(state: GameState, order: od.Move) -> str:
+    return (f"Moves are made in Combat Move or Noncombat Move; it is "
+            f"{phase_name(state)} now (CM-1). Use 'end' to finish this phase.")
+
+
+@reg.order(od.Move, phases=(movement.COMBAT, movement.NONCOMBAT), wrong_phase=_wrong_phase)
+def _decide(tx: Tx, order: od.Move, dice: Dice) -> None:
+    movement.decide_move(tx, order, dice)
+
+
+def _idle_noncombat(s: GameState) -> str | None:
+    """A bare ``end`` would pass an empty Noncombat Move while units can still move."""
+    if s.marks.moved_noncombat:
+        return None
+    p = s.power
+    able: dict[str, int] = {}
+    for u in s.units.values():
+        if (u.owner != p or u.combat_moved or u.fought or u.stopped
+                or u.carried_by is not None or movement.remaining(s, u) <= 0):
+            continue
+        able[u.space] = able.get(u.space, 0) + 1
+    if able:
+        where = sorted(able, key=lambda x: (-able[x], x))
+        shown = ", ".join(f"{able[x]} in {x}" for x in where[:3])
+        more = f" and {len(where) - 3} more spaces" if len(where) > 3 else ""
+        n = sum(able.values())
+        return (f"Nothing has moved in {phase_name(s)} and {n} of {p}'s "
+                f"{'unit' if n == 1 else 'units'} can still move ({shown}{more}). Move "
+                f"them, or 'end confirm' to end {phase_name(s)} without moving.")
+    return None
+
+
+_combat_move = reg.phase(movement.COMBAT)
+_combat_move.end.append(lambda tx, order: movement.check_end_combat_move(tx.state))
+_noncombat = reg.phase(movement.NONCOMBAT)
+_noncombat.enter.append(lambda tx, initial: movement.land_stranded_fighters(tx))
+_noncombat.end.append(lambda tx, order: movement.end_noncombat(tx, confirm=order.confirm))
+_noncombat.idle.append(_idle_noncombat)
+
+
+@reg.evolver(ev.UnitsMoved)
+def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
+    units = dict(s.units)
+    combat = e.phase == "combat_move"
+    for m in e.moves:
+        u = units[m.id]
+        units[m.id] = replace(
+            u,
+            space=m.path[-1],
+            moved=u.moved + m.cost,
+            combat_moved=u.combat_moved or (combat and m.cost > 0),
+            stopped=u.stopped or m.stopped,
+            carried_by=m.carried_by,
+            loaded=s.phase if m.loaded else (None if m.offloaded else u.loaded),
+            assault=m.assault if m.assault is not None else (None if m.offloaded else u.assault),
+            came_from=m.path[-2] if len(m.path) > 1 else u.came_from,
+            raid=m.raid if combat else u.raid,
+            stranded=False,  # a fighter of a sunk carrier that moved has landed (NC-3, R-AIR-10)
+        )
+        if m.offloaded and u.carried_by is not None and u.carried_by in units:
+            t = units[u.carried_by]
+            units[t.id] = replace(t, offloaded=True, stopped=True)
+    if e.phase == "noncombat_move" and any(len(m.path) > 1 for m in e.moves):
+        # a bare 'end' then ends the phase freely (idle_end)
+        return replace(s, units=units, marks=replace(s.marks, moved_noncombat=True))
+    return replace(s, units=units)
+

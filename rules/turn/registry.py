@@ -1,0 +1,151 @@
+"""What each mechanism adds to the engine, registered by the mechanism itself (DESIGN §3).
+
+A mechanism module (``rules/mechanisms/``) registers, at import:
+
+- ``evolver(EventType)``: how its events change the state (the fold);
+- ``order(OrderType, ...)``: how its orders are decided, in which phases, by whom;
+- ``phase(id)``: the handlers of a phase it runs (entering it, whether work is left in it, the
+  checks and actions of ending it, why a bare ``end`` would pass it over idle);
+- ``waits``: whom the game waits for because of it (``Pending``).
+
+The engine (``rules.engine``) dispatches through these tables only; it names no mechanism. An
+edition lists its phases in its data; every phase id it lists must have a handler here
+(``check_phases``), checked when the edition starts a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from rules.decisions import Pending
+from rules.errors import InvalidOrder
+from rules.state import GameState
+
+if TYPE_CHECKING:
+    from rules import events as ev
+    from rules import orders as od
+    from rules.dice import Dice
+    from rules.edition import Edition
+    from rules.turn.tx import Tx
+
+Evolve = Callable[[GameState, Any], GameState]
+Decide = Callable[["Tx", Any, "Dice"], None]
+WrongPhaseText = Callable[[GameState, Any], str]
+
+_EVOLVERS: dict[type, Evolve] = {}
+_ORDERS: dict[type, OrderRule] = {}
+_PHASES: dict[str, PhaseHandler] = {}
+_WAITS: list[Callable[[GameState], list[Pending]]] = []
+
+
+@dataclass(frozen=True)
+class OrderRule:
+    """How the engine takes one kind of order."""
+
+    decide: Decide
+    # The phases the order belongs to; () = the mechanism checks the phase itself.
+    phases: tuple[str, ...] = ()
+    # Only the power whose turn it is may give it (else a party to a battle, any time).
+    in_turn: bool = True
+    # The refusal when given outside ``phases`` (default: "'<kind>' belongs to <phase>").
+    wrong_phase: WrongPhaseText | None = None
+
+
+@dataclass
+class PhaseHandler:
+    """The handlers of one phase id, in the order the mechanisms registered them."""
+
+    id: str
+    # Entering the phase: ``fn(tx, initial)``; ``initial`` when a game starts in it (positions).
+    enter: list[Callable[[Tx, bool], None]] = field(default_factory=list)
+    # Whether work is left in the phase; a phase with ``auto_pass`` and none left is passed.
+    busy: list[Callable[[GameState], bool]] = field(default_factory=list)
+    auto_pass: bool = False
+    # Ending the phase: checks (raise to refuse) and actions, ``fn(tx, end_order)``.
+    end: list[Callable[[Tx, Any], None]] = field(default_factory=list)
+    # Why a bare ``end`` would pass the phase over idle (asks ``end confirm``), or None.
+    idle: list[Callable[[GameState], str | None]] = field(default_factory=list)
+    # Leaving the phase by auto-pass: the actions of ending it without an order.
+    leave: list[Callable[[Tx], None]] = field(default_factory=list)
+
+
+def evolver(event_type: type[ev.Event]) -> Callable[[Evolve], Evolve]:
+    """Decorator: ``fn(state, event) -> state`` folds ``event_type``."""
+
+    def put(fn: Evolve) -> Evolve:
+        if event_type in _EVOLVERS:
+            raise RuntimeError(f"two evolvers for {event_type.__name__}")
+        _EVOLVERS[event_type] = fn
+        return fn
+
+    return put
+
+
+def order(
+    order_type: type[od.Order], *, phases: Iterable[str] = (), in_turn: bool = True,
+    wrong_phase: WrongPhaseText | None = None,
+) -> Callable[[Decide], Decide]:
+    """Decorator: ``fn(tx, order, dice)`` decides ``order_type``."""
+
+    def put(fn: Decide) -> Decide:
+        if order_type in _ORDERS:
+            raise RuntimeError(f"two deciders for {order_type.__name__}")
+        _ORDERS[order_type] = OrderRule(fn, tuple(phases), in_turn, wrong_phase)
+        return fn
+
+    return put
+
+
+def phase(phase_id: str) -> PhaseHandler:
+    """The handler of ``phase_id``, made on first use; mechanisms append to its lists."""
+    return _PHASES.setdefault(phase_id, PhaseHandler(phase_id))
+
+
+def waits(fn: Callable[[GameState], list[Pending]]) -> Callable[[GameState], list[Pending]]:
+    """Decorator: ``fn(state)`` lists the decisions the game waits for because of a mechanism."""
+    _WAITS.append(fn)
+    return fn
+
+
+# --- lookups (the engine's) -----------------------------------------------------------------
+def evolve(state: GameState, event: ev.Event) -> GameState:
+    """Apply one event. Unchecked: only for events produced by ``decide`` or ``new_game``."""
+    new = _EVOLVERS[type(event)](state, event)
+    return replace(new, seq=state.seq + 1)
+
+
+def order_rule(order_type: type) -> OrderRule | None:
+    return _ORDERS.get(order_type)
+
+
+def phase_handler(phase_id: str) -> PhaseHandler:
+    handler = _PHASES.get(phase_id)
+    if handler is None:
+        raise InvalidOrder(f"No mechanism plays the phase {phase_id!r}.")
+    return handler
+
+
+def owed_decisions(state: GameState) -> list[Pending]:
+    out: list[Pending] = []
+    for fn in _WAITS:
+        out.extend(fn(state))
+    return out
+
+
+def check_phases(ed: Edition) -> None:
+    """Every phase the edition's data lists has a handler (raise ``InvalidOrder`` otherwise)."""
+    missing = [p for p in ed.phase_ids if p not in _PHASES]
+    if missing:
+        raise InvalidOrder(
+            f"{ed.rules.title} lists phases no mechanism plays: {', '.join(missing)}."
+        )
+
+
+def registered_events() -> tuple[type, ...]:
+    return tuple(_EVOLVERS)
+
+
+def registered_orders() -> tuple[type, ...]:
+    return tuple(_ORDERS)
