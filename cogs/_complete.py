@@ -1,6 +1,9 @@
 """Autocomplete: names from the edition (``Names.complete``), preferring what ``legal_orders``
 makes sense of when the channel has a game being played. At most 25 choices, filtered by what
-was typed; it never raises (a failing autocomplete shows nothing rather than an error)."""
+was typed; it never raises (a failing autocomplete shows nothing rather than an error).
+
+What each order's options offer is in the order's description (``rules.language.registry``:
+``OrderSyntax.args``); ``completes(verb)`` attaches it to the slash command of that order."""
 
 from __future__ import annotations
 
@@ -8,19 +11,20 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import islice
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 from discord import app_commands
 
 from cogs._common import MAX_CHOICES, channel_key, person, umpire
 from rules import orders as od
-from rules import parse as ps
 from rules.edition import default_edition, edition_catalog
 from rules.engine import pending
 from rules.errors import RulesError
+from rules.language.registry import Arg
 from rules.legal import legal_orders
 from rules.state import GameState
+from service import language as ps
 from service.games import GameInfo, ServiceError
 
 log = logging.getLogger(__name__)
@@ -124,11 +128,6 @@ def unit_list(names: ps.Names, current: str, groups: Iterable[str] = ()) -> Choi
 Callback = Callable[[discord.Interaction[Any], str], Any]
 
 
-async def any_space(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    return merged((), ctx.names.complete("space", current), current)
-
-
 async def any_power(interaction: discord.Interaction[Any], current: str) -> Choices:
     ctx = await context(interaction)
     preferred: list[str] = []
@@ -144,11 +143,6 @@ async def my_power(interaction: discord.Interaction[Any], current: str) -> Choic
     return merged(mine, ctx.names.complete("power", current), current)
 
 
-async def any_units(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    return unit_list(ctx.names, current)
-
-
 async def edition(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The installed editions by title (the value is what 'game new' takes), from their data."""
     del interaction
@@ -160,92 +154,6 @@ async def edition(interaction: discord.Interaction[Any], current: str) -> Choice
             continue
         out.append(app_commands.Choice(name=f"{r.title} ({r.word})"[:100], value=r.word[:100]))
     return out[:MAX_CHOICES]
-
-
-async def move_from(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Spaces where the asking person's power has units that can move now."""
-    ctx = await context(interaction)
-    srcs = [o.frm for o in ctx.legal() if isinstance(o, od.Move)]
-    return merged(srcs, ctx.names.complete("space", current), current)
-
-
-async def move_to(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Where the units in ``from`` can go (any destination when ``from`` is empty)."""
-    ctx = await context(interaction)
-    frm = known_space(ctx.names, option(interaction, "from"))
-    dsts = [o.to for o in ctx.legal() if isinstance(o, od.Move) and (not frm or o.frm == frm)]
-    return merged(dsts, ctx.names.complete("space", current), current)
-
-
-async def move_units(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Unit groups that can move from ``from`` (to ``to`` when given), then unit names."""
-    ctx = await context(interaction)
-    frm = known_space(ctx.names, option(interaction, "from"))
-    to = known_space(ctx.names, option(interaction, "to"))
-    groups = [
-        ps.format_units(o.units)
-        for o in ctx.legal()
-        if isinstance(o, od.Move) and (not frm or o.frm == frm) and (not to or o.to == to)
-    ]
-    return unit_list(ctx.names, current, groups)
-
-
-def _spaces_of(kinds: tuple[type[od.Order], ...]) -> Callback:
-    async def complete(interaction: discord.Interaction[Any], current: str) -> Choices:
-        ctx = await context(interaction)
-        spaces = [str(getattr(o, "space", "")) for o in ctx.legal() if isinstance(o, kinds)]
-        if ctx.state is not None and kinds != (od.Place,):
-            spaces += list(ctx.state.battles)
-        return merged([s for s in spaces if s], ctx.names.complete("space", current), current)
-
-    return complete
-
-
-battle_space = _spaces_of((od.Battle, od.Press, od.Retreat, od.Casualties, od.Submerge, od.Strike,
-                           od.Withdraw))
-place_space = _spaces_of((od.Place,))
-raid_space = _spaces_of((od.Bomb,))
-
-
-async def withdraw_to(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    zones = [o.to for o in ctx.legal() if isinstance(o, od.Withdraw) and o.to]
-    return merged(list(dict.fromkeys(zones)), ctx.names.complete("space", current), current)
-
-
-async def buy_units(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    affordable = [ps.format_units(o.units) for o in ctx.legal() if isinstance(o, od.Buy)]
-    return unit_list(ctx.names, current, affordable)
-
-
-def _units_in(kind: type[od.Place] | type[od.Casualties], space_option: str) -> Callback:
-    """Unit lists of the legal ``kind`` orders, narrowed to the space already chosen."""
-
-    async def complete(interaction: discord.Interaction[Any], current: str) -> Choices:
-        ctx = await context(interaction)
-        where = known_space(ctx.names, option(interaction, space_option))
-        groups = [
-            ps.format_units(o.units)
-            for o in ctx.legal()
-            if isinstance(o, kind) and (not where or o.space == where)
-        ]
-        return unit_list(ctx.names, current, groups)
-
-    return complete
-
-
-place_units = _units_in(od.Place, "in")
-casualty_units = _units_in(od.Casualties, "space")
-
-
-async def retreat_to(interaction: discord.Interaction[Any], current: str) -> Choices:
-    ctx = await context(interaction)
-    where = known_space(ctx.names, option(interaction, "space"))
-    dsts = [
-        o.to for o in ctx.legal() if isinstance(o, od.Retreat) and (not where or o.space == where)
-    ]
-    return merged(dsts, ctx.names.complete("space", current), current)
 
 
 async def edition_options(interaction: discord.Interaction[Any], current: str) -> Choices:
@@ -287,17 +195,71 @@ async def end_phase(interaction: discord.Interaction[Any], current: str) -> Choi
         return []
 
 
-async def rocket_from(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Where the asking power's antiaircraft guns can fire a rocket from now."""
-    ctx = await context(interaction)
-    srcs = [o.frm for o in ctx.legal() if isinstance(o, od.Rocket)]
-    return merged(srcs, ctx.names.complete("space", current), current)
+class _Chosen:
+    """The spaces already chosen in the interaction's other options (``rules.language.Chosen``)."""
+
+    def __init__(self, interaction: discord.Interaction[Any], names: ps.Names) -> None:
+        self.interaction = interaction
+        self.names = names
+        self.known: dict[str, str] = {}
+
+    def fits(self, name: str, value: str) -> bool:
+        if name not in self.known:
+            self.known[name] = known_space(self.names, option(self.interaction, name))
+        where = self.known[name]
+        return not where or where == value
 
 
-async def rocket_target(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Enemy industrial complexes a rocket can reach (from ``from`` when it is given)."""
-    ctx = await context(interaction)
-    frm = known_space(ctx.names, option(interaction, "from"))
-    targets = [o.target for o in ctx.legal()
-               if isinstance(o, od.Rocket) and (not frm or o.frm == frm)]
-    return merged(targets, ctx.names.complete("space", current), current)
+def _offered(arg: Arg) -> Callback:
+    """Names of the argument's kind, those the legal orders offer first."""
+    from_legal = arg.offer is not None or arg.kind == "battle"
+
+    async def complete(interaction: discord.Interaction[Any], current: str) -> Choices:
+        ctx = await context(interaction)
+        battles = list(ctx.state.battles) if ctx.state is not None else []
+        preferred = ps.LANGUAGE.offers(arg, ctx.legal() if from_legal else [],
+                                       _Chosen(interaction, ctx.names), battles)
+        if arg.kind == "units":
+            return unit_list(ctx.names, current, preferred)
+        return merged(preferred, ctx.names.complete("space", current), current)
+
+    return complete
+
+
+_BY_KIND: dict[str, Callback] = {
+    "power": any_power,
+    "own power": my_power,
+    "edition": edition,
+    "options": edition_options,
+    "phase": end_phase,
+}
+
+
+def callback(arg: Arg) -> Callback:
+    """The autocomplete of one argument of an order's description."""
+    return _BY_KIND.get(arg.kind) or _offered(arg)
+
+
+C = TypeVar("C", bound=app_commands.Command[Any, Any, Any])
+
+
+def completes(verb: str, sub: str = "") -> Callable[[C], C]:
+    """Decorates a slash command (above ``@app_commands.command``) with the autocomplete of
+    the order ``verb`` (its subcommand ``sub``): each option named like an argument of the
+    order's description offers what the description says. An argument without an option of
+    its name is an error at import."""
+
+    def attach(command: C) -> C:
+        syntax = ps.LANGUAGE.syntax(verb)
+        if syntax is None:
+            raise LookupError(f"no order {verb!r} is described")
+        params = {p.display_name: p.name for p in command.parameters}
+        for arg in syntax.args:
+            if arg.sub != sub:
+                continue
+            if arg.name not in params:
+                raise LookupError(f"/{command.qualified_name} has no option {arg.name!r}")
+            command.autocomplete(params[arg.name])(callback(arg))
+        return command
+
+    return attach

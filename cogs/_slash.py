@@ -16,82 +16,41 @@ write does fit.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import Any
+
+from rules.language.registry import OrderSyntax
+from service.language import LANGUAGE
 
 Spec = tuple[str, str, tuple[str, ...]]
 
 # (order-language words, slash command, patterns for the rest: named groups become options;
-# a group named after a boolean option becomes ``option:true`` when present).
-_SPECS: tuple[Spec, ...] = (
-    ("game new", "/game new", (r"(?P<edition>\S+)(?: (?P<options>.+))?",)),
-    ("game join", "/game join", (r"(?P<power>.+)",)),
-    ("game start", "/game start", ()),
-    ("game status", "/game status", (r"--json",)),
-    ("game map", "/game map", (r"(?P<space>.+)",)),
-    ("game history", "/game history", (r"(?P<n>.+)",)),
-    ("game export", "/game export", ()),
-    ("game check", "/game check", ()),
-    ("game repair", "/admin repair", (r"(?P<how>truncate|reseal)",)),
-    ("game leave", "/game leave", ()),
-    ("game cancel", "/game cancel", (r"(?P<withdraw>withdraw)",)),
-    ("game concede", "/game concede", (r"(?P<withdraw>withdraw)",)),
-    ("game draw", "/game draw", (r"(?P<withdraw>withdraw)",)),
-    ("game list", "/game list", (r"(?P<finished>all)",)),
-    ("game mine", "/game mine", ()),
-    ("standing casualties", "/standing", (r"(?P<power><[^>]+>) (?P<units>.+)",)),
-    ("dice verify", "/dice verify", (r"(?P<round>.+)",)),
-    ("end orders", "/orders", ()),  # the table's block of order lines: Discord's /orders box
+# a group named after a boolean option becomes ``option:true`` when present). Each order's are
+# in its description (``OrderSyntax.hints``); these are the table's block of order lines, which
+# is Discord's /orders box.
+_BLOCK: tuple[Spec, ...] = (
+    ("end orders", "/orders", ()),
     ("orders", "/orders", ()),
-    ("end confirm", "/end phase:<phase> confirm:true", ()),
-    ("end!", "/end phase:<phase> confirm:true", ()),
-    ("end", "/end", (r"(?P<phase>.+?)(?P<confirm> confirm)?",)),
-    ("undo", "/undo", ()),
-    ("buy", "/buy", (r"(?P<units>.+)",)),
-    (
-        "move",
-        "/move",
-        (
-            r"(?P<units>.+?) from (?P<from>.+?) to (?P<to>.+?)"
-            r"(?: via (?P<via>.+?))?(?P<raid> raid)?",
-        ),
-    ),
-    ("load", "/move", (r"(?P<units>.+?) from (?P<from>.+?) to (?P<to>.+)",)),
-    ("unload", "/move", (r"(?P<units>.+?) from (?P<from>.+?) to (?P<to>.+)",)),
-    ("battle", "/battle", (r"(?P<space>.+?)(?P<all> all)?",)),
-    (
-        "casualties",
-        "/casualties",
-        (
-            r"(?P<units>\d.*?) in (?P<space>.+)",
-            r"(?P<space><[^>]+>|\D+?) (?P<units><[^>]+>|\d.*)",
-        ),
-    ),
-    ("retreat", "/retreat", (r"(?P<space>.+?) to (?P<to>.+)",)),
-    ("press", "/press", (r"(?P<space>.+)",)),
-    ("strike", "/strike", (r"(?P<space>.+)",)),
-    ("submerge", "/submerge", (r"(?P<space>.+?)(?: (?P<n>\d+|<n>))?",)),
-    ("withdraw", "/withdraw", (r"(?P<space>.+?)(?: (?P<n>\d+))?(?: to (?P<to>.+))?",)),
-    ("bomb", "/bomb", (r"(?P<space>.+)",)),
-    ("raid", "/bomb", (r"(?P<space>.+)",)),
-    ("place", "/place", (r"(?P<units>.+?) in (?P<in>.+)",)),
-    ("research", "/research", (r"(?P<dice>.+)",)),
-    ("rocket", "/rocket", (r"(?P<from>.+?) at (?P<at>.+)",)),
-    ("odds", "/odds", (r"(?P<attackers>.+?) vs (?P<defenders>.+?)(?: in (?P<space>.+))?",)),
-    ("luck", "/luck", (r"(?P<space>.+)",)),
-    ("help", "/help", (r"(?P<topic>.+)",)),
-    ("state", "/game map", ()),
-    ("pause", "/admin pause", ()),
-    ("resume", "/admin resume", ()),
-    (
-        "deadline",
-        "/admin deadline",
-        (
-            r"(?P<hours>\d+(?:\.\d+)?)h(?: (?P<action>remind|defaults|end))?"
-            r"(?P<every_turn> every(?: turn)?)?",
-        ),
-    ),
-    ("substitute", "/admin substitute", (r"(?P<power>.+?) (?P<member><[^>]+>|\S+)",)),
-    ("kick", "/admin kick", (r"(?P<member>.+)",)),
 )
+
+
+@lru_cache(maxsize=4)
+def _specs_of(syntaxes: tuple[OrderSyntax[Any], ...]) -> tuple[Spec, ...]:
+    hints = [(h.words, h.command, h.patterns) for s in syntaxes for h in s.hints]
+    # Longer words first: 'end confirm' and 'end orders' before 'end'.
+    return tuple(sorted([*_BLOCK, *hints], key=lambda spec: -len(spec[0].split())))
+
+
+def specs() -> tuple[Spec, ...]:
+    """Every hint the order language has, as (words, slash command, patterns)."""
+    return _specs_of(LANGUAGE.syntaxes())
+
+
+def __getattr__(name: str) -> Any:
+    if name == "_SPECS":  # the specs as registered when asked
+        return specs()
+    raise AttributeError(name)
+
 
 _FLAGS = frozenset({"raid", "all", "every_turn", "withdraw", "finished", "confirm"})
 
@@ -119,7 +78,7 @@ def to_slash(line: str) -> str | None:
     if line in _BARE:
         return _BARE[line]
     low = line.casefold()
-    for words, command, patterns in _SPECS:
+    for words, command, patterns in specs():
         if low == words:
             return command
         if not low.startswith(words + " "):

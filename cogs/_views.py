@@ -39,8 +39,8 @@ from cogs._common import (
 )
 from cogs._errors import recorded, tell
 from cogs._follow import follow_up
+from rules import language as ps
 from rules import orders as od
-from rules import parse as ps
 from rules.decisions import Owed, Pending
 from rules.engine import pending, phase_name
 from rules.legal import legal_orders

@@ -208,9 +208,9 @@ class AdminCog(
     )
     async def edit(self, interaction: discord.Interaction[Any], change: str) -> None:
         from cogs.edits import post_proposal
-        from rules import parse as ps
         from rules.errors import RulesError
         from service import edits
+        from service import language as ps
 
         game = await self._game(interaction)
         if game is None:

@@ -23,39 +23,39 @@ class CombatCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @ac.completes("battle")
     @app_commands.command(name="battle", description="Fight one round in a space (dice public)")
     @app_commands.describe(
         space="The battle", all="Fight to the end using standing casualty orders"
     )
-    @app_commands.autocomplete(space=ac.battle_space)
     async def battle(
         self, interaction: discord.Interaction[Any], space: str, all: bool = False
     ) -> None:
         await play(interaction, f"battle {space}{' all' if all else ''}", slow=all)
 
+    @ac.completes("casualties")
     @app_commands.command(name="casualties", description="Choose the casualties your side owes")
     @app_commands.describe(space="The battle", units="e.g. 2 infantry, 1 tank")
-    @app_commands.autocomplete(space=ac.battle_space, units=ac.casualty_units)
     async def casualties(
         self, interaction: discord.Interaction[Any], space: str, units: str
     ) -> None:
         await play(interaction, f"casualties {space} {units}")
 
+    @ac.completes("retreat")
     @app_commands.command(name="retreat", description="Attacker: retreat from a battle")
     @app_commands.describe(space="The battle", to="Where the attackers retreat to")
-    @app_commands.autocomplete(space=ac.battle_space, to=ac.retreat_to)
     async def retreat(self, interaction: discord.Interaction[Any], space: str, to: str) -> None:
         await play(interaction, f"retreat {space} to {to}")
 
+    @ac.completes("press")
     @app_commands.command(name="press", description="Attacker: fight another round")
     @app_commands.describe(space="The battle")
-    @app_commands.autocomplete(space=ac.battle_space)
     async def press(self, interaction: discord.Interaction[Any], space: str) -> None:
         await play(interaction, f"press {space}")
 
+    @ac.completes("submerge")
     @app_commands.command(name="submerge", description="Your submarines submerge")
     @app_commands.describe(space="The battle", n="How many (default: all)")
-    @app_commands.autocomplete(space=ac.battle_space)
     async def submerge(
         self,
         interaction: discord.Interaction[Any],
@@ -64,19 +64,19 @@ class CombatCog(commands.Cog):
     ) -> None:
         await play(interaction, f"submerge {space}" + ("" if n is None else f" {n}"))
 
+    @ac.completes("strike")
     @app_commands.command(name="strike", description="Your submarines make a surprise strike")
     @app_commands.describe(space="The battle")
-    @app_commands.autocomplete(space=ac.battle_space)
     async def strike(self, interaction: discord.Interaction[Any], space: str) -> None:
         await play(interaction, f"strike {space}")
 
+    @ac.completes("withdraw")
     @app_commands.command(
         name="withdraw", description="Your submarines leave a sea battle between rounds"
     )
     @app_commands.describe(
         space="The battle", n="How many (default: all)", to="The sea zone they withdraw to"
     )
-    @app_commands.autocomplete(space=ac.battle_space, to=ac.withdraw_to)
     async def withdraw(
         self,
         interaction: discord.Interaction[Any],
@@ -87,12 +87,13 @@ class CombatCog(commands.Cog):
         text = f"withdraw {space}" + ("" if n is None else f" {n}")
         await play(interaction, text + ("" if to is None else f" to {to}"))
 
+    @ac.completes("bomb")
     @app_commands.command(name="bomb", description="Attacker: resolve a strategic bombing raid")
     @app_commands.describe(space="The territory the bombers raid")
-    @app_commands.autocomplete(space=ac.raid_space)
     async def bomb(self, interaction: discord.Interaction[Any], space: str) -> None:
         await play(interaction, f"bomb {space}")
 
+    @ac.completes("odds")
     @app_commands.command(
         name="odds", description="Battle odds: exact where feasible, else Monte Carlo"
     )
@@ -102,7 +103,6 @@ class CombatCog(commands.Cog):
         space="Optional: the space (territory or sea zone)",
         public=PUBLIC_HELP,
     )
-    @app_commands.autocomplete(attackers=ac.any_units, defenders=ac.any_units, space=ac.any_space)
     async def odds(
         self,
         interaction: discord.Interaction[Any],
@@ -115,9 +115,9 @@ class CombatCog(commands.Cog):
         text = f"odds {attackers} vs {defenders}" + (f" in {space}" if space.strip() else "")
         await self._read(interaction, text, public)
 
+    @ac.completes("luck")
     @app_commands.command(name="luck", description="Hits rolled against hits expected")
     @app_commands.describe(space="Optional: one space's battles", public=PUBLIC_HELP)
-    @app_commands.autocomplete(space=ac.any_space)
     async def luck(
         self, interaction: discord.Interaction[Any], space: str = "", public: bool = False
     ) -> None:

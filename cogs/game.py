@@ -72,13 +72,13 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         self.bot = bot
         super().__init__()
 
+    @ac.completes("game", "new")
     @app_commands.command(name="new", description="Create a game bound to this channel or thread")
     @app_commands.describe(
         edition="The edition to play (the list shows those installed; default: the first)",
         short="Play the short game (an option of some editions: 'help editions')",
         options="Other edition options, space-separated (the list shows the edition's options)",
     )
-    @app_commands.autocomplete(edition=ac.edition, options=ac.edition_options)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -107,12 +107,12 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
                 "grant it to my role.",
             )
 
+    @ac.completes("game", "join")
     @app_commands.command(name="join", description="Take a seat before the game starts")
     @app_commands.describe(
         power="The power to play (one person may hold several powers of one side)",
         entropy="Optional phrase mixed into the dice so that the operator alone cannot choose them",
     )
-    @app_commands.autocomplete(power=ac.any_power)
     async def join(
         self, interaction: discord.Interaction[Any], power: str, entropy: str = ""
     ) -> None:
@@ -149,11 +149,11 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
         embed = await status_embed(interaction, result)
         await reply(interaction, public=public, embed=embed, game=result.game)
 
+    @ac.completes("game", "map")
     @app_commands.command(
         name="map", description="The map (optionally one space and its neighbours)"
     )
     @app_commands.describe(space="A space to centre on", public=PUBLIC_HELP)
-    @app_commands.autocomplete(space=ac.any_space)
     async def map(
         self, interaction: discord.Interaction[Any], space: str = "", public: bool = False
     ) -> None:

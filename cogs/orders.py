@@ -33,14 +33,15 @@ class OrdersCog(commands.Cog):
     ) -> None:
         await play(interaction, f"research {dice}")
 
+    @ac.completes("buy")
     @app_commands.command(
         name="buy", description="Purchase units (cumulative; 'clear' empties the list)"
     )
     @app_commands.describe(units="e.g. 3 infantry, 1 tank — or: clear")
-    @app_commands.autocomplete(units=ac.buy_units)
     async def buy(self, interaction: discord.Interaction[Any], units: str) -> None:
         await play(interaction, f"buy {units}")
 
+    @ac.completes("move")
     @app_commands.command(
         name="move", description="Move units (combat or noncombat move, per phase)"
     )
@@ -52,7 +53,6 @@ class OrdersCog(commands.Cog):
         via="Spaces to pass through, comma-separated, when the path is ambiguous",
         raid="Bombers declare a strategic bombing raid on the target (editions that have it)",
     )
-    @app_commands.autocomplete(units=ac.move_units, frm=ac.move_from, to=ac.move_to)
     async def move(
         self,
         interaction: discord.Interaction[Any],
@@ -69,6 +69,7 @@ class OrdersCog(commands.Cog):
             text += " raid"
         await play(interaction, text)
 
+    @ac.completes("rocket")
     @app_commands.command(
         name="rocket", description="Rockets: an AA gun fires at an enemy industrial complex"
     )
@@ -77,26 +78,25 @@ class OrdersCog(commands.Cog):
         frm="A territory with your antiaircraft gun",
         target="A territory with an enemy industrial complex in range",
     )
-    @app_commands.autocomplete(frm=ac.rocket_from, target=ac.rocket_target)
     async def rocket(self, interaction: discord.Interaction[Any], frm: str, target: str) -> None:
         await play(interaction, f"rocket {frm} at {target}")
 
+    @ac.completes("place")
     @app_commands.command(name="place", description="Mobilize purchased units")
     @app_commands.rename(where="in")
     @app_commands.describe(
         units="e.g. 2 infantry", where="A territory with a factory, or its sea zone"
     )
-    @app_commands.autocomplete(units=ac.place_units, where=ac.place_space)
     async def place(self, interaction: discord.Interaction[Any], units: str, where: str) -> None:
         await play(interaction, f"place {units} in {where}")
 
+    @ac.completes("end")
     @app_commands.command(name="end", description="End the current phase")
     @app_commands.describe(
         phase="The phase to end (offered as you type: the current one); refused once it has "
         "passed, so a repeated /end never ends the next phase",
         confirm="End even if it forfeits something (e.g. unplaced units)",
     )
-    @app_commands.autocomplete(phase=ac.end_phase)
     async def end(
         self, interaction: discord.Interaction[Any], phase: str, confirm: bool = False
     ) -> None:
@@ -108,12 +108,12 @@ class OrdersCog(commands.Cog):
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         await play(interaction, "undo")
 
+    @ac.completes("standing casualties")
     @app_commands.command(name="standing", description="A defender's default casualty order")
     @app_commands.describe(
         power="One of your powers",
         units="Unit types in the order they are lost, e.g. infantry, tank, fighter",
     )
-    @app_commands.autocomplete(power=ac.my_power, units=ac.any_units)
     async def standing(self, interaction: discord.Interaction[Any], power: str, units: str) -> None:
         await play(interaction, f"standing casualties {power} {units}")
 

@@ -24,10 +24,10 @@ from typing import Any, TextIO
 from db.engine import sqlite_url
 from db.repo import SqlStore
 from rules import events as ev
-from rules import parse as ps
 from rules.edition import default_edition, edition_rules
 from rules.errors import RulesError
 from service import batch as bt
+from service import language as ps
 from service import transfer
 from service.games import GameService, Result, ServiceError
 from service.images import RenderedImage

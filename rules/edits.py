@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules import events as ev
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.language.units import format_units
 from rules.state import GameState, Unit
 from rules.words import possessive
 
@@ -53,8 +54,6 @@ class EditChange(BaseModel):
 
 
 def _units_text(units: Mapping[str, int]) -> str:
-    from rules.parse import format_units  # parse imports this module
-
     return format_units(units)
 
 

@@ -544,7 +544,7 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
             for u in s.units_in(frm):
                 if u.owner == power and not s.edition.units[u.type].abilities.factory:
                     mine[u.type] = mine.get(u.type, 0) + 1
-            from rules.parse import format_units
+            from rules.language.units import format_units
 
             there = format_units(mine) if mine else "no units"
             raise IllegalOrder(

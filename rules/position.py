@@ -1,7 +1,7 @@
 """Position files: a game that starts from a given position instead of the setup.
 
 The format is documented in docs/positions.md. A position may hold everything the game's state
-holds (``state`` prints the same keys): names are read as orders read them (``rules.parse.Names``:
+holds (``state`` prints the same keys): names are read as orders read them (``language.Names``:
 any case, the same aliases), and ``canonical`` returns the position in data names only, which is
 what ``GameStarted`` records and the engine folds. Keys that ``state`` prints but that follow from
 the others (``income``, ``battles``, ``winner``) may be left in a position; they are checked
@@ -39,7 +39,7 @@ MAX_COUNT = 999
 
 def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
     """The position with every name resolved to the data's; raises ``InvalidOrder``."""
-    from rules.parse import names_for
+    from rules.language.names import names_for
 
     names = names_for(ed.id)
     allowed = (*SETTING_KEYS, *DERIVED_KEYS)
@@ -200,7 +200,8 @@ def phase_id(ed: Edition, text: Any) -> str:
 
 def developments(ed: Edition, ts: Any, where: str) -> list[str]:
     """Weapons development ids from ids, names or aliases (R-TEC-05), each once, as listed."""
-    from rules.parse import development_ids, names_for
+    from rules.language.names import names_for
+    from rules.language.units import development_ids
 
     if not isinstance(ts, list | tuple):
         raise InvalidOrder(f"Position {where}: a list of developments, e.g. [\"jet_power\"].")

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules import events as ev
-from rules import parse as ps
+from service import language as ps
 from service.games import GameInfo, Result
 
 if TYPE_CHECKING:

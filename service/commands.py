@@ -13,10 +13,9 @@ from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING
 
-from rules import orders as od
-from rules import parse as ps
 from rules.edition import default_edition, edition_catalog
 from rules.errors import RulesError
+from service import language as ps
 from service.games import GameInfo, GameIsCorrupt, Result, ServiceError
 from service.store import CorruptGame, GameRecord
 
@@ -152,26 +151,9 @@ async def execute(
 async def _execute(
     service: GameService, game_id: str, person: str, cmd: ps.Command, text: str
 ) -> Result:
+    if not isinstance(cmd, ps.MetaCommand):  # a rules order
+        return await service.submit_order(game_id, person, cmd, text.strip())
     match cmd:
-        case (
-            od.Buy()
-            | od.ClearPurchase()
-            | od.Research()
-            | od.Rocket()
-            | od.Move()
-            | od.Battle()
-            | od.Casualties()
-            | od.Retreat()
-            | od.Press()
-            | od.Submerge()
-            | od.Strike()
-            | od.Withdraw()
-            | od.Bomb()
-            | od.Place()
-            | od.EndPhase()
-            | od.StandingCasualties()
-        ):
-            return await service.submit_order(game_id, person, cmd, text.strip())
         case ps.GameNew():
             info = await service.info(game_id)
             return await _new(service, info.channel, person, cmd, info.guild)

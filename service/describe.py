@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rules import combat, parse
+from rules import combat, language
 from rules import events as ev
 from rules.decisions import Pending
 from rules.engine import evolve, phase_name
@@ -22,7 +22,7 @@ from rules.words import agree, possessive
 
 def format_units(units: Mapping[str, int]) -> str:
     """``{"infantry": 3, "tank": 1}`` → ``"3 infantry, 1 tank"``: the parser's own spelling."""
-    return parse.format_units(units)
+    return language.format_units(units)
 
 
 def ipcs(n: int) -> str:

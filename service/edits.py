@@ -19,11 +19,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rules import parse as ps
 from rules.edition import Edition
 from rules.edits import EditChange, edit_event, format_edit
 from rules.engine import resolve_edition
 from rules.errors import RulesError
+from service import language as ps
 from service.games import GameInfo, Result, _and
 from service.store import EditDecided, EditProposal, StateMovedOn, StoreError
 

@@ -8,7 +8,7 @@ before anything is read or written: a method that answers with a ``Result`` answ
 ("The order contains a control character (NUL); type it again without it."), any other raises
 ``ServiceError`` with the same sentence. A method added later is covered without a line more.
 
-The parser checks every typed line the same way (``rules.parse``), and the SQL store checks
+The parser checks every typed line the same way (``service.language``), and the SQL store checks
 every statement's parameters once more (``db.engine``), so a path that slips past both entry
 points still writes nothing.
 """

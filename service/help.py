@@ -14,12 +14,13 @@ edition's parser understands; nothing here names an edition.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from rules import parse as ps
 from rules.edition import edition_catalog
+from rules.language.registry import Board
+from rules.language.units import format_units
 from rules.words import possessive
+from service.language import LANGUAGE, usage_for
 
 if TYPE_CHECKING:
     from rules.edition import Edition
@@ -130,232 +131,13 @@ Example (pasted in the box):
   {example_move}""",
 }
 
-_GAME_TEXT = (
-    "game new <edition> [options]          create a game here ('help editions' lists them)",
-    "game join <power> [entropy phrase]    take a seat before the start (powers of one side)",
-    "game start                            the owner starts once every power is seated",
-    "game status [--json]                  round, turn, phase, money, battles, who is waited for",
-    "game map [space]                      the map (a text overview at the local table)",
-    "game history [n]                      the last n events (all without n)",
-    "game export                           the whole game as JSON",
-    "game check                            whether the stored log holds (hash chain, heads)",
-    "game repair truncate|reseal           the owner repairs a corrupt log (docs/store.md)",
-    "game leave                            give up your seats before the start",
-    "game cancel [withdraw]                the owner before the start; after it, all players vote",
-    "game concede [withdraw]               give up for your side: the other side wins",
-    "game draw [withdraw]                  a draw, when every player has voted for it",
-    "game list [all]                       the games here (all: finished ones too)",
-    "game mine                             your seats here and where you are awaited",
-)
-_GAME_SLASH = (
-    "/game new edition:<edition>   create a game in this channel ('/help topic:editions')",
-    "/game join power:<power>      take a seat before the start (powers of one side)",
-    "/game start                   the owner starts once every power is seated",
-    "/game status                  round, turn, phase, money, battles, who is waited for",
-    "/game map                     the map",
-    "/game history                 the last events",
-    "/game export                  the whole game as JSON",
-    "/game leave                   give up your seats before the start",
-    "/game cancel                  the owner before the start; after it, all players vote",
-    "/game concede                 give up for your side: the other side wins",
-    "/game draw                    a draw, when every player has voted for it",
-    "/game list                    the games of this server (finished:true: finished ones too)",
-    "/game mine                    your seats here and where you are awaited",
-)
-_GAME = {"text": _GAME_TEXT, "slash": _GAME_SLASH}
-
-
-# What each order does, when and by whom, and what the referee answers (issue 13 item 14):
-# ``help <order>`` shows its form, an example and this. Placeholders are ``_WORDS``.
-_EXPLAIN: dict[str, str] = {
-    "buy": """\
-Purchase Units, by the power whose turn it is: adds units to this turn's purchase and pays for
-them at once from the treasury (a purchase you cannot afford is refused with what is left).
-Orders add up; 'buy clear' empties the list and refunds it. The units are placed at the end of
-the turn (Mobilize New Units). Answer: '{buy_answer}'""",
-    "move": """\
-Combat Move or Noncombat Move, by the power whose turn it is. In Combat Move units move into
-enemy spaces (each becomes a battle) or wherever a combat move may end; in Noncombat Move into
-friendly spaces only, and aircraft land. The referee finds the path; 'via' names the spaces to
-pass when several paths exist. Land units move into a sea zone onto a transport there (load)
-and from a sea zone onto land (unload, an amphibious assault in Combat Move). 'raid' at the end
-sends bombers on a strategic bombing raid where the edition has them. A move the rules forbid
-is refused with the rule and changes nothing.""",
-    "load": """\
-The same as 'move' from a territory to a sea zone: the land units board a friendly transport
-there (they may not have moved this turn).""",
-    "unload": """\
-The same as 'move' from a sea zone to a territory: the land units leave their transport; into
-an enemy territory in Combat Move this is an amphibious assault.""",
-    "battle": """\
-Conduct Combat, by the attacker: fights one round of the battle in that space (both sides
-fire; every die is in the answer). When a side has a choice of casualties the game waits for
-'{casualties}' from it; then the attacker continues with '{press}' or leaves with '{retreat}'.
-'all' fights to the end, each side losing units in its default order where it has given one
-('{standing}'); a defender with a real choice is still asked.""",
-    "casualties": """\
-By the side that owes casualties in a battle (the defender answers its own, even during the
-other side's turn): names the units that take the hits scored. Every hit must be assigned, to
-units that may take it (a unit with two hits, where the edition has one, may take one and stay,
-damaged). Answer:
-'{casualties_answer}'""",
-    "retreat": """\
-By the attacker, after a round of a battle: all attacking units there leave for one adjacent
-friendly space at least one of them came from; the defender keeps the space.""",
-    "press": """\
-By the attacker, after a round of a battle: the battle goes on with the next round (fight it
-with '{battle}').""",
-    "submerge": """\
-By the owner of submarines in a sea battle, where the edition lets them submerge: they leave the
-battle before a round; a number submerges only that many.""",
-    "strike": """\
-By the owner of submarines in a sea battle, where the edition lets them declare it: they make a
-surprise strike this round (their victims may not fire back when the other side has no
-destroyer).""",
-    "withdraw": """\
-By the owner of submarines in a sea battle, where the edition has it: between rounds, once the
-round's casualties are removed, they leave for an adjacent sea zone ('to' chooses it when there
-are several).""",
-    "bomb": """\
-Conduct Combat, by the attacker: carries out the strategic bombing raid declared on that
-territory in Combat Move (move bombers with 'raid'). The antiaircraft gun fires first, then each
-surviving bomber rolls its damage, which the owner pays to the bank.""",
-    "place": """\
-Mobilize New Units, by the power whose turn it is: puts units bought this turn on the board in
-a territory with your industrial complex (sea units in a sea zone next to it), up to what that
-territory may produce. Units left unplaced at the end of the phase are lost or refunded as the
-edition says.""",
-    "research": """\
-Weapons Development, by the power whose turn it is, where the edition has it: buys that many
-research dice and rolls them; a 6 is a breakthrough, and a development die picks which weapons
-development the power gains. Use '{end}' to skip research.""",
-    "rocket": """\
-By a power with the Rockets development, in its Combat phase: an antiaircraft gun in a
-territory of yours fires at an enemy industrial complex within reach; the die is the damage,
-paid by its owner to the bank.""",
-    "end": """\
-Ends the current phase and moves on to the next (the answer says what comes next and whom the
-game waits for). When ending would forfeit something (money unspent, units left unplaced, units
-that could still move) the referee says so and '{end_confirm}' ends it anyway.""",
-    "undo": """\
-Takes back your last order of the phase, as long as no dice were rolled since and no other
-power has acted since. Answer:
-{undo_answer}""",
-    "odds": """\
-Anyone, in a game or not: the chances of a battle fought to the end with default casualties,
-exact where feasible, else by simulating battles, with its error bar; every answer comes within
-a few seconds (more than 1,000 units a side are refused). 'in <space>' makes it that space's
-battle (a sea zone: a sea battle); 'with <developments>' adds weapons developments.""",
-    "luck": """\
-Anyone: the hits rolled against the hits expected, per battle and side, for the whole game or
-the battles in one space.""",
-    "dice verify": """\
-Anyone: recomputes every revealed round's dice from its seed and checks the seeds against the
-commitment published at the start ('{help_dice}' explains the scheme).""",
-    "standing casualties": """\
-By a power's player, at any time: the order in which its units are lost by default (first
-named, first lost), used by 'battle <space> all' and when a deadline answers for an absent
-player. Unnamed units come after, cheapest first.""",
-    "state": """\
-Anyone: the whole position as JSON (owners, units, treasuries, battles, developments...), the
-same keys a position file takes.""",
-    "help": """\
-This help: the topics, or one order with its example.""",
-    "pause": """\
-The game's owner (or a server manager): stops deadlines and reminders until 'resume'.""",
-    "resume": """\
-The game's owner (or a server manager): deadlines and reminders run again.""",
-    "deadline": """\
-The game's owner (or a server manager): how long each wait may last; the players waited for are
-reminded before it passes, and then the referee acts for the absent as set.""",
-    "substitute": """\
-The game's owner (or a server manager): gives a power's seat to another person (one side per
-person).""",
-    "kick": """\
-The game's owner (or a server manager): empties every seat the person holds; 'substitute' fills
-them again.""",
-    "edit": """\
-The game's owner proposes a correction of the board (units added, removed or moved, an owner, a
-treasury); a player of the other side confirms it with 'edit confirm <n>' or rejects it. An
-applied edit is public and in the log.""",
-    "game": """\
-Creating, joining, starting and looking at games ('{help_game}' lists them).""",
-}
-
-
-@dataclass(frozen=True)
-class _Names:
-    """Names of one edition's board and units for the examples."""
-
-    power: str
-    home: str
-    near: str
-    sea: str
-    cheap: str  # the cheapest land unit that can be bought
-    second: str  # the next one
-
-    @classmethod
-    def of(cls, ed: Edition) -> _Names:
-        power = ed.turn_order[0]
-        home = ed.powers[power].capital
-        spaces = ed.spaces
-        around = sorted(ed.neighbours.get(home, ()))
-        land = [s for s in around if spaces[s].kind != "sea" and not spaces[s].impassable]
-        sea = [s for s in around if spaces[s].kind == "sea"]
-        if not sea:
-            sea = sorted(s for s, sp in spaces.items() if sp.kind == "sea")
-        units = sorted((u for u in ed.units.values()
-                        if u.domain == "land" and u.cost and u.attack > 0),
-                       key=lambda u: (u.cost or 0, u.name))
-        cheap = units[0].name if units else "infantry"
-        second = units[1].name if len(units) > 1 else cheap
-        return cls(power, home, land[0] if land else home, sea[0] if sea else home, cheap, second)
-
-
-def _examples(n: _Names) -> dict[str, tuple[str, str]]:
-    """Each order's example: (order language, slash command)."""
-    two = ps.format_units({n.cheap: 3, n.second: 1}) if n.second != n.cheap \
-        else ps.format_units({n.cheap: 3})
-    return {
-        "buy": (f"buy {two}", f"/buy units:{two}"),
-        "move": (f"move 2 {ps.plural(n.cheap)} from {n.home} to {n.near}",
-                 f"/move units:2 {ps.plural(n.cheap)} from:{n.home} to:{n.near}"),
-        "load": (f"load 1 {n.cheap} from {n.home} to {n.sea}",
-                 f"/move units:1 {n.cheap} from:{n.home} to:{n.sea}"),
-        "unload": (f"unload 1 {n.cheap} from {n.sea} to {n.home}",
-                   f"/move units:1 {n.cheap} from:{n.sea} to:{n.home}"),
-        "battle": (f"battle {n.near}", f"/battle space:{n.near}"),
-        "casualties": (f"casualties {n.near} 1 {n.cheap}",
-                       f"/casualties space:{n.near} units:1 {n.cheap}"),
-        "retreat": (f"retreat {n.near} to {n.home}", f"/retreat space:{n.near} to:{n.home}"),
-        "press": (f"press {n.near}", f"/press space:{n.near}"),
-        "submerge": (f"submerge {n.sea}", f"/submerge space:{n.sea}"),
-        "strike": (f"strike {n.sea}", f"/strike space:{n.sea}"),
-        "withdraw": (f"withdraw {n.sea}", f"/withdraw space:{n.sea}"),
-        "bomb": (f"bomb {n.near}", f"/bomb space:{n.near}"),
-        "place": (f"place 2 {ps.plural(n.cheap)} in {n.home}",
-                  f"/place units:2 {ps.plural(n.cheap)} in:{n.home}"),
-        "research": ("research 2", "/research dice:2"),
-        "rocket": (f"rocket {n.home} at {n.near}", f"/rocket from:{n.home} at:{n.near}"),
-        "end": ("end", "/end"),
-        "undo": ("undo", "/undo"),
-        "odds": (f"odds {two} vs 2 {ps.plural(n.cheap)} in {n.near}",
-                 f"/odds attackers:{two} defenders:2 {ps.plural(n.cheap)} space:{n.near}"),
-        "luck": (f"luck {n.near}", f"/luck space:{n.near}"),
-        "dice verify": ("dice verify 1", "/dice verify round:1"),
-        "standing casualties": (f"standing casualties {n.power} {n.cheap}, {n.second}",
-                                f"/standing power:{n.power} units:{n.cheap}, {n.second}"),
-        "state": ("state", "/game status"),
-        "help": ("help battles", "/help topic:battles"),
-        "pause": ("pause", "/admin pause"),
-        "resume": ("resume", "/admin resume"),
-        "deadline": ("deadline 24h", "/admin deadline hours:24"),
-        "substitute": (f"substitute {n.power} carol", f"/admin substitute power:{n.power} "
-                       "member:@carol"),
-        "kick": ("kick carol", "/admin kick member:@carol"),
-        "edit": (f"edit add 2 {ps.plural(n.cheap)} in {n.home}",
-                 f"/admin edit change:add 2 {ps.plural(n.cheap)} in {n.home}"),
-    }
+def _game_lines(style: Style) -> list[str]:
+    """The game commands, one a line with what each does (``game``'s subcommands)."""
+    game = LANGUAGE.syntax("game")
+    subs = game.subs if game is not None else ()
+    if style == "text":
+        return [f"{s.form:<37} {s.about}" for s in subs]
+    return [f"{s.slash:<29} {s.slash_about}" for s in subs if s.slash]
 
 
 def _editions() -> list[Edition]:
@@ -366,7 +148,7 @@ def _editions() -> list[Edition]:
 
 def topics(edition: Edition | None) -> list[str]:
     """Every topic offered: the general ones, then the orders of ``edition`` (all without)."""
-    verbs = [v for v in ps.usage_for(edition) if v not in ("game", "help")]
+    verbs = [v for v in usage_for(edition) if v not in ("game", "help")]
     return [*TOPICS, *verbs]
 
 
@@ -376,6 +158,14 @@ def _fill(template: str, style: Style, **extra: str) -> str:
     for topic in ("batch", "dice", "game"):
         words[f"help_{topic}"] = _help_of(topic, style)
     return template.format(**words, **extra)
+
+
+def _example(verb: str, board: Board | None) -> tuple[str, str]:
+    """An order's example on the board of the edition shown: (as typed, as a slash command)."""
+    syntax = LANGUAGE.syntax(verb)
+    if board is None or syntax is None or syntax.example is None:
+        return verb, f"/{verb}"
+    return syntax.example(board)
 
 
 def _order_line(verb: str, usage: str, example: tuple[str, str], style: Style,
@@ -389,9 +179,8 @@ def orders_text(edition: Edition | None, style: Style = "text") -> str:
     """Every order of ``edition`` (of all installed editions without one), an example each."""
     eds = _editions()
     shown = edition or (eds[0] if eds else None)
-    names = _Names.of(shown) if shown is not None else None
-    examples = _examples(names) if names is not None else {}
-    usage = ps.usage_for(edition)
+    board = Board.of(shown) if shown is not None else None
+    usage = usage_for(edition)
     head = (f"Orders ({edition.rules.title}):" if edition is not None
             else "Orders: (of every installed edition; the examples on the board of "
                  f"{shown.rules.title if shown else 'the default edition'})")
@@ -401,11 +190,10 @@ def orders_text(edition: Edition | None, style: Style = "text") -> str:
             continue
         only = ""
         if edition is None:
-            having = [e.rules.title for e in eds if verb in ps.usage_for(e)]
+            having = [e.rules.title for e in eds if verb in usage_for(e)]
             if len(having) < len(eds):
                 only = f"  (only in {', '.join(having)})"
-        example = examples.get(verb, (verb, f"/{verb}"))
-        lines.append(_order_line(verb, text, example, style, only))
+        lines.append(_order_line(verb, text, _example(verb, board), style, only))
     return "\n".join(lines)
 
 
@@ -416,7 +204,7 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
     key = " ".join(topic.casefold().lstrip("/").split())
     key = _ALIASES.get(key, key)
     shown = edition or next(iter(_editions()), None)
-    names = _Names.of(shown) if shown is not None else None
+    board = Board.of(shown) if shown is not None else None
     match key:
         case "orders":
             return orders_text(edition, style)
@@ -428,8 +216,8 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
             return _fill(_TURNS, style, powers=powers, phases=phases)
         case "battles":
             subs = ""
-            verbs = ps.usage_for(edition)
-            extra = [v for v in ("submerge", "strike", "withdraw", "bomb") if v in verbs]
+            extra = [s.verb for s in LANGUAGE.syntaxes()
+                     if s.topic == "battles" and s.available(edition)]
             if extra:
                 forms = ", ".join(f"'{_order_form(v, style)}'" for v in extra)
                 subs = f"\nWhere the edition has them: {forms} ('{_help_of(extra[0], style)}')."
@@ -437,49 +225,48 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
         case "dice":
             return _fill(_DICE, style)
         case "batch":
-            ex = _examples(names) if names else {}
-            return _fill(_BATCH[style], style, example_buy=ex.get("buy", ("buy",))[0],
-                         example_move=ex.get("move", ("move",))[0])
+            return _fill(_BATCH[style], style, example_buy=_example("buy", board)[0],
+                         example_move=_example("move", board)[0])
         case "game":
-            return "\n".join(_GAME[style])
+            return "\n".join(_game_lines(style))
         case "editions":
             return _editions_text(style)
-    usage = ps.usage_for(edition)
+    usage = usage_for(edition)
     found = usage.get(key)
-    examples = _examples(names) if names else {}
     if found is None:
         matches = [v for v in usage if v.startswith(key) and v not in ("game", "help")]
         if len(matches) == 1:
             key, found = matches[0], usage[matches[0]]
         elif matches:  # 'help s': every order that begins so
-            return "\n".join(_order_line(v, usage[v], examples.get(v, (v, f"/{v}")), style)
+            return "\n".join(_order_line(v, usage[v], _example(v, board), style)
                              for v in matches)
     if found is None:
-        elsewhere = " (not an order of this edition)" if key in ps.USAGE else ""
+        elsewhere = " (not an order of this edition)" if LANGUAGE.syntax(key) else ""
         offered = ", ".join(topics(edition))
         return f"No help on {topic!r}{elsewhere}. Topics: {offered}."
-    line = _order_line(key, found, examples.get(key, (key, f"/{key}")), style)
-    explained = _EXPLAIN.get(key)
-    if explained is None:
+    line = _order_line(key, found, _example(key, board), style)
+    syntax = LANGUAGE.syntax(key)
+    if syntax is None or not syntax.explain:
         return line
     more = "docs/orders.md has every order of every edition."
-    return f"{line}\n{_fill(explained, style, **_answers(shown, names))}\n{more}"
+    return f"{line}\n{_fill(syntax.explain, style, **_answers(shown, board))}\n{more}"
 
 
-def _answers(ed: Edition | None, n: _Names | None) -> dict[str, str]:
+def _answers(ed: Edition | None, n: Board | None) -> dict[str, str]:
     """Answers the referee gives, on the edition's own board, for the explanations."""
     if ed is None or n is None:
         return {"buy_answer": "...", "casualties_answer": "...", "undo_answer": "..."}
     cost = (ed.units[n.cheap].cost or 0) * 2
     return {
-        "buy_answer": f"{n.power} bought {ps.format_units({n.cheap: 2})} ({cost} IPCs).",
+        "buy_answer": f"{n.power} bought {format_units({n.cheap: 2})} ({cost} IPCs).",
         "casualties_answer": f"Casualties in {n.near}: {n.power} loses 1 {n.cheap}.",
         "undo_answer": f"Undone: {possessive(n.power)} 'buy 1 {n.cheap}' (1 event taken back).",
     }
 
 
 def _order_form(verb: str, style: Style) -> str:
-    form = ps.USAGE[verb].split("  (")[0]
+    syntax = LANGUAGE.syntax(verb)
+    form = syntax.form if syntax is not None else verb
     return form if style == "text" else f"/{verb}"
 
 
@@ -498,7 +285,7 @@ def _editions_text(style: Style) -> str:
 
 def _overview(edition: Edition | None, style: Style) -> str:
     """``help`` alone: the game commands, the orders with an example each, the topics."""
-    lines = ["Game:", *(f"  {line}" for line in _GAME[style])]
+    lines = ["Game:", *(f"  {line}" for line in _game_lines(style))]
     if edition is None:
         lines += ["Editions:", *(f"  {line}" for line in _editions_text(style).splitlines())]
     head, *orders = orders_text(edition, style).splitlines()

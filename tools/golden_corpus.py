@@ -51,11 +51,11 @@ from local.table import Answer, Table, parse_dice
 from rules import engine
 from rules import events as ev
 from rules import orders as od
-from rules import parse as ps
 from rules.dice import ScriptedDice
 from rules.errors import RulesError
 from rules.legal import legal_orders
 from rules.state import GameState
+from service import language as ps
 from service.games import CountingDice, GameService
 from service.store import EventStore, MemoryStore
 

@@ -29,7 +29,7 @@ SEATS = [
     "bob: end",
 ]
 
-# Every command of the order language (rules/parse.py USAGE), as a line at the table.
+# Every command of the order language (service/language.py USAGE), as a line at the table.
 EVERY_COMMAND = [
     "bob: buy 1 infantry",
     "buy clear",

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from rules import orders as od
-from rules import parse as ps
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
+from service import language as ps
 from tests.local.test_table import in_process
 from tests.rules.helpers import Game, position
 

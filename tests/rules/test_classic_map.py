@@ -15,7 +15,7 @@ from functools import cache
 import pytest
 
 from rules.edition import EDITIONS_DIR, MapData, SetupTable, Space, load_edition
-from rules.parse import names_for
+from service.language import names_for
 from tools.classic_names import RENAMES
 
 POWERS = ("Russia", "Germany", "United Kingdom", "Japan", "United States")

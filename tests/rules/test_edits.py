@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from rules import events as ev
-from rules import parse as ps
 from rules.edits import EditChange, edit_event, format_edit
 from rules.engine import evolve, new_game, replay
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.state import GameState
+from service import language as ps
 
 NAMES = ps.names_for("a1941")
 

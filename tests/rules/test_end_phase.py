@@ -8,7 +8,7 @@ import pytest
 
 from rules import orders as od
 from rules.errors import IllegalOrder, WrongPhase
-from rules.parse import names_for, parse
+from service.language import names_for, parse
 from tests.rules.helpers import Game, position
 
 SU, GER = "Soviet Union", "Germany"

@@ -10,8 +10,8 @@ from rules import orders as od
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
 from rules.luck import Luck, battle_luck, game_luck, luck_text, roll_luck
-from rules.parse import CommandAdapter, names_for, parse
-from rules.parse import Luck as LuckOrder
+from service.language import CommandAdapter, names_for, parse
+from service.language import Luck as LuckOrder
 from tests.rules.helpers import Game, position
 
 ED = load_edition("a1941")

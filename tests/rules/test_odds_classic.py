@@ -35,8 +35,8 @@ from rules.battle.odds_core import Side as _Side
 from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder
-from rules.parse import Odds, names_for, parse
 from rules.state import GameState
+from service.language import Odds, names_for, parse
 from tests.rules.helpers import Game, fight_to_the_end, position
 from tests.rules.test_odds import RESULT
 
@@ -312,7 +312,7 @@ def test_refusals(att: dict[str, int], dfd: dict[str, int], kw: dict[str, str],
 
 
 # --------------------------------------------------------------------------------------------
-# The order text (rules/parse.py)
+# The order text (service/language.py)
 
 
 def test_odds_order_with_developments_and_an_AA_gun() -> None:

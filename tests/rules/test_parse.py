@@ -1,4 +1,4 @@
-"""The text order parser (rules/parse.py): grammar of COMMANDS.md, forgiving names, errors."""
+"""The text order parser (service/language.py, rules/language/): grammar of COMMANDS.md, forgiving names, errors."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ from rules.orders import (
     Strike,
     Submerge,
 )
-from rules.parse import (
+from service.language import (
     MAX_LENGTH,
     VERBS,
     CommandAdapter,
@@ -932,7 +932,7 @@ def test_default_catalog_has_installed_editions() -> None:
 
 def test_H_1_casualties_name_which_unit_by_where_it_started(names: Names) -> None:
     """H-1: 'casualties <space> 1 fighter from Germany' names which fighter goes."""
-    from rules.parse import format_casualty_units
+    from service.language import format_casualty_units
 
     order = p("casualties Ukraine 1 fighter from Germany, 2 infantry", names)
     assert order == Casualties(space="Ukraine", units={"fighter": 1, "infantry": 2},

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules import parse as ps
 from rules.errors import InvalidOrder
+from service import language as ps
 
 
 @pytest.mark.parametrize(

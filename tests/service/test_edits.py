@@ -64,7 +64,7 @@ async def test_only_the_owner_proposes_and_bad_edits_change_nothing() -> None:
 
 
 async def _change(text: str) -> object:
-    from rules import parse as ps
+    from service import language as ps
 
     cmd = ps.parse(text, ps.names_for("a1941"))
     assert isinstance(cmd, ps.EditPropose)

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from rules import parse as ps
 from rules.edition import edition_catalog
 from rules.engine import resolve_edition
 from service import help as hp
+from service import language as ps
 from service.games import GameService
 
 EDITIONS = [r.id for r in edition_catalog()]

@@ -9,8 +9,8 @@ from dataclasses import replace
 from rules import events as ev
 from rules import legal
 from rules import orders as od
-from rules.parse import names_for, parse
 from service.describe import describe
+from service.language import names_for, parse
 from tests.rules.cases._classic_common import (
     AA,
     CM,
