@@ -1,11 +1,20 @@
 """Battles: one battle model, two evaluators (issue 15, deliverable 4).
 
-- ``model``: the rules of a battle round, stated once (sides, values, who may hit whom, the
-  steps of a round per ruleset, the end of a battle); ``casualties``: the constraints on
-  assigning hits and the referee's default casualties. No dice, no events, no game state.
-- ``odds`` and ``odds_core``: the evaluator that computes exact distributions or Monte Carlo
-  samples of a battle fought to the end.
-- The combat, which rolls dice and emits events, is ``rules.combat`` (being moved here).
+The model, stated once, with no dice, no events and no game state:
+
+- ``model``: sides, casualty classes and hit categories, each unit's firing value and dice, who
+  may hit whom, the steps of a round per ruleset, who strikes first, whose victims fire back,
+  the end of a battle;
+- ``casualties``: the constraints on assigning hits and the referee's default casualties.
+
+The odds, which compute exact distributions or Monte Carlo samples of a battle fought to the
+end: ``odds`` (the questions and answers) and ``odds_core`` (the method).
+
+The combat, which rolls dice, asks players and emits events (``rules.combat`` takes its orders):
+``forces`` (the units of an open battle, as the model sees them), ``opening`` (finding
+battles), ``rounds`` (the steps of a round), ``choice`` (casualty choices), ``retreat``,
+``conclude`` (Step 7), and one module per edition mechanism: ``submerge`` (1941 SS-2/SS-3),
+``withdraw`` (Classic R-SUB-05), ``raid`` (Classic strategic bombing, R-SBR).
 
 Modules here import each other without cycles (import-linter ``battle-acyclic``).
 """

@@ -30,7 +30,7 @@ Casualty constraints and the referee's default choice of casualties are in
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from rules import tech
 from rules.edition import Edition, RuleSet, Technology, UnitType
@@ -39,7 +39,8 @@ __all__ = [
     "AA_HIT", "AIR", "AIR_ONLY", "ANY", "ATT", "ATTACKER", "BOTH_DESTROYED", "CATEGORIES",
     "CLASSES", "DEF", "DEFENDER", "ELIGIBLE", "MAX_ROUNDS", "NO_AIR", "NO_SUB", "OTHER",
     "RESULTS", "ROLES", "STALEMATE", "SUB", "TRANSPORT", "VICTIMS_FIRE_BACK", "Ending", "Kind",
-    "Step", "attacker_stuck", "battle_end", "bombards", "can_hit", "dice_per_unit", "escorted",
+    "Side", "Step", "attacker_stuck", "battle_end", "bombards", "can_hit", "declares",
+    "dice_per_unit", "escorted",
     "firing_value", "hit_category", "is_casualty", "kind", "may_strike", "role", "round_steps",
     "unit_class",
 ]
@@ -49,6 +50,7 @@ __all__ = [
 
 ATT, DEF = 0, 1
 ROLES = ("attacker", "defender")
+Side = Literal["attacker", "defender"]  # the words of events and battle states
 
 # Casualty classes: what kind of target a hit may go on (H-2, H-3, H-4).
 AIR, SUB, OTHER, TRANSPORT = 0, 1, 2, 3
@@ -188,6 +190,12 @@ class Step(NamedTuple):
     first_round: bool = False
 
 
+def declares(rules: RuleSet) -> bool:
+    """Submarines declare strike or submerge before each round (1941 SS-2); else attacking
+    submarines always strike first and nobody declares (Classic R-SUB-02)."""
+    return rules.sub_first_strike == "declared"
+
+
 def round_steps(rules: RuleSet, sea: bool) -> tuple[Step, ...]:
     """The steps of a round, in order (a step whose units are absent is skipped):
 
@@ -202,7 +210,7 @@ def round_steps(rules: RuleSet, sea: bool) -> tuple[Step, ...]:
     - the attacker fires (CC-3, R-LC-03, R-NC-04), then the defender (CC-4, R-LC-04, R-NC-05);
     - the end of the round: casualties removed, the battle checked for its end (CC-5, CC-6).
     """
-    declared = rules.sub_first_strike == "declared"
+    declared = declares(rules)
     steps: list[Step] = []
     if sea and declared:
         steps += [Step("declare", ATT, "SS-2"), Step("declare", DEF, "SS-2")]
@@ -214,7 +222,8 @@ def round_steps(rules: RuleSet, sea: bool) -> tuple[Step, ...]:
         steps.append(Step("strike", ATT, "SS-4" if declared else "R-SUB-02"))
         if declared:
             steps.append(Step("strike", DEF, "SS-5"))
-    steps += [Step("leave", None, "SS-6" if declared else "R-NC-03"),
+    leave = ("SS-6" if declared else "R-NC-03") if sea else "R-LC-02"
+    steps += [Step("leave", None, leave),
               Step("fire", ATT, "CC-3"), Step("fire", DEF, "CC-4"), Step("end", None, "CC-5")]
     return tuple(steps)
 
@@ -230,7 +239,7 @@ def may_strike(rules: RuleSet, side: int, sea: bool, enemy: Iterable[Kind]) -> b
     """Whether ``side``'s submarines strike first this round: in a sea battle, while the enemy
     has no destroyer (SS-1, SS-8); in 1941 both sides' (SS-4, SS-5: those declared to strike,
     the referee's default), in Classic only the attacker's, every round (R-SUB-02, R-SUB-06)."""
-    if not sea or (side == DEF and rules.sub_first_strike != "declared"):
+    if not sea or (side == DEF and not declares(rules)):
         return False
     return not escorted(enemy)
 
