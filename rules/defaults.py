@@ -5,7 +5,8 @@ transports last, the attacker keeping its last land unit — H-1..H-7) answers c
 submarines strike (SS-2); an attacker that must press or retreat presses (CC-6); a strategic
 bombing raid left unresolved is resolved (R-SBR). Submarines never withdraw by default
 (R-SUB-05 is a choice, never owed). A power absent in its weapons development phase does no
-research (Classic R-TEC-01: research is optional): the phase is ended.
+research (Classic R-TEC-01: research is optional): the phase is ended (a phase handler's
+``absent_ends``).
 
 ``phase_end_order`` is the referee's order that moves an absent player's phase on once no
 decision is owed: the phase ends, unless Conduct Combat still has a battle open (CC-0: combat
@@ -19,6 +20,7 @@ from rules import orders as od
 from rules.decisions import Owed
 from rules.engine import pending
 from rules.state import GameState
+from rules.turn import registry as reg
 
 
 def default_orders(state: GameState) -> list[od.Order]:
@@ -26,7 +28,7 @@ def default_orders(state: GameState) -> list[od.Order]:
     out: list[od.Order] = []
     for p in pending(state):
         if p.space is None:
-            if state.phase == "research" and p.power == state.power:
+            if reg.phase_handler(state.phase).absent_ends and p.power == state.power:
                 out.append(od.EndPhase(power=p.power, phase=state.phase))
             continue
         if p.kind is Owed.BOMBING_RAID:

@@ -158,7 +158,7 @@ def read_log(events: Sequence[ev.Event]) -> DiceLog:
                     )
                     log.counter += len(faces)
             case _:
-                # Dice rolled outside battles (research, rockets...): ``rolls`` in the event.
+                # Dice rolled outside battles (by mechanisms): ``rolls`` in the event.
                 extra: ev.Rolls = getattr(e, "rolls", ())
                 chain = log.chain
                 for g, (purpose, faces) in enumerate(extra, start=1):

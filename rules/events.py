@@ -6,16 +6,33 @@ ids, dice faces, amounts), so replay never rolls dice or re-checks rules.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict
+
+_TYPES: dict[str, type[Event]] = {}
 
 
-class _Event(BaseModel):
+class Event(BaseModel):
+    """Base of every event. A subclass names itself in its ``type`` field (a ``Literal`` with a
+    default) and is then known by that name to ``event_from_json``: the list of events is open,
+    each mechanism defines its own (``rules/mechanisms/``)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
+    type: str
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        name = cls.model_fields["type"].default
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"{cls.__name__}: an event names its type in 'type'")
+        if name in _TYPES and _TYPES[name] is not cls:
+            raise TypeError(f"two events of type {name!r}")
+        _TYPES[name] = cls
 
 
-class GameStarted(_Event):
+class GameStarted(Event):
     """A game began from the edition's setup, or from a given position."""
 
     type: Literal["GameStarted"] = "GameStarted"
@@ -24,7 +41,7 @@ class GameStarted(_Event):
     position: dict[str, Any] | None = None
 
 
-class TurnStarted(_Event):
+class TurnStarted(Event):
     """A power's turn began: per-turn flags reset, start-of-turn control recorded."""
 
     type: Literal["TurnStarted"] = "TurnStarted"
@@ -32,7 +49,7 @@ class TurnStarted(_Event):
     power: str
 
 
-class PhaseChanged(_Event):
+class PhaseChanged(Event):
     """The current phase changed; ``skipped`` lists phases passed over, with the rule."""
 
     type: Literal["PhaseChanged"] = "PhaseChanged"
@@ -42,7 +59,7 @@ class PhaseChanged(_Event):
     rule: str = ""
 
 
-class UnitsPurchased(_Event):
+class UnitsPurchased(Event):
     type: Literal["UnitsPurchased"] = "UnitsPurchased"
     power: str
     units: dict[str, int]
@@ -55,55 +72,7 @@ Rolls = tuple[tuple[str, tuple[int, ...]], ...]
 field, so any event that rolls dice outside ``DiceRolled`` records them here."""
 
 
-class ResearchRolled(_Event):
-    """Research dice bought and rolled (Classic R-TEC-01/02): ``cost`` goes to the bank and is
-    never refunded; each die showing the breakthrough number is a breakthrough. ``wasted``
-    breakthroughs found no development left to develop (R-TEC-04)."""
-
-    type: Literal["ResearchRolled"] = "ResearchRolled"
-    power: str
-    dice: int
-    cost: int
-    rolls: Rolls
-    breakthroughs: int
-    wasted: int = 0
-    rule: str = "R-TEC-02"
-
-    @property
-    def faces(self) -> tuple[int, ...]:
-        return tuple(f for _, fs in self.rolls for f in fs)
-
-
-class TechnologyDeveloped(_Event):
-    """A breakthrough's development die picked ``tech`` (R-TEC-03), re-rolled past developments
-    the power already had (R-TEC-04); it takes effect at once, for this power only
-    (R-TEC-05/06). ``rolls`` is empty when a development is granted without dice."""
-
-    type: Literal["TechnologyDeveloped"] = "TechnologyDeveloped"
-    power: str
-    tech: str  # Technology.id
-    rolls: Rolls = ()
-    rule: str = "R-TEC-03"
-
-
-class RocketFired(_Event):
-    """An AA gun in ``frm`` fired a rocket at the industrial complex in ``target`` (Rockets,
-    Classic R-TEC table, A-10); the damage follows as ``DamagePaid`` by the complex's owner."""
-
-    type: Literal["RocketFired"] = "RocketFired"
-    power: str
-    frm: str
-    target: str
-    victim: str  # the complex's owner
-    rolls: Rolls
-    rule: str = "R-TEC-05"
-
-    @property
-    def damage(self) -> int:
-        return sum(f for _, fs in self.rolls for f in fs)
-
-
-class PurchaseLost(_Event):
+class PurchaseLost(Event):
     """Bought units that were not placed go back to the box without a refund (Classic
     R-PLC-08, R-BUY-03)."""
 
@@ -113,7 +82,7 @@ class PurchaseLost(_Event):
     rule: str = "R-PLC-08"
 
 
-class PurchaseCleared(_Event):
+class PurchaseCleared(Event):
     type: Literal["PurchaseCleared"] = "PurchaseCleared"
     power: str
     refund: int
@@ -134,7 +103,7 @@ class UnitMove(BaseModel):
     raid: bool = False  # bomber declared on a strategic bombing raid (Classic R-SBR-01)
 
 
-class UnitsMoved(_Event):
+class UnitsMoved(Event):
     type: Literal["UnitsMoved"] = "UnitsMoved"
     power: str
     phase: str
@@ -144,7 +113,7 @@ class UnitsMoved(_Event):
     blitzed: tuple[str, ...] = ()  # territories taken on the way (CM-25)
 
 
-class TerritoryCaptured(_Event):
+class TerritoryCaptured(Event):
     """Control of a territory changed (CC-7c, CM-25, LIB-1..3, CAP-1..3)."""
 
     type: Literal["TerritoryCaptured"] = "TerritoryCaptured"
@@ -158,7 +127,7 @@ class TerritoryCaptured(_Event):
     rule: str = ""
 
 
-class NeutralViolated(_Event):
+class NeutralViolated(Event):
     """A power entered or flew over a neutral territory in Combat Move and paid the fee to the
     bank (Classic R-NEU-02); a ``TerritoryCaptured`` (how "neutral violation") follows."""
 
@@ -169,7 +138,7 @@ class NeutralViolated(_Event):
     rule: str = "R-NEU-02"
 
 
-class BattleOpened(_Event):
+class BattleOpened(Event):
     """A battle exists in a space (found at the end of Combat Move)."""
 
     type: Literal["BattleOpened"] = "BattleOpened"
@@ -187,7 +156,7 @@ class BattleOpened(_Event):
     bombarding: tuple[int, ...] = ()  # battleships giving the support shot (R-AMP-05)
 
 
-class SeaborneLanded(_Event):
+class SeaborneLanded(Event):
     """Seaborne units land after their sea battle cleared the zone (AA-3); they join the
     land battle in ``space`` as its seaborne attackers."""
 
@@ -196,7 +165,7 @@ class SeaborneLanded(_Event):
     units: tuple[int, ...]
 
 
-class DiceRolled(_Event):
+class DiceRolled(Event):
     """One side fired: dice per unit group, faces, hits (CC-3a, CC-4a).
 
     ``stage`` says which fire: "fire" (the round's Steps 3/4), "strike" (submarines first, SS-4
@@ -228,7 +197,7 @@ class DiceRolled(_Event):
         return [roll_purpose(self.space, self.round, side, g[0]) for g in self.groups]
 
 
-class BattleRoundStarted(_Event):
+class BattleRoundStarted(Event):
     """A round of a battle begins (Steps 2-6 follow)."""
 
     type: Literal["BattleRoundStarted"] = "BattleRoundStarted"
@@ -237,7 +206,7 @@ class BattleRoundStarted(_Event):
     to_the_end: bool = False  # 'battle <space> all': fought on after each defender's answer
 
 
-class SubmarinesDeclared(_Event):
+class SubmarinesDeclared(Event):
     """Submarines of one side choose surprise strike or submerge (SS-2, SS-3)."""
 
     type: Literal["SubmarinesDeclared"] = "SubmarinesDeclared"
@@ -249,7 +218,7 @@ class SubmarinesDeclared(_Event):
     how: str = "choice"
 
 
-class CasualtiesChosen(_Event):
+class CasualtiesChosen(Event):
     """Hits assigned to units of one side (H-1..H-7). ``how``: choice/forced/default/standing."""
 
     type: Literal["CasualtiesChosen"] = "CasualtiesChosen"
@@ -261,7 +230,7 @@ class CasualtiesChosen(_Event):
     how: str = "choice"
 
 
-class UnitsRemoved(_Event):
+class UnitsRemoved(Event):
     """Units leave the board (casualties removed, cargo lost, air units unable to land)."""
 
     type: Literal["UnitsRemoved"] = "UnitsRemoved"
@@ -272,7 +241,7 @@ class UnitsRemoved(_Event):
     launched: tuple[int, ...] = ()  # own fighters of a sunk attacking carrier: airborne (A-7)
 
 
-class SubmarinesWithdrew(_Event):
+class SubmarinesWithdrew(Event):
     """Submarines leave a sea battle between rounds for an adjacent zone (Classic R-SUB-05)."""
 
     type: Literal["SubmarinesWithdrew"] = "SubmarinesWithdrew"
@@ -283,7 +252,7 @@ class SubmarinesWithdrew(_Event):
     to: str
 
 
-class RaidResolved(_Event):
+class RaidResolved(Event):
     """A strategic bombing raid is over (R-SBR-01..04): the bombers that raided, those the
     antiaircraft gun shot down, and the damage (the sum of the survivors' dice) the territory's
     owner must pay (``DamagePaid`` follows)."""
@@ -298,20 +267,20 @@ class RaidResolved(_Event):
     note: str = ""
 
 
-class BattleRoundEnded(_Event):
+class BattleRoundEnded(Event):
     type: Literal["BattleRoundEnded"] = "BattleRoundEnded"
     space: str
     round: int
     next_step: str  # "press_or_retreat" or "done"
 
 
-class BattlePressed(_Event):
+class BattlePressed(Event):
     type: Literal["BattlePressed"] = "BattlePressed"
     space: str
     to_the_end: bool = False  # 'battle <space> all' (see BattleRoundStarted)
 
 
-class BattleRetreated(_Event):
+class BattleRetreated(Event):
     type: Literal["BattleRetreated"] = "BattleRetreated"
     space: str
     to: str | None  # None: air units only, they stay and land later (CC-6B)
@@ -319,7 +288,7 @@ class BattleRetreated(_Event):
     air_with: bool = False  # air units go along to ``to`` (Classic R-RET-02, A-28)
 
 
-class BattleEnded(_Event):
+class BattleEnded(Event):
     type: Literal["BattleEnded"] = "BattleEnded"
     space: str
     result: Literal["attacker", "defender", "both destroyed", "retreat", "no combat"]
@@ -329,7 +298,7 @@ class BattleEnded(_Event):
     stranded: tuple[int, ...] = ()  # defending fighters whose carrier sank (UC-5, NC-3)
 
 
-class DamagePaid(_Event):
+class DamagePaid(Event):
     """A power pays damage to the bank (strategic bombing R-SBR-04, rockets A-10); what its
     treasury cannot cover becomes a debt, settled out of its next income (R-SBR-05, R-INC-03)."""
 
@@ -342,7 +311,7 @@ class DamagePaid(_Event):
     rule: str = ""
 
 
-class UnitsPlaced(_Event):
+class UnitsPlaced(Event):
     type: Literal["UnitsPlaced"] = "UnitsPlaced"
     power: str
     space: str
@@ -350,7 +319,7 @@ class UnitsPlaced(_Event):
     factory: str  # territory whose production cap pays for them (MB-2, A-16)
 
 
-class PurchaseRefunded(_Event):
+class PurchaseRefunded(Event):
     type: Literal["PurchaseRefunded"] = "PurchaseRefunded"
     power: str
     units: dict[str, int]
@@ -358,7 +327,7 @@ class PurchaseRefunded(_Event):
     rule: str = "MB-9"
 
 
-class IncomeCollected(_Event):
+class IncomeCollected(Event):
     """Income collected (IN-1 / R-INC-01); ``debt_paid`` of it settles earlier unpaid damage first
     (Classic R-INC-03, R-SBR-05), so the treasury grows by ``amount - debt_paid``."""
 
@@ -369,7 +338,7 @@ class IncomeCollected(_Event):
     debt_paid: int = 0
 
 
-class GameWon(_Event):
+class GameWon(Event):
     type: Literal["GameWon"] = "GameWon"
     side: str
     rule: str
@@ -377,13 +346,13 @@ class GameWon(_Event):
     production: int | None = None  # economic victory: the side's combined income (R-WIN-03)
 
 
-class StandingOrderSet(_Event):
+class StandingOrderSet(Event):
     type: Literal["StandingOrderSet"] = "StandingOrderSet"
     power: str
     order: tuple[str, ...]
 
 
-class DiceCommitted(_Event):
+class DiceCommitted(Event):
     """The game's dice: a published commitment (DESIGN §6), or a public script (``--dice``).
 
     Fair dice (``scheme`` "umpire-fair-v1"): ``commitment`` is H(s_0) of a hash chain of
@@ -404,14 +373,14 @@ class DiceCommitted(_Event):
     faces: tuple[int, ...] = ()
 
 
-class DiceEntropyFixed(_Event):
+class DiceEntropyFixed(Event):
     """The players' entropy phrases, frozen at the start: power -> sha256 hex of the phrase."""
 
     type: Literal["DiceEntropyFixed"] = "DiceEntropyFixed"
     phrases: dict[str, str]
 
 
-class DiceSeedRevealed(_Event):
+class DiceSeedRevealed(Event):
     """A game round is over: its chain seed (hex) is public; at the end also the master."""
 
     type: Literal["DiceSeedRevealed"] = "DiceSeedRevealed"
@@ -423,7 +392,7 @@ class DiceSeedRevealed(_Event):
 # --- a game's whole life: ends other than a victory on the board (issue 11, item 5) -------------
 
 
-class SideConceded(_Event):
+class SideConceded(Event):
     """A side gave up: every person holding its seats conceded. ``GameWon`` (rule
     "concession") for the other side follows it."""
 
@@ -432,14 +401,14 @@ class SideConceded(_Event):
     powers: tuple[str, ...]
 
 
-class GameEnded(_Event):
+class GameEnded(Event):
     """The game ended without a winner: a ``draw`` or ``cancelled``, by the unanimous vote of
     the players (``powers``: every seated power)."""
 
     type: Literal["GameEnded"] = "GameEnded"
     result: Literal["draw", "cancelled"]
     powers: tuple[str, ...]
-class EditApplied(_Event):
+class EditApplied(Event):
     """A game-master edit (COMMANDS.md, Admin): proposed by the game's owner (or a server
     manager), agreed by a player of the other side, then applied as this one event. It carries
     every fact the fold needs (unit ids, berths, amounts) and changes units, territory owners and
@@ -459,53 +428,20 @@ class EditApplied(_Event):
     treasury: tuple[tuple[str, int], ...] = ()  # (power, new treasury)
 
 
-Event = Annotated[
-    GameStarted
-    | TurnStarted
-    | PhaseChanged
-    | UnitsPurchased
-    | PurchaseCleared
-    | ResearchRolled
-    | TechnologyDeveloped
-    | RocketFired
-    | PurchaseLost
-    | UnitsMoved
-    | TerritoryCaptured
-    | NeutralViolated
-    | BattleOpened
-    | SeaborneLanded
-    | DiceRolled
-    | BattleRoundStarted
-    | SubmarinesDeclared
-    | SubmarinesWithdrew
-    | RaidResolved
-    | CasualtiesChosen
-    | UnitsRemoved
-    | BattleRoundEnded
-    | BattlePressed
-    | BattleRetreated
-    | BattleEnded
-    | DamagePaid
-    | UnitsPlaced
-    | PurchaseRefunded
-    | IncomeCollected
-    | GameWon
-    | StandingOrderSet
-    | DiceCommitted
-    | DiceEntropyFixed
-    | DiceSeedRevealed
-    | SideConceded
-    | GameEnded
-    | EditApplied,
-    Field(discriminator="type"),
-]
-
-EVENT_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
-
-
 def event_to_json(e: BaseModel) -> dict[str, Any]:
     return e.model_dump(mode="json")
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
-    return EVENT_ADAPTER.validate_python(data)
+    """The event ``data`` describes (``ValueError`` if it is not one). Events of a mechanism are
+    known once its module is imported: ``rules.engine`` imports them all."""
+    name = data.get("type")
+    cls = _TYPES.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ValueError(f"unknown event type {str(name)[:40]!r}")
+    return cls.model_validate(data)
+
+
+def event_types() -> dict[str, type[Event]]:
+    """Every event type known now, by name."""
+    return dict(_TYPES)

@@ -18,8 +18,9 @@ from collections.abc import Iterator
 from rules import combat, engine, movement, tech
 from rules import orders as od
 from rules.errors import AmbiguousOrder, RulesError
-from rules.mechanisms import production, rockets
+from rules.mechanisms import production
 from rules.state import BattleState, GameState, Unit
+from rules.turn import registry as reg
 
 # Casualty choices beyond the default are many when hits and unit types are many; a handful is
 # enough for autocomplete and random play.
@@ -29,12 +30,12 @@ MAX_CASUALTY_CHOICES = 24
 def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
     """Orders ``engine.check`` accepts for ``power`` now, lazily, in a stable order.
 
-    Covers research (1 to 6 dice, as affordable), purchase (one of each affordable unit,
-    ``buy clear``), moves of one unit and of the whole group of that type in a space (with
-    ``via`` for ambiguous blitz routes), loads and offloads, battle/press/retreat, strategic
-    bombing raids (``bomb``), rockets (each AA gun at each enemy complex in range), casualty
-    choices and submarine declarations (strike, submerge all or some) the power owes, submarine
-    withdrawals (``withdraw``), placements and ``end``. ``end confirm`` is listed only when a
+    Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
+    whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
+    offloads, battle/press/retreat, strategic bombing raids (``bomb``), casualty choices and
+    submarine declarations (strike, submerge all or some) the power owes, submarine withdrawals
+    (``withdraw``), placements, what the mechanisms add (``rules.turn.registry.candidates``)
+    and ``end``. ``end confirm`` is listed only when a
     plain ``end`` is refused (it forfeits something, e.g. unlanded air units or unplaced
     units). Standing casualty orders are settings rather than moves and are not listed.
     """
@@ -100,19 +101,18 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
     if power != state.power:
         return
     match state.phase:
-        case "research":
-            yield from _research_candidates(state, power)
         case "purchase":
             yield from _purchase_candidates(state, power)
         case "combat_move" | "noncombat_move":
             yield from _move_candidates(state, power)
         case "conduct_combat":
             yield from _battle_candidates(state, power)
-            yield from _rocket_candidates(state, power)
         case "mobilize":
             yield from _place_candidates(state, power)
         case _:
             pass
+    for more in reg.candidates_in(state.phase):  # what mechanisms add (e.g. rockets)
+        yield from more(state, power)
     yield od.EndPhase(power=power, phase=state.phase)
 
 
@@ -121,24 +121,6 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
 
 
 # Research dice offered: 1 up to this many (more are legal, but a list has to stop somewhere).
-MAX_RESEARCH_CHOICES = 6
-
-
-def _research_candidates(s: GameState, power: str) -> Iterator[od.Order]:
-    research = s.edition.rules.rules.research
-    if research is None:
-        return
-    afford = s.treasury.get(power, 0) // research.die_cost
-    for n in range(1, min(afford, MAX_RESEARCH_CHOICES) + 1):
-        yield od.Research(power=power, dice=n)
-
-
-def _rocket_candidates(s: GameState, power: str) -> Iterator[od.Order]:
-    if not rockets.rocket_possible(s, power):
-        return
-    for frm in rockets.rocket_sites(s, power):
-        for target in rockets.rocket_targets(s, power, frm):
-            yield od.Rocket(power=power, frm=frm, target=target)
 
 
 def _purchase_candidates(s: GameState, power: str) -> Iterator[od.Order]:

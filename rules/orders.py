@@ -6,7 +6,7 @@ gave the order; the engine checks that this power may give it now.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,41 +14,48 @@ from pydantic import BaseModel, ConfigDict, Field
 Units = dict[str, int]
 
 
-class _Order(BaseModel):
+class Order(BaseModel):
+    """Base of every order; a subclass names itself in ``kind`` (a ``Literal`` with a default).
+    The list of orders is open: each mechanism may define its own (``rules/mechanisms/``) and
+    registers how it is decided (``rules.turn.registry.order``)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
     power: str = ""
+    kind: str
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        name = cls.model_fields["kind"].default
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"{cls.__name__}: an order names its kind in 'kind'")
+        if name in _KINDS and _KINDS[name] is not cls:
+            raise TypeError(f"two orders of kind {name!r}")
+        _KINDS[name] = cls
 
 
-class Buy(_Order):
+_KINDS: dict[str, type[Order]] = {}
+
+
+def order_types() -> dict[str, type[Order]]:
+    """Every order type known now, by kind (a mechanism's once its module is imported)."""
+    return dict(_KINDS)
+
+
+class Buy(Order):
     """Purchase phase: add units to this turn's purchase (PU-2); cumulative."""
 
     kind: Literal["buy"] = "buy"
     units: Units
 
 
-class ClearPurchase(_Order):
+class ClearPurchase(Order):
     """Purchase phase: empty the purchase list, refunding it (PU-2: choices are free until end)."""
 
     kind: Literal["buy_clear"] = "buy_clear"
 
 
-class Research(_Order):
-    """Weapons development: buy ``dice`` research dice and roll them all (Classic R-TEC-01/02)."""
-
-    kind: Literal["research"] = "research"
-    dice: int
-
-
-class Rocket(_Order):
-    """Rockets development: an AA gun in ``frm`` fires at an enemy industrial complex in
-    ``target`` within 3 spaces, once per turn, in Conduct Combat (Classic R-TEC table, A-10)."""
-
-    kind: Literal["rocket"] = "rocket"
-    frm: str
-    target: str
-
-
-class Move(_Order):
+class Move(Order):
     """Combat or noncombat move of units of one power from one space to another.
 
     Land units moved into a sea zone load onto transports there; land units moved from a sea
@@ -65,7 +72,7 @@ class Move(_Order):
     raid: bool = False
 
 
-class Battle(_Order):
+class Battle(Order):
     """Conduct combat: fight one round in a space, or to the end with ``all``."""
 
     kind: Literal["battle"] = "battle"
@@ -73,7 +80,7 @@ class Battle(_Order):
     all: bool = False
 
 
-class Casualties(_Order):
+class Casualties(Order):
     """Choose casualties for the hits owed by this power's side in a battle (H-1)."""
 
     kind: Literal["casualties"] = "casualties"
@@ -85,7 +92,7 @@ class Casualties(_Order):
     origins: dict[str, dict[str, int]] = Field(default_factory=dict)
 
 
-class Retreat(_Order):
+class Retreat(Order):
     """Attacker retreats all land and sea units of a battle to one space (CC-6B)."""
 
     kind: Literal["retreat"] = "retreat"
@@ -93,14 +100,14 @@ class Retreat(_Order):
     to: str
 
 
-class Press(_Order):
+class Press(Order):
     """Attacker continues the battle with another round (CC-6)."""
 
     kind: Literal["press"] = "press"
     space: str
 
 
-class Submerge(_Order):
+class Submerge(Order):
     """Submarines of this power submerge in a battle (SS-3); ``count`` None means all."""
 
     kind: Literal["submerge"] = "submerge"
@@ -108,14 +115,14 @@ class Submerge(_Order):
     count: int | None = None
 
 
-class Strike(_Order):
+class Strike(Order):
     """Submarines of this power make a surprise strike (SS-4/SS-5) rather than submerge."""
 
     kind: Literal["strike"] = "strike"
     space: str
 
 
-class Withdraw(_Order):
+class Withdraw(Order):
     """Submarines of this power leave a sea battle between rounds (Classic R-SUB-05).
 
     ``count`` None means all of them; ``to`` names the zone (the attacker's is implied: where
@@ -128,14 +135,14 @@ class Withdraw(_Order):
     to: str | None = None
 
 
-class Bomb(_Order):
+class Bomb(Order):
     """Resolve the strategic bombing raid on a territory (Classic R-SBR-01..05)."""
 
     kind: Literal["bomb"] = "bomb"
     space: str
 
 
-class Place(_Order):
+class Place(Order):
     """Mobilize: place purchased units in a space (MB-1..MB-7)."""
 
     kind: Literal["place"] = "place"
@@ -143,7 +150,7 @@ class Place(_Order):
     space: str
 
 
-class EndPhase(_Order):
+class EndPhase(Order):
     """End the current phase. Without ``confirm`` it refuses when something would be forfeited.
 
     ``phase`` is the phase the player means to end (Discord's ``/end`` fills it in when typed):
@@ -156,29 +163,8 @@ class EndPhase(_Order):
     phase: str | None = None
 
 
-class StandingCasualties(_Order):
+class StandingCasualties(Order):
     """A power's default order of casualties, cheapest first if not given (H-1, async play)."""
 
     kind: Literal["standing_casualties"] = "standing_casualties"
     order: tuple[str, ...]
-
-
-Order = Annotated[
-    Buy
-    | ClearPurchase
-    | Research
-    | Rocket
-    | Move
-    | Battle
-    | Casualties
-    | Retreat
-    | Press
-    | Submerge
-    | Strike
-    | Withdraw
-    | Bomb
-    | Place
-    | EndPhase
-    | StandingCasualties,
-    Field(discriminator="kind"),
-]

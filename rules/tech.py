@@ -80,12 +80,3 @@ def cost(s: GameState, power: str, unit_type: str) -> int | None:
         return None
     discount = sum(t.cost_discount for t in owned(s, power))
     return max(0, price - discount)
-
-
-def has_rockets(s: GameState, power: str) -> bool:
-    return any(t.rockets for t in owned(s, power))
-
-
-def rocket_range(s: GameState, power: str) -> int:
-    """Spaces a rocket reaches from its AA gun (0: the power has no Rockets)."""
-    return max((t.rocket_range for t in owned(s, power) if t.rockets), default=0)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MASS_NOUNS", "agree", "counted", "plural", "possessive", "regular_plural"]
+__all__ = [
+    "MASS_NOUNS", "agree", "counted", "plural", "possessive", "regular_plural", "rule_suffix",
+]
 
 # Mass nouns keep their form in the plural ("3 infantry"); parsing accepts both forms.
 MASS_NOUNS = frozenset({"infantry", "artillery", "aircraft", "armor", "armour", "aa", "mech"})
@@ -45,3 +47,8 @@ def agree(n: int, one: str, many: str) -> str:
 def possessive(name: str) -> str:
     """"Germany's", but "United States'" (a name ending in s takes only an apostrophe)."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def rule_suffix(rule: str) -> str:
+    """`` (CC-5)`` after a sentence's words, or nothing when no rule is named."""
+    return f" ({rule})" if rule else ""

@@ -17,7 +17,8 @@ from rules.decisions import Pending
 from rules.engine import evolve, phase_name
 from rules.state import GameState
 from rules.tech import technologies
-from rules.words import agree, possessive
+from rules.turn import registry as reg
+from rules.words import agree, possessive, rule_suffix
 
 
 def format_units(units: Mapping[str, int]) -> str:
@@ -64,8 +65,7 @@ def _phase(state: GameState, phase: str) -> str:
     return info.name if info is not None else phase.replace("_", " ").title()
 
 
-def _rule(rule: str) -> str:
-    return f" ({rule})" if rule else ""
+_rule = rule_suffix
 
 
 # --------------------------------------------------------------------------------------------
@@ -378,46 +378,6 @@ def _damage(s: GameState, e: ev.DamagePaid) -> str:
     return f"{line}{_rule(e.rule)}."
 
 
-def _faces_text(faces: Sequence[int]) -> str:
-    return ",".join(str(f) for f in faces) or "nothing"
-
-
-def _tech_name(s: GameState, tech_id: str) -> str:
-    from rules import tech
-
-    t = tech.technologies(s.edition).get(tech_id)
-    return t.name if t is not None else tech_id
-
-
-def _research(s: GameState, e: ev.ResearchRolled) -> str:
-    dice = "1 research die" if e.dice == 1 else f"{e.dice} research dice"
-    line = f"{e.power} bought {dice} ({ipcs(e.cost)}) and rolled {_faces_text(e.faces)}: "
-    if not e.breakthroughs:
-        line += "no breakthrough, research failed this turn"
-    else:
-        line += "1 breakthrough" if e.breakthroughs == 1 else f"{e.breakthroughs} breakthroughs"
-        if e.wasted:
-            line += f", {e.wasted} wasted as no development was left to find (R-TEC-04)"
-    return f"{line}{_rule(e.rule)}."
-
-
-def _developed(s: GameState, e: ev.TechnologyDeveloped) -> str:
-    faces = [f for _, fs in e.rolls for f in fs]
-    how = ""
-    if len(faces) > 1:
-        how = f" (development dice {_faces_text(faces)}, re-rolled past what it had)"
-    elif faces:
-        how = f" (development die {faces[0]})"
-    return (f"{e.power} developed {_tech_name(s, e.tech)}{how}, in effect at once"
-            f"{_rule(e.rule)}.")
-
-
-def _rocket(s: GameState, e: ev.RocketFired) -> str:
-    return (f"{e.power} fired a rocket from {e.frm} at {possessive(e.victim)} industrial "
-            f"complex in "
-            f"{e.target}: rolled {e.damage}{_rule(e.rule)}.")
-
-
 def _lost(s: GameState, e: ev.PurchaseLost) -> str:
     return (f"{e.power} lost {format_units(e.units)} it could not place, without refund"
             f"{_rule(e.rule)}.")
@@ -534,9 +494,6 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
     ev.PhaseChanged: _phase_changed,
     ev.UnitsPurchased: _purchased,
     ev.PurchaseCleared: _cleared,
-    ev.ResearchRolled: _research,
-    ev.TechnologyDeveloped: _developed,
-    ev.RocketFired: _rocket,
     ev.PurchaseLost: _lost,
     ev.UnitsMoved: _moved,
     ev.TerritoryCaptured: _captured,
@@ -569,10 +526,15 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], str]] = {
 }
 
 
+def describer(event_type: type) -> Callable[[GameState, Any], str] | None:
+    """The words for ``event_type``: here, or registered by its mechanism (``reg.words``)."""
+    return DESCRIBERS.get(event_type) or reg.words_for(event_type)
+
+
 def describe(before: GameState, event: ev.Event) -> str:
     """One line for ``event``, given the state just before it."""
-    fn = DESCRIBERS.get(type(event))
-    if fn is None:  # an event type added to rules/events.py without a describer here
+    fn = describer(type(event))
+    if fn is None:  # an event type without words (DESCRIBERS here, or its mechanism's)
         return f"{type(event).__name__}: {ev.event_to_json(event)}"
     return tidy(before.edition.cite_text(fn(before, event)))
 

@@ -54,6 +54,7 @@ from rules import orders as od
 from rules.dice import ScriptedDice
 from rules.errors import RulesError
 from rules.legal import legal_orders
+from rules.mechanisms import research, rockets
 from rules.state import GameState
 from service import language as ps
 from service.games import CountingDice, GameService
@@ -248,9 +249,9 @@ def order_line(order: od.Order) -> str:
             return f"buy {units(order.units)}"
         case od.ClearPurchase():
             return "buy clear"
-        case od.Research():
+        case research.Research():
             return f"research {order.dice}"
-        case od.Rocket():
+        case rockets.Rocket():
             return f"rocket {order.frm} at {order.target}"
         case od.Move():
             line = f"move {units(order.units)} from {order.frm} to {order.to}"

@@ -169,7 +169,7 @@ class Chain:
 
 class Roll:
     """One group of dice: a unit group of a ``DiceRolled`` event, or one ``(purpose, faces)``
-    entry of an event's ``rolls`` (dice rolled outside battles: research, rockets...)."""
+    entry of an event's ``rolls`` (dice rolled outside battles, by the mechanisms)."""
 
     def __init__(self, seq: int, e: Json, group: int, counter: int, chain: Chain | None,
                  rnd: int, entropy: bytes) -> None:

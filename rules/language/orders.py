@@ -13,9 +13,9 @@ from typing import Any
 
 from rules.errors import InvalidOrder
 from rules.language.names import Names
-from rules.language.reading import FROM, IN, TO, lead_name, small_int, split_all, try_splits
+from rules.language.reading import FROM, IN, TO, lead_name, split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
-from rules.language.units import MAX_COUNT, format_units, is_count, parse_units, plural
+from rules.language.units import format_units, is_count, parse_units, plural
 from rules.orders import (
     Buy,
     ClearPurchase,
@@ -23,12 +23,10 @@ from rules.orders import (
     Move,
     Order,
     Place,
-    Research,
-    Rocket,
     StandingCasualties,
 )
 
-__all__ = ["BUY", "END", "LOAD", "MOVE", "PLACE", "RESEARCH", "ROCKET", "STANDING", "UNLOAD"]
+__all__ = ["BUY", "END", "LOAD", "MOVE", "PLACE", "STANDING", "UNLOAD"]
 
 
 def two_units(b: Board) -> str:
@@ -219,73 +217,6 @@ territory may produce. Units left unplaced at the end of the phase are lost or r
 edition says.""",
     args=(Arg("units", "units", offer=_place_units), Arg("in", "space", offer=_place_space)),
     hints=(Hint("place", "/place", (r"(?P<units>.+?) in (?P<in>.+)",)),),
-))
-
-
-# --- research (Classic R-TEC) ------------------------------------------------------------------
-
-
-def _research(rest: str, names: Names, verb: str) -> Research:
-    words = rest.split()
-    if words and words[-1].casefold() in ("dice", "die", "research"):
-        words = words[:-1]
-    if len(words) != 1:
-        raise RESEARCH.expected("research 2")
-    return Research(dice=small_int(words[0], "number of research dice", MAX_COUNT))
-
-
-RESEARCH = ORDERS.register(OrderSyntax[Order](
-    verb="research",
-    usage="research <n>  (buy and roll n research dice, e.g. 'research 2')",
-    read=_research,
-    rank=140,
-    makes=(Research,),
-    needs=lambda r: r.research is not None,  # Classic R-TEC
-    example=lambda b: ("research 2", "/research dice:2"),
-    explain="""\
-Weapons Development, by the power whose turn it is, where the edition has it: buys that many
-research dice and rolls them; a 6 is a breakthrough, and a development die picks which weapons
-development the power gains. Use '{end}' to skip research.""",
-    hints=(Hint("research", "/research", (r"(?P<dice>.+)",)),),
-))
-
-
-# --- rocket (Classic R-TEC-05 Rockets) ---------------------------------------------------------
-
-_AT = re.compile(r"\bat\b|\bagainst\b|\bon\b|->|→", re.I)
-
-
-def _rocket(rest: str, names: Names, verb: str) -> Rocket:
-    text = re.sub(r"^from\s+", "", rest, flags=re.I)
-    ends = try_splits(split_all(text, _AT), names.space, names.space)
-    if ends is None:
-        raise ROCKET.expected("rocket Western Europe at United Kingdom")
-    return Rocket(frm=ends[0], target=ends[1])
-
-
-def _rocket_from(o: Any, c: Chosen) -> str | None:
-    return o.frm if isinstance(o, Rocket) else None
-
-
-def _rocket_target(o: Any, c: Chosen) -> str | None:
-    return o.target if isinstance(o, Rocket) and c.fits("from", o.frm) else None
-
-
-ROCKET = ORDERS.register(OrderSyntax[Order](
-    verb="rocket",
-    usage="rocket <space with your AA gun> at <space with an enemy complex>",
-    read=_rocket,
-    words=("rocket", "rockets"),
-    rank=150,
-    makes=(Rocket,),
-    needs=lambda r: r.research is not None and any(t.rockets for t in r.research.technologies),
-    example=lambda b: (f"rocket {b.home} at {b.near}", f"/rocket from:{b.home} at:{b.near}"),
-    explain="""\
-By a power with the Rockets development, in its Combat phase: an antiaircraft gun in a
-territory of yours fires at an enemy industrial complex within reach; the die is the damage,
-paid by its owner to the bank.""",
-    args=(Arg("from", "space", offer=_rocket_from), Arg("at", "space", offer=_rocket_target)),
-    hints=(Hint("rocket", "/rocket", (r"(?P<from>.+?) at (?P<at>.+)",)),),
 ))
 
 

@@ -5,29 +5,120 @@ within range.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from rules import events as ev
 from rules import orders as od
+from rules import tech
 from rules.dice import Dice
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.language.names import Names
+from rules.language.reading import split_all, try_splits
+from rules.language.registry import ORDERS, Arg, Chosen, Hint, OrderSyntax
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
+from rules.words import possessive, rule_suffix
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
 from rules.mechanisms.territory import charge_damage
 
+# --------------------------------------------------------------------------------------------
+# The order and the event
+
+
+class Rocket(od.Order):
+    """Rockets development: an AA gun in ``frm`` fires at an enemy industrial complex in
+    ``target`` within 3 spaces, once per turn, in Conduct Combat (Classic R-TEC table, A-10)."""
+
+    kind: Literal["rocket"] = "rocket"
+    frm: str
+    target: str
+
+
+
+class RocketFired(ev.Event):
+    """An AA gun in ``frm`` fired a rocket at the industrial complex in ``target`` (Rockets,
+    Classic R-TEC table, A-10); the damage follows as ``DamagePaid`` by the complex's owner."""
+
+    type: Literal["RocketFired"] = "RocketFired"
+    power: str
+    frm: str
+    target: str
+    victim: str  # the complex's owner
+    rolls: ev.Rolls
+    rule: str = "R-TEC-05"
+
+    @property
+    def damage(self) -> int:
+        return sum(f for _, fs in self.rolls for f in fs)
+
+
+
+# --------------------------------------------------------------------------------------------
+# The order as players write it (rules.language: parsing, usage, help, autocomplete)
+
+_AT = re.compile(r"\bat\b|\bagainst\b|\bon\b|->|→", re.I)
+
+
+def _rocket(rest: str, names: Names, verb: str) -> Rocket:
+    text = re.sub(r"^from\s+", "", rest, flags=re.I)
+    ends = try_splits(split_all(text, _AT), names.space, names.space)
+    if ends is None:
+        raise ROCKET.expected("rocket Western Europe at United Kingdom")
+    return Rocket(frm=ends[0], target=ends[1])
+
+
+def _rocket_from(o: Any, c: Chosen) -> str | None:
+    return o.frm if isinstance(o, Rocket) else None
+
+
+def _rocket_target(o: Any, c: Chosen) -> str | None:
+    return o.target if isinstance(o, Rocket) and c.fits("from", o.frm) else None
+
+
+ROCKET = ORDERS.register(OrderSyntax[od.Order](
+    verb="rocket",
+    usage="rocket <space with your AA gun> at <space with an enemy complex>",
+    read=_rocket,
+    words=("rocket", "rockets"),
+    rank=150,
+    makes=(Rocket,),
+    needs=lambda r: r.research is not None and any(t.rockets for t in r.research.technologies),
+    example=lambda b: (f"rocket {b.home} at {b.near}", f"/rocket from:{b.home} at:{b.near}"),
+    explain="""\
+By a power with the Rockets development, in its Combat phase: an antiaircraft gun in a
+territory of yours fires at an enemy industrial complex within reach; the die is the damage,
+paid by its owner to the bank.""",
+    args=(Arg("from", "space", offer=_rocket_from), Arg("at", "space", offer=_rocket_target)),
+    hints=(Hint("rocket", "/rocket", (r"(?P<from>.+?) at (?P<at>.+)",)),),
+))
+
+
+# --------------------------------------------------------------------------------------------
+# Who may fire, from where, at what
+
+
+def has_rockets(s: GameState, power: str) -> bool:
+    return any(t.rockets for t in tech.owned(s, power))
+
+
+def rocket_range(s: GameState, power: str) -> int:
+    """Spaces a rocket reaches from its AA gun (0: the power has no Rockets)."""
+    return max((t.rocket_range for t in tech.owned(s, power) if t.rockets), default=0)
+
 
 def rocket_targets(s: GameState, power: str, frm: str) -> list[str]:
     """Enemy-owned industrial complexes within rocket range of ``frm`` (A-10)."""
-    from rules import movement, tech
+    from rules import movement
 
     ed = s.edition
-    reach = tech.rocket_range(s, power)
+    reach = rocket_range(s, power)
     out = []
     for u in s.units.values():
         if not ed.units[u.type].abilities.factory or not s.enemy(u.owner, power):
@@ -47,26 +138,22 @@ def rocket_sites(s: GameState, power: str) -> list[str]:
 
 def rocket_possible(s: GameState, power: str) -> bool:
     """The power may still fire this turn's rocket at something."""
-    from rules import tech
-
-    if not tech.has_rockets(s, power) or s.marks.rocket_fired:
+    if not has_rockets(s, power) or s.marks.rocket_fired:
         return False
     return any(rocket_targets(s, power, f) for f in rocket_sites(s, power))
 
 
 
-@reg.order(od.Rocket)
-def decide_rocket(tx: Tx, order: od.Rocket, dice: Dice) -> None:
+@reg.order(Rocket)
+def decide_rocket(tx: Tx, order: Rocket, dice: Dice) -> None:
     """Fire the turn's rocket: one die of damage to an enemy complex within range (A-10)."""
-    from rules import tech
-
     s = tx.state
     ed = s.edition
     p = order.power
     for name in (order.frm, order.target):
         if name not in ed.spaces:
             raise InvalidOrder(f"Unknown space {name!r}.")
-    if not tech.has_rockets(s, p):
+    if not has_rockets(s, p):
         raise IllegalOrder(
             f"{p} has not developed Rockets: only a power with that weapons development may fire "
             "rockets (R-TEC-05, development table)."
@@ -103,22 +190,39 @@ def decide_rocket(tx: Tx, order: od.Rocket, dice: Dice) -> None:
         far = f"{d} spaces" if d < 10**6 else "out of reach"
         raise IllegalOrder(
             f"{order.target} is {far} from {order.frm}; a rocket reaches "
-            f"{tech.rocket_range(s, p)} spaces, counted as for aircraft (A-10). In range of "
+            f"{rocket_range(s, p)} spaces, counted as for aircraft (A-10). In range of "
             f"{order.frm}: {', '.join(targets) or 'no enemy complex'}."
         )
     purpose = f"rocket|{order.frm}|{order.target}|round {s.round}"
     faces = tuple(dice.roll(1, purpose))
-    tx.emit(ev.RocketFired(power=p, frm=order.frm, target=order.target, victim=victim,
+    tx.emit(RocketFired(power=p, frm=order.frm, target=order.target, victim=victim,
                            rolls=((purpose, faces),)))
     charge_damage(tx, victim, sum(faces), f"a rocket from {order.frm} at {order.target}", "A-10")
 
 
 
-@reg.evolver(ev.RocketFired)
-def _ev_rocket(s: GameState, e: ev.RocketFired) -> GameState:
+@reg.evolver(RocketFired)
+def _ev_rocket(s: GameState, e: RocketFired) -> GameState:
     return replace(s, marks=replace(s.marks, rocket_fired=True))
 
 
 
 # Conduct Combat is not passed while a rocket can still be fired (A-10).
 reg.phase("conduct_combat").busy.append(lambda s: rocket_possible(s, s.power))
+
+
+@reg.candidates("conduct_combat")
+def _candidates(s: GameState, power: str) -> Iterator[od.Order]:
+    """Each AA gun at each enemy complex in range, while the turn's rocket is unfired."""
+    if not rocket_possible(s, power):
+        return
+    for frm in rocket_sites(s, power):
+        for target in rocket_targets(s, power, frm):
+            yield Rocket(power=power, frm=frm, target=target)
+
+
+@reg.words(RocketFired)
+def _fired(s: GameState, e: RocketFired) -> str:
+    return (f"{e.power} fired a rocket from {e.frm} at {possessive(e.victim)} industrial "
+            f"complex in "
+            f"{e.target}: rolled {e.damage}{rule_suffix(e.rule)}.")

@@ -15,7 +15,7 @@ edition lists its phases in its data; every phase id it lists must have a handle
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -33,11 +33,15 @@ if TYPE_CHECKING:
 Evolve = Callable[[GameState, Any], GameState]
 Decide = Callable[["Tx", Any, "Dice"], None]
 WrongPhaseText = Callable[[GameState, Any], str]
+Candidates = Callable[[GameState, str], Iterator["od.Order"]]
+Words = Callable[[GameState, Any], str]
 
 _EVOLVERS: dict[type, Evolve] = {}
 _ORDERS: dict[type, OrderRule] = {}
 _PHASES: dict[str, PhaseHandler] = {}
 _WAITS: list[Callable[[GameState], list[Pending]]] = []
+_CANDIDATES: list[tuple[str, Candidates]] = []
+_WORDS: dict[type, Words] = {}
 
 
 @dataclass(frozen=True)
@@ -69,6 +73,9 @@ class PhaseHandler:
     idle: list[Callable[[GameState], str | None]] = field(default_factory=list)
     # Leaving the phase by auto-pass: the actions of ending it without an order.
     leave: list[Callable[[Tx], None]] = field(default_factory=list)
+    # A deadline's default for a power absent in this phase with nothing owed: end it
+    # (``rules.defaults``); otherwise the referee waits for the phase's own default order.
+    absent_ends: bool = False
 
 
 def evolver(event_type: type[ev.Event]) -> Callable[[Evolve], Evolve]:
@@ -109,6 +116,27 @@ def waits(fn: Callable[[GameState], list[Pending]]) -> Callable[[GameState], lis
     return fn
 
 
+def candidates(phase_id: str) -> Callable[[Candidates], Candidates]:
+    """Decorator: ``fn(state, power)`` yields cheap, unchecked candidate orders of the power
+    whose turn it is in ``phase_id`` (``rules.legal`` checks them), after the built-in ones."""
+
+    def put(fn: Candidates) -> Candidates:
+        _CANDIDATES.append((phase_id, fn))
+        return fn
+
+    return put
+
+
+def words(event_type: type[ev.Event]) -> Callable[[Words], Words]:
+    """Decorator: ``fn(before, event)`` is the one English line that tells ``event_type``."""
+
+    def put(fn: Words) -> Words:
+        _WORDS[event_type] = fn
+        return fn
+
+    return put
+
+
 # --- lookups (the engine's) -----------------------------------------------------------------
 def evolve(state: GameState, event: ev.Event) -> GameState:
     """Apply one event. Unchecked: only for events produced by ``decide`` or ``new_game``."""
@@ -132,6 +160,14 @@ def owed_decisions(state: GameState) -> list[Pending]:
     for fn in _WAITS:
         out.extend(fn(state))
     return out
+
+
+def candidates_in(phase_id: str) -> list[Candidates]:
+    return [fn for p, fn in _CANDIDATES if p == phase_id]
+
+
+def words_for(event_type: type) -> Words | None:
+    return _WORDS.get(event_type)
 
 
 def check_phases(ed: Edition) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from rules import engine, tech
-from rules import events as ev
 from rules import orders as od
 from rules.edition import load_edition
+from rules.mechanisms.research import Research, TechnologyDeveloped
 from tests.rules.helpers import Game, position
 
 GER, JPN, UK, RUS = "Germany", "Japan", "United Kingdom", "Russia"
@@ -36,8 +36,8 @@ def test_O_3_weapons_development_advantage() -> None:
     assert engine.replay(g.events).techs == g.state.techs
     # R-TEC-04: a development die naming Jet Power is re-rolled for Germany.
     g.script(6, 1, 2)
-    evs = g.do(od.Research(dice=1))
-    assert isinstance(evs[-1], ev.TechnologyDeveloped) and evs[-1].tech == "rockets"
+    evs = g.do(Research(dice=1))
+    assert isinstance(evs[-1], TechnologyDeveloped) and evs[-1].tech == "rockets"
 
 
 def test_O_3_off_by_default() -> None:

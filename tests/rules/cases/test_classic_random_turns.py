@@ -19,6 +19,7 @@ from rules.dice import HmacDice
 from rules.dice_audit import read_log
 from rules.errors import RulesError
 from rules.legal import legal_orders
+from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.state import GameState
 
 MOVE_PHASES = ("combat_move", "noncombat_move")
@@ -45,7 +46,7 @@ def ledger(before: GameState, e: ev.Event) -> dict[str, int]:
             return {e.power: e.refund}
         case ev.PurchaseRefunded():
             return {e.power: e.amount}
-        case ev.ResearchRolled():
+        case ResearchRolled():
             research = before.edition.rules.rules.research
             assert research is not None and e.cost == e.dice * research.die_cost
             return {e.power: -e.cost}
@@ -122,8 +123,8 @@ def test_random_legal_play_of_classic_turns() -> None:
     for seed in range(4):
         events, k = play(seed)
         kinds |= k
-        researched += sum(isinstance(e, ev.ResearchRolled) for e in events)
-        developed += sum(isinstance(e, ev.TechnologyDeveloped) for e in events)
+        researched += sum(isinstance(e, ResearchRolled) for e in events)
+        developed += sum(isinstance(e, TechnologyDeveloped) for e in events)
         incomes += sum(isinstance(e, ev.IncomeCollected) for e in events)
         rounds += engine.replay(events).round
     for kind in ("research", "buy", "move", "place", "end"):

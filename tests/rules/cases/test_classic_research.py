@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice_audit import read_log
 from rules.errors import InvalidOrder
+from rules.mechanisms.research import Research, ResearchRolled, TechnologyDeveloped
 from rules.state import TurnMarks
 from tests.rules.helpers import Game, position
 
@@ -26,14 +27,14 @@ def research_game(power: str = GER, **extra: object) -> Game:
 def grant(g: Game, power: str, *techs: str) -> None:
     """Give ``power`` developments as if researched earlier (no dice)."""
     for t in techs:
-        e = ev.TechnologyDeveloped(power=power, tech=t)
+        e = TechnologyDeveloped(power=power, tech=t)
         g.state = engine.evolve(g.state, e)
         g.events.append(e)
 
 
 def research(g: Game, n: int, *faces: int) -> list[ev.Event]:
     g.script(*faces)
-    return g.do(od.Research(dice=n))
+    return g.do(Research(dice=n))
 
 
 def test_10_example_2_japan_researches_super_submarines_then_buys() -> None:
@@ -41,9 +42,9 @@ def test_10_example_2_japan_researches_super_submarines_then_buys() -> None:
     left, spent on a fighter (12) and a submarine (8)."""
     g = research_game(JPN)
     evs = research(g, 1, 6, 3)
-    assert [type(e) for e in evs] == [ev.ResearchRolled, ev.TechnologyDeveloped]
+    assert [type(e) for e in evs] == [ResearchRolled, TechnologyDeveloped]
     rolled, developed = evs
-    assert isinstance(rolled, ev.ResearchRolled) and isinstance(developed, ev.TechnologyDeveloped)
+    assert isinstance(rolled, ResearchRolled) and isinstance(developed, TechnologyDeveloped)
     assert (rolled.dice, rolled.cost, rolled.faces, rolled.breakthroughs) == (1, 5, (6,), 1)
     assert developed.tech == "super_submarines"
     assert g.state.techs == {JPN: ("super_submarines",)}
@@ -58,7 +59,7 @@ def test_R_TEC_01_research_dice_cost_5_each_and_are_never_refunded() -> None:
     """R-TEC-01: 5 IPCs a die, paid to the bank; a failed roll gives nothing back."""
     g = research_game()
     (rolled,) = research(g, 3, 1, 2, 5)
-    assert isinstance(rolled, ev.ResearchRolled) and rolled.cost == 15
+    assert isinstance(rolled, ResearchRolled) and rolled.cost == 15
     assert g.state.treasury[GER] == 32 - 15
     g.end()
     assert g.state.treasury[GER] == 17 and g.state.techs == {}
@@ -67,7 +68,7 @@ def test_R_TEC_01_research_dice_cost_5_each_and_are_never_refunded() -> None:
 def test_R_TEC_01_research_only_what_you_can_afford() -> None:
     """R-TEC-01: dice are paid in advance; the treasury never goes negative."""
     g = research_game(treasury={GER: 9})
-    g.refuse(od.Research(dice=2), "2 research dice cost 10 IPCs (5 each)", "has 9",
+    g.refuse(Research(dice=2), "2 research dice cost 10 IPCs (5 each)", "has 9",
              "enough for 1", "R-TEC-01")
     research(g, 1, 4)
     assert g.state.treasury[GER] == 4
@@ -75,9 +76,9 @@ def test_R_TEC_01_research_only_what_you_can_afford() -> None:
 
 def test_R_TEC_01_a_positive_sensible_number_of_dice() -> None:
     g = research_game()
-    g.refuse(od.Research(dice=0), "at least one research die")
-    g.refuse(od.Research(dice=-2), "at least one research die")
-    err = g.refuse(od.Research(dice=101), "more than one order may buy")
+    g.refuse(Research(dice=0), "at least one research die")
+    g.refuse(Research(dice=-2), "at least one research die")
+    err = g.refuse(Research(dice=101), "more than one order may buy")
     assert isinstance(err, InvalidOrder)
 
 
@@ -85,15 +86,15 @@ def test_R_TEC_02_each_six_is_a_breakthrough() -> None:
     """R-TEC-02/03: two 6s among three dice: two development dice follow."""
     g = research_game()
     evs = research(g, 3, 6, 2, 6, 1, 5)
-    assert [type(e) for e in evs] == [ev.ResearchRolled, ev.TechnologyDeveloped,
-                                      ev.TechnologyDeveloped]
+    assert [type(e) for e in evs] == [ResearchRolled, TechnologyDeveloped,
+                                      TechnologyDeveloped]
     assert g.state.techs == {GER: ("jet_power", "industrial_technology")}
 
 
 def test_R_TEC_02_no_six_means_research_failed_this_turn() -> None:
     g = research_game()
     (rolled,) = research(g, 2, 5, 5)
-    assert isinstance(rolled, ev.ResearchRolled) and rolled.breakthroughs == 0
+    assert isinstance(rolled, ResearchRolled) and rolled.breakthroughs == 0
     assert g.state.techs == {}
 
 
@@ -101,7 +102,7 @@ def test_R_TEC_02_all_dice_are_bought_at_once_one_research_order_a_turn() -> Non
     """R-TEC-01/02: buy the dice, then roll them all; no second purchase after seeing them."""
     g = research_game()
     research(g, 1, 2)
-    g.refuse(od.Research(dice=1), "already rolled its research dice this turn", "R-TEC-01/02")
+    g.refuse(Research(dice=1), "already rolled its research dice this turn", "R-TEC-01/02")
 
 
 @pytest.mark.parametrize(
@@ -123,7 +124,7 @@ def test_R_TEC_04_an_owned_development_is_rerolled() -> None:
     grant(g, GER, "jet_power", "rockets")
     evs = research(g, 1, 6, 1, 2, 1, 4)
     developed = evs[-1]
-    assert isinstance(developed, ev.TechnologyDeveloped)
+    assert isinstance(developed, TechnologyDeveloped)
     assert developed.tech == "long_range_aircraft" and developed.rule == "R-TEC-04"
     assert developed.rolls[0][1] == (1, 2, 1, 4)
     assert g.state.techs[GER] == ("jet_power", "rockets", "long_range_aircraft")
@@ -142,7 +143,7 @@ def test_R_TEC_04_breakthroughs_beyond_the_last_development_are_wasted() -> None
           "heavy_bombers")
     evs = research(g, 2, 6, 6, 5)
     rolled = evs[0]
-    assert isinstance(rolled, ev.ResearchRolled) and (rolled.breakthroughs, rolled.wasted) == (2, 1)
+    assert isinstance(rolled, ResearchRolled) and (rolled.breakthroughs, rolled.wasted) == (2, 1)
     assert len(g.state.techs[GER]) == 6
 
 
@@ -150,7 +151,7 @@ def test_R_TEC_04_a_power_with_every_development_is_not_sold_dice() -> None:
     g = research_game()
     grant(g, GER, "jet_power", "rockets", "super_submarines", "long_range_aircraft",
           "industrial_technology", "heavy_bombers")
-    g.refuse(od.Research(dice=1), "already has every weapons development", "R-TEC-04")
+    g.refuse(Research(dice=1), "already has every weapons development", "R-TEC-04")
 
 
 def test_R_TEC_05_industrial_technology_cheapens_this_turns_purchase() -> None:
@@ -203,19 +204,19 @@ def test_R_TEC_01_research_comes_before_buying() -> None:
     g = research_game()
     g.end()
     assert g.state.phase == "purchase"
-    g.refuse(od.Research(dice=1), "before buying units", "Research next turn")
+    g.refuse(Research(dice=1), "before buying units", "Research next turn")
 
 
 def test_R_TEC_01_an_edition_without_research() -> None:
     g = Game(position("Germany", "purchase"))
-    g.refuse(od.Research(dice=1), "no weapons development")
+    g.refuse(Research(dice=1), "no weapons development")
 
 
 def test_R_BUY_04_R_CAP_03_no_capital_no_research_and_no_buying() -> None:
     """R-BUY-04 / R-CAP-03: a power whose capital is enemy-held skips research and purchase."""
     g = Game(position(RUS, "research", edition="classic", owners={"Russia": GER}))
     assert g.state.phase == "combat_move"
-    g.refuse(od.Research(dice=1), "before buying units")
+    g.refuse(Research(dice=1), "before buying units")
 
 
 def test_research_phase_orders_are_listed_and_defaulted() -> None:
@@ -224,8 +225,8 @@ def test_research_phase_orders_are_listed_and_defaulted() -> None:
 
     g = research_game(treasury={GER: 12})
     orders = list(legal.legal_orders(g.state, GER))
-    assert od.Research(power=GER, dice=1) in orders and od.Research(power=GER, dice=2) in orders
-    assert od.Research(power=GER, dice=3) not in orders
+    assert Research(power=GER, dice=1) in orders and Research(power=GER, dice=2) in orders
+    assert Research(power=GER, dice=3) not in orders
     assert od.EndPhase(power=GER, phase="research") in orders
     assert default_orders(g.state) == [od.EndPhase(power=GER, phase="research")]
 
