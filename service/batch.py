@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from rules import events as ev
 from service import language as ps
-from service.games import GameInfo, Result
+from service.core import GameInfo, Result
 
 if TYPE_CHECKING:
     from service.games import GameService

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING
 from rules.edition import default_edition, edition_catalog
 from rules.errors import RulesError
 from service import language as ps
-from service.games import GameInfo, GameIsCorrupt, Result, ServiceError
+from service.core import GameInfo, GameIsCorrupt, Result, ServiceError
 from service.store import CorruptGame, GameRecord
 
 if TYPE_CHECKING:
     from rules.edition import Edition
     from rules.state import GameState
-    from service.games import GameService
+    from service.rooms import Rooms as GameService
 
 def no_game() -> str:
     """The answer where a channel has no game: how to start one, for each installed edition."""

@@ -17,18 +17,15 @@ An applied edit is not taken back by ``undo`` (only by another edit).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules.edition import Edition
 from rules.edits import EditChange, edit_event, format_edit
 from rules.engine import resolve_edition
 from rules.errors import RulesError
 from service import language as ps
-from service.games import GameInfo, Result, _and
+from service.core import GameInfo, Result, ServiceCore, and_list
 from service.store import EditDecided, EditProposal, StateMovedOn, StoreError
-
-if TYPE_CHECKING:
-    from service.games import GameService
 
 KIND = "edit"
 
@@ -74,17 +71,17 @@ def why_not_confirm(ed: Edition, seats: Mapping[str, str], proposer: str, person
     elif not _sides_of(ed, seats, person):
         why = "you hold no seat in this game"
     else:
-        why = f"you play the same side as the proposer ({_and(theirs)})"
+        why = f"you play the same side as the proposer ({and_list(theirs)})"
     others = [side for side in ed.rules.sides if side not in theirs]
     if theirs and others:
-        who = f"a player of the {_and(others)}"
+        who = f"a player of the {and_list(others)}"
     else:
         who = "a seated player other than the proposer"
     return f"You cannot confirm this edit: {why}. {who[0].upper()}{who[1:]} confirms it."
 
 
 async def propose(
-    svc: GameService, game_id: str, person: str, change: EditChange, *, admin: bool = False
+    svc: ServiceCore, game_id: str, person: str, change: EditChange, *, admin: bool = False
 ) -> Result:
     """Keep ``change`` as a pending proposal if ``person`` may propose it and it applies now."""
     got = await svc._as_admin(game_id, person, admin, KIND,
@@ -106,7 +103,7 @@ async def propose(
     p = await svc.store.propose_edit(game_id, person, event.text, loaded.seq)
     who = confirmers(state.edition, rec.seats, person)
     if who:
-        asked = f"{_and(who)} may confirm it"
+        asked = f"{and_list(who)} may confirm it"
     else:
         asked = "nobody may confirm it yet (no player of the other side is seated)"
     answer = (
@@ -124,7 +121,7 @@ def _stale(p: EditProposal, info: GameInfo) -> Result:
     return Result(ok=False, error=str(e), kind=KIND, game=info, data={"edit": proposal_json(p)})
 
 
-async def confirm(svc: GameService, game_id: str, person: str, number: int) -> Result:
+async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> Result:
     """Apply proposal ``number`` if ``person`` may confirm it and it still applies now."""
     got = await svc._load_playing(game_id, KIND)
     if isinstance(got, Result):
@@ -177,7 +174,7 @@ async def confirm(svc: GameService, game_id: str, person: str, number: int) -> R
 
 
 async def reject(
-    svc: GameService, game_id: str, person: str, number: int, *, admin: bool = False
+    svc: ServiceCore, game_id: str, person: str, number: int, *, admin: bool = False
 ) -> Result:
     """Drop proposal ``number``: by its proposer, the owner, an admin or one who may confirm."""
     try:
@@ -205,7 +202,7 @@ async def reject(
                   "changed.", kind=KIND, game=info, data={"edit": proposal_json(p)})
 
 
-async def listing(svc: GameService, game_id: str) -> Result:
+async def listing(svc: ServiceCore, game_id: str) -> Result:
     """The game's proposals: number, status, text, who proposed and who decided."""
     try:
         rec = await svc.store.get_game(game_id)

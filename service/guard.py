@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from rules.text import MAX_TEXT, problem, refusal
+from service.core import Result, ServiceError
 
 T = TypeVar("T")
 
@@ -94,8 +95,6 @@ def _guard(fn: Callable[..., Any], answers_result: bool) -> Callable[..., Any]:
         try:
             check_arguments(bound.arguments)
         except TextRefused as e:
-            from service.games import Result, ServiceError
-
             if answers_result:
                 return Result.refused(str(e), kind=fn.__name__)
             raise ServiceError(str(e)) from None
@@ -105,8 +104,10 @@ def _guard(fn: Callable[..., Any], answers_result: bool) -> Callable[..., Any]:
 
 
 def checks_text(cls: type[T]) -> type[T]:
-    """Class decorator: every public coroutine method checks its text arguments first."""
-    for name, attr in list(vars(cls).items()):
+    """Class decorator: every public coroutine method checks its text arguments first, the
+    ones it inherits (from the service's rooms) too."""
+    for name in dir(cls):
+        attr = getattr(cls, name)
         if name.startswith("_") or not inspect.iscoroutinefunction(attr):
             continue
         ret = str(inspect.signature(attr).return_annotation)

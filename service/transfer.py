@@ -30,7 +30,7 @@ import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from rules import dice_audit as da
 from rules import events as ev
@@ -40,15 +40,7 @@ from rules.engine import replay, resolve_edition, state_json
 from rules.state import GameState
 from rules.text import problem as text_problem
 from service import fair
-from service.games import (
-    DICE_COMMIT_TEXT,
-    EXPORT_FORMAT,
-    EXPORT_VERSION,
-    GameInfo,
-    Result,
-    ServiceError,
-    new_dice_spec,
-)
+from service.core import GameInfo, Result, ServiceCore, ServiceError, new_dice_spec
 from service.store import (
     ENDED,
     CorruptGame,
@@ -59,11 +51,11 @@ from service.store import (
     StoreError,
 )
 
-if TYPE_CHECKING:
-    from service.games import GameService
-
 log = logging.getLogger(__name__)
 
+EXPORT_FORMAT = "umpire-game"
+EXPORT_VERSION = 2  # 2: events carry "seq" and "hash" (the log's hash chain); 1 is still read
+DICE_COMMIT_TEXT = "dice committed (imported game)"
 UNVERIFIED_TEXT = "dice committed (imported game; unverified copy of {origin})"
 
 # Bounds on what an import reads. A long game is a few thousand events.
@@ -88,7 +80,7 @@ def _fail(what: str) -> NoReturn:
 # Export
 
 
-async def export(svc: GameService, game_id: str) -> dict[str, Any]:
+async def export(svc: ServiceCore, game_id: str) -> dict[str, Any]:
     """The game as one JSON document: record, orders, every event, and the final state."""
     try:
         loaded = await svc._load(game_id)
@@ -395,7 +387,7 @@ class Verdict:
     line: str  # "matches the head published at log #N" / why not
 
 
-async def published_heads(svc: GameService, game_id: str) -> list[tuple[int, str]]:
+async def published_heads(svc: ServiceCore, game_id: str) -> list[tuple[int, str]]:
     """(log length, head hash) pairs the referee published for ``game_id`` (the heads posted
     with phase summaries and the status, ``EventStore.published_heads``), oldest first."""
     try:
@@ -449,7 +441,7 @@ def dice_refusal(events: Sequence[ev.Event]) -> str | None:
 
 
 async def import_game(
-    svc: GameService,
+    svc: ServiceCore,
     data: Any,
     channel: str | None = None,
     owner: str | None = None,

@@ -28,15 +28,13 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from db.records import NOTIFY_HOWS, NotifyHow, NotifyPrefRecord, VacationRecord
 from rules import events as ev
 from rules.engine import pending, phase_name
+from service.core import ServiceCore, ServiceError
 from service.store import DeadlineRecord, StoreError
-
-if TYPE_CHECKING:
-    from service.games import GameService
 
 REFEREE_NOTE = " (by the referee at the deadline)"
 MAX_VACATION = timedelta(days=60)
@@ -78,10 +76,8 @@ def waits_key(waits: Sequence[Wait]) -> str:
     return hashlib.sha256(body).hexdigest()[:32]
 
 
-async def current_waits(service: GameService, game_id: str) -> list[Wait]:
+async def current_waits(service: ServiceCore, game_id: str) -> list[Wait]:
     """What the game waits for now, from the stored game ([] unless it is being played)."""
-    from service.games import ServiceError
-
     try:
         rec = await service.store.get_game(game_id)
         if rec.status != "active":
@@ -197,7 +193,7 @@ def how_text(how: str) -> str:
 
 
 async def set_notify(
-    service: GameService,
+    service: ServiceCore,
     person: str,
     *,
     how: str,
@@ -231,7 +227,7 @@ async def set_notify(
 
 
 async def set_vacation(
-    service: GameService, person: str, starts: datetime, ends: datetime, now: datetime
+    service: ServiceCore, person: str, starts: datetime, ends: datetime, now: datetime
 ) -> VacationRecord:
     """Keep ``person``'s absence window; ``ValueError`` with what to do instead."""
     if ends <= starts:
@@ -246,7 +242,7 @@ async def set_vacation(
 
 
 async def away(
-    service: GameService, persons: Iterable[str], now: datetime
+    service: ServiceCore, persons: Iterable[str], now: datetime
 ) -> dict[str, VacationRecord]:
     """The persons on vacation at ``now``."""
     wanted = sorted({p for p in persons if p})
@@ -261,7 +257,7 @@ async def away(
 # Deadlines that follow the waits
 
 
-async def timed_out(service: GameService, game_id: str) -> set[str]:
+async def timed_out(service: ServiceCore, game_id: str) -> set[str]:
     """The persons the deadline answered for in the current turn who gave no order since.
 
     Within a turn, an absent player stays absent until they act: each of their waits is then
@@ -281,7 +277,7 @@ async def timed_out(service: GameService, game_id: str) -> set[str]:
 
 
 async def covered(
-    service: GameService, game_id: str, waits: Sequence[Wait], now: datetime
+    service: ServiceCore, game_id: str, waits: Sequence[Wait], now: datetime
 ) -> bool:
     """Whether every person awaited is absent: on vacation, or just timed out by the deadline."""
     persons = {w.person for w in waits}
@@ -292,7 +288,7 @@ async def covered(
 
 
 async def arm_deadline(
-    service: GameService, game_id: str, now: datetime
+    service: ServiceCore, game_id: str, now: datetime
 ) -> DeadlineRecord | None:
     """Re-arm a deadline with a period for the waits now, if they changed since it was armed.
 
@@ -340,7 +336,7 @@ class Notice:
         return not (self.began or self.ping or self.dm or self.last)
 
 
-async def last_actor(service: GameService, game_id: str) -> str:
+async def last_actor(service: ServiceCore, game_id: str) -> str:
     """Who gave the game's last order ('' if it was the referee at a deadline)."""
     orders = await service.store.orders(game_id)
     if not orders or orders[-1].text.endswith(REFEREE_NOTE):
@@ -349,7 +345,7 @@ async def last_actor(service: GameService, game_id: str) -> str:
 
 
 async def notices(
-    service: GameService, game_id: str, now: datetime, claimer: str
+    service: ServiceCore, game_id: str, now: datetime, claimer: str
 ) -> Notice:
     """Claim and return what to announce for ``game_id`` now (see the module's docstring)."""
     store = service.store

@@ -1,0 +1,483 @@
+"""The service's core: what every room of the service shares.
+
+``GameService`` (``service.games``) is one facade over rooms, each a module of its own concern:
+``service.lobby`` (games, seats, votes), ``service.orders`` (orders and undo),
+``service.deadlines``, ``service.views`` (status, history, map, lists) and ``service.archive``
+(dice verification, checks, repair, export and import). They all stand on this module: the
+answers (``Result``, ``GameInfo``, ``ServiceError``), the dice made for a game, and
+``ServiceCore``, which holds the store and the settings and sequences load → (decide) → append
+→ answer: it loads a game once (``_load``, cached per game), and answers an accepted change in
+one place (``_answer``: its words, who the game waits for now, listeners, images).
+
+Nothing here imports a room, ``service.commands`` or ``service.games``: the rooms import this.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from rules import events as ev
+from rules.dice import CHAIN_LENGTH, Dice, ScriptedDice
+from rules.engine import evolve, pending, replay
+from rules.state import GameState
+from service import describe as ds
+from service import fair
+from service.store import (
+    ENDED,
+    CorruptGame,
+    DiceSpec,
+    EventStore,
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    MemoryStore,
+    OrderRecord,
+    StoredEvent,
+    StoreError,
+    head_of,
+)
+
+if TYPE_CHECKING:
+    from service.images import RenderedImage
+
+log = logging.getLogger(__name__)
+
+NOT_SEATED = "You hold no seat in this game; join with 'game join <power>' before the game starts."
+OVER = "This game is over (finished or cancelled); start a new one here with 'game new'."
+
+# The events that end a phase (or the game): their summary carries the log's head.
+PHASE_ENDS = (ev.PhaseChanged, ev.GameWon, ev.GameEnded)
+
+
+class ServiceError(Exception):
+    """A request the service refuses, with a message for the person who made it."""
+
+
+class GameIsCorrupt(ServiceError):
+    """The game's stored log fails its checks (``CorruptGame``): the message says what is wrong
+    and how its owner repairs it."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What anyone may know about a game (the dice secret stays in the store)."""
+
+    id: str
+    edition: str
+    options: tuple[str, ...]
+    channel: str
+    owner: str
+    status: GameStatus
+    seats: dict[str, str]
+    dice: str  # "fair" or "scripted"
+    from_position: bool = False
+    commitment: str = ""  # fair dice: H(s_0) of the first chain, hex, published at creation
+    guild: str = ""  # the server (Discord guild id) of the channel; "" at the local table
+
+    @classmethod
+    def of(cls, rec: GameRecord) -> GameInfo:
+        return cls(
+            id=rec.id,
+            edition=rec.edition,
+            options=rec.options,
+            channel=rec.channel,
+            owner=rec.owner,
+            status=rec.status,
+            seats=dict(rec.seats),
+            dice=rec.dice.kind,
+            from_position=rec.position is not None,
+            commitment=rec.dice.commitment,
+            guild=rec.guild,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "edition": self.edition,
+            "options": list(self.options),
+            "channel": self.channel,
+            "owner": self.owner,
+            "status": self.status,
+            "seats": dict(self.seats),
+            "dice": self.dice,
+            "from_position": self.from_position,
+            "guild": self.guild,
+        }
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to one request.
+
+    ``answer`` is the text to show (what happened, then who the game waits for); ``events`` are
+    the events appended; ``state`` is the state document when asked for; ``data`` carries a
+    command's payload (an export, a map request, an undone order).
+    """
+
+    ok: bool
+    answer: str = ""
+    error: str | None = None
+    events: tuple[ev.Event, ...] = ()
+    state: dict[str, Any] | None = None
+    data: dict[str, Any] | None = None
+    game: GameInfo | None = None
+    kind: str = ""
+    images: tuple[RenderedImage, ...] = ()  # PNGs: maps, battle boards (service.images)
+
+    @classmethod
+    def refused(cls, error: str, *, kind: str = "", game: GameInfo | None = None) -> Result:
+        return cls(ok=False, error=ds.tidy(error), kind=kind, game=game)
+
+
+Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]
+
+
+@runtime_checkable
+class SnapshotStore(Protocol):
+    """A store that loads a game's state as its latest snapshot + the tail (``db.SqlStore``)."""
+
+    async def load_state(
+        self, game_id: str, events: Sequence[StoredEvent] | None = None
+    ) -> GameState | None: ...
+
+
+@runtime_checkable
+class HashedStore(Protocol):
+    """A store whose snapshots are checked against the log (``db.SqlStore``)."""
+
+    async def snapshot_problems(self, game_id: str) -> list[tuple[int, str]]: ...
+
+    async def drop_snapshots(self, game_id: str, seqs: Sequence[int]) -> None: ...
+
+
+@runtime_checkable
+class RepairableStore(Protocol):
+    """A store whose log can be found corrupt, and repaired by the owner (``db.SqlStore``)."""
+
+    async def check(self, game_id: str) -> tuple[int, str] | None: ...
+
+    async def truncate_from_bad(self, game_id: str) -> int: ...
+
+    async def reseal(self, game_id: str) -> int: ...
+
+    async def unchecked_events(self, game_id: str) -> list[StoredEvent]: ...
+
+
+# --------------------------------------------------------------------------------------------
+# Dice: built in this one place. Fair commit-reveal dice (``service.fair``, DESIGN §6) unless a
+# front end that may (the local table, tests) asks for scripted ones.
+
+
+def new_dice_spec(
+    scripted: Sequence[int] | None = None,
+    master: bytes | None = None,
+    chain_length: int = CHAIN_LENGTH,
+) -> DiceSpec:
+    """Fair dice committed to ``master``, or the given script (``--dice``; never on Discord)."""
+    if scripted is not None:
+        ScriptedDice(scripted)  # validates the faces
+        return DiceSpec(kind="scripted", faces=tuple(scripted))
+    return fair.fair_spec(master if master is not None else fair.draw_master(), chain_length)
+
+
+def make_dice(spec: DiceSpec, game_id: str, used: int) -> Dice:
+    """Scripted dice, positioned after the ``used`` faces already drawn (fair dice need the
+    log and the secret: ``service.fair.dice_for``)."""
+    if spec.kind != "scripted":
+        raise ValueError("only scripted dice are made from their spec alone")
+    return ScriptedDice(spec.faces[used:])
+
+
+class CountingDice:
+    """Wraps a game's dice and counts the faces drawn, so the next order starts after them."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.used = 0
+
+    def roll(self, n: int, purpose: str) -> list[int]:
+        faces = self.inner.roll(n, purpose)
+        self.used += len(faces)
+        return faces
+
+
+# --------------------------------------------------------------------------------------------
+# A game loaded, and the core of the service
+
+
+@dataclass
+class Loaded:
+    """A game as read from the store: its record, its log and the state it leads to."""
+
+    record: GameRecord
+    events: list[StoredEvent]
+    state: GameState | None  # None while in the lobby
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    @property
+    def head(self) -> str:
+        """The log's head hash as read: every write names it (compare-and-set)."""
+        return head_of(self.record.id, self.events)
+
+
+@dataclass
+class ServiceCore:
+    """Games over an ``EventStore``: the store, the settings, loading and answering. Every
+    method is ``async`` so a database store fits; the rooms add the requests."""
+
+    store: EventStore = field(default_factory=MemoryStore)
+    scripted_dice: Sequence[int] | None = None  # games created by ``handle`` use these dice
+    listeners: list[Listener] = field(default_factory=list)
+    # Scripted dice are refused unless the front end allows them: the local table and tests do,
+    # the Discord bot never does (DESIGN §6, COMMANDS.md ``--dice``).
+    allow_scripted_dice: bool = False
+    # The render hook (service.images): maps after phase changes, battle boards, 'game map'
+    # images. Off by default so that tests stay fast; the front ends turn it on.
+    images: bool = False
+    chain_length: int = CHAIN_LENGTH  # rounds per dice chain (tests shorten it)
+    draw_secret: Callable[[], bytes] = fair.draw_master  # tests inject a fixed secret
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    process_id: str = "umpire"  # who claims reminders and deadline actions (cogs.reminders)
+    # A deadline action claimed this long ago, with nothing written since and not done, is
+    # taken over: its process died in between (store clock, not ``clock``).
+    claim_stale: timedelta = timedelta(minutes=10)
+    _cache: dict[str, tuple[tuple[int, int, ev.Event], GameState]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+
+    # --- loading ----------------------------------------------------------------------------------
+    async def _load(self, game_id: str) -> Loaded:
+        rec = await self.store.get_game(game_id)
+        try:
+            events = await self.store.load_events(game_id)
+        except CorruptGame as e:
+            raise e.with_owner(rec.owner) from None
+        if not events:
+            return Loaded(rec, events, None)
+        # The replayed state is kept per game; it is valid while the log ends the same way
+        # (same length, same last order, same last event), which an undo followed by another
+        # order of the same length still changes.
+        key = (len(events), events[-1].order, events[-1].event)
+        hit = self._cache.get(game_id)
+        if hit is not None and hit[0] == key:
+            return Loaded(rec, events, hit[1])
+        if isinstance(self.store, SnapshotStore):
+            state = await self.store.load_state(game_id, events)  # latest snapshot + tail
+            assert state is not None
+        else:
+            state = replay([s.event for s in events])
+        self._cache[game_id] = (key, state)
+        return Loaded(rec, events, state)
+
+    def _remember(
+        self, game_id: str, placed: OrderRecord, before: GameState, events: Sequence[ev.Event]
+    ) -> None:
+        """Cache the state after an accepted order, so the next load need not replay it."""
+        after = before
+        for e in events:
+            after = evolve(after, e)
+        self._cache[game_id] = ((placed.end_seq, placed.index, events[-1]), after)
+
+    async def _load_playing(self, game_id: str, kind: str) -> tuple[Loaded, GameState] | Result:
+        """The loaded game and its state if it is being played, else the refusal."""
+        try:
+            loaded = await self._load(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind=kind)
+        refusal = not_playing(loaded)
+        if refusal or loaded.state is None:
+            return Result.refused(refusal or "", kind=kind, game=GameInfo.of(loaded.record))
+        return loaded, loaded.state
+
+    async def info(self, game_id: str) -> GameInfo:
+        """The game's public record; ``ServiceError`` if there is no such game."""
+        try:
+            return GameInfo.of(await self.store.get_game(game_id))
+        except (GameNotFound, CorruptGame) as e:
+            raise ServiceError(str(e)) from None
+
+    async def state(self, game_id: str) -> GameState:
+        """The current state (``ServiceError`` before the game starts, ``GameIsCorrupt`` when
+        its log fails its checks)."""
+        try:
+            loaded = await self._load(game_id)
+        except CorruptGame as e:
+            raise GameIsCorrupt(str(e)) from None
+        if loaded.state is None:
+            raise ServiceError("The game has not started yet: no state until 'game start'.")
+        return loaded.state
+
+    async def game_in(self, channel: str) -> GameInfo | None:
+        """The channel's current game: the newest one that is not finished, else the newest."""
+        games = await self.store.games_in_channel(channel)
+        if not games:
+            return None
+        live = [g for g in games if g.status not in ENDED]
+        return GameInfo.of((live or games)[-1])
+
+    # --- who may: the owner -----------------------------------------------------------------------
+    async def _as_admin(
+        self, game_id: str, person: str, admin: bool, kind: str, may: str
+    ) -> tuple[GameRecord, GameInfo] | Result:
+        """The game's record if ``person`` owns it (or a front end vouches it is an admin);
+        else the refusal, saying who may ``may``."""
+        try:
+            rec = await self.store.get_game(game_id)
+        except (GameNotFound, CorruptGame) as e:
+            return Result.refused(str(e), kind=kind)
+        info = GameInfo.of(rec)
+        if person != rec.owner and not admin:
+            return Result.refused(f"Only the game's owner ({rec.owner}) {may}.", kind=kind,
+                                  game=info)
+        return rec, info
+
+    # --- the log's head ---------------------------------------------------------------------------
+    async def publish_head(
+        self, game_id: str, events: Sequence[StoredEvent] | None = None
+    ) -> tuple[int, str]:
+        """The log's head (event count, chain hash), recorded in the store as shown to the
+        players (``EventStore.publish_head``). ``events``: the log just loaded, if any."""
+        if events is None:
+            events = await self.store.load_events(game_id)
+        seq, h = len(events), head_of(game_id, events)
+        await self.store.publish_head(game_id, seq, h)
+        return seq, h
+
+    # --- answers ----------------------------------------------------------------------------------
+    async def _answer(
+        self, game_id: str, before: GameState | None, events: Sequence[ev.Event], *, kind: str
+    ) -> Result:
+        lines = ds.describe_all(before, events)
+        after = before
+        if after is None:
+            after = replay(list(events))
+        else:
+            for e in events:
+                after = evolve(after, e)
+        rec = await self.store.get_game(game_id)
+        lines.append(ds.waiting_line(after, pending(after), rec.seats))
+        if any(isinstance(e, PHASE_ENDS) for e in events):
+            # Every phase summary carries the log's head, so that the players hold what a cut
+            # or rewritten log would no longer reach (checked at every load).
+            try:
+                lines.append(head_line(*await self.publish_head(game_id)))
+            except StoreError:  # the order is stored; the next load reports the damage
+                log.exception("publishing the head of game %s failed", game_id)
+        info = GameInfo.of(rec)
+        for listener in self.listeners:
+            try:
+                await listener(info, events)
+            except Exception:  # a failing notifier must not undo an accepted order
+                log.exception("listener failed for game %s", game_id)
+        pictures = await self._images_after(game_id, events, after)
+        return Result(ok=True, answer="\n".join(lines), events=tuple(events), kind=kind, game=info,
+                      images=pictures)
+
+    async def _images_after(
+        self, game_id: str, events: Sequence[ev.Event], after: GameState
+    ) -> tuple[RenderedImage, ...]:
+        """The render hook: battle boards and the map when these events call for them."""
+        if not self.images:
+            return ()
+        from service import images as im
+
+        if not im.wants_images(events):
+            return ()
+        try:
+            log_events = [s.event for s in await self.store.load_events(game_id)]
+            # Pillow is CPU-bound: off the event loop (DESIGN §8).
+            drawn = await asyncio.to_thread(
+                im.images_after, log_events, len(events), game_id, after
+            )
+        except Exception:  # a picture that cannot be drawn must not undo an accepted order
+            log.exception("rendering failed for game %s", game_id)
+            return ()
+        return tuple(drawn)
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers the rooms share
+
+
+def head_line(seq: int, h: str) -> str:
+    """The log's head as posted to the players: ``Log #412 · 3f9a1c2e``."""
+    return f"Log #{seq} · {h[:8]}"
+
+
+def not_playing(loaded: Loaded) -> str | None:
+    """Why no order can be given in this game now, or None while it is being played."""
+    if loaded.record.status in ENDED and loaded.state is None:
+        return "The game was cancelled before the start; start a new one with 'game new'."
+    if loaded.record.status == "lobby" or loaded.state is None:
+        return "The game has not started yet; its owner starts it with 'game start'."
+    if loaded.state.ended == "draw":
+        return "The game is over: it ended in a draw. No more orders."
+    if loaded.record.status == "cancelled" or loaded.state.ended:
+        return "The game was cancelled. No more orders; the channel can start a new game."
+    if loaded.record.status == "finished" or loaded.state.winner:
+        return f"The game is over: the {loaded.state.winner or 'game'} won. No more orders."
+    return None
+
+
+def resolve_power(powers: Mapping[str, Any], name: str) -> str:
+    """The power ``name`` means (its name or an alias, any case); ``ServiceError`` if none."""
+    key = name.strip().casefold()
+    for p, info in powers.items():
+        aliases = getattr(info, "aliases", ())
+        if key == p.casefold() or key in (a.casefold() for a in aliases):
+            return p
+    raise ServiceError(f"Unknown power {name!r}. Powers: {', '.join(powers)}.")
+
+
+def open_seats_line(order: Sequence[str], seats: Mapping[str, str]) -> str:
+    open_ = [p for p in order if p not in seats]
+    if not open_:
+        return "Every power is seated; the owner can 'game start'."
+    return f"Open seats: {', '.join(open_)}."
+
+
+def and_list(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    items = list(items)
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def n_of(n: int, word: str) -> str:
+    """``1 event``, ``2 events`` (a plain ``s``, as the answers have always said)."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+__all__ = [
+    "NOT_SEATED",
+    "OVER",
+    "CountingDice",
+    "GameInfo",
+    "GameIsCorrupt",
+    "HashedStore",
+    "Listener",
+    "Loaded",
+    "RepairableStore",
+    "Result",
+    "ServiceCore",
+    "ServiceError",
+    "SnapshotStore",
+    "and_list",
+    "head_line",
+    "make_dice",
+    "n_of",
+    "new_dice_spec",
+    "not_playing",
+    "open_seats_line",
+    "resolve_power",
+]

@@ -1,0 +1,292 @@
+"""Orders: one typed order carried out for a person (``submit_order``), and ``undo``.
+
+The service picks *which power* acts for the person (their seats, the turn, the battle decision
+they owe), rolls the game's dice (fair commit-reveal dice, or a script) and lets
+``rules.engine.decide`` say whether the order is legal; an accepted order's events are appended
+in one write that names the log's head read (nothing changes on any refusal). Lines of the
+order language reach this through ``service.commands``, several at once through
+``service.batch``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from rules import dice_audit as da
+from rules import events as ev
+from rules import orders as od
+from rules.dice import OutOfDice
+from rules.engine import decide, pending
+from rules.errors import InvalidOrder, NotYourTurn, RulesError
+from rules.state import GameState
+from rules.words import possessive
+from service import describe as ds
+from service import fair
+from service.core import (
+    NOT_SEATED,
+    CountingDice,
+    GameInfo,
+    Result,
+    ServiceCore,
+    ServiceError,
+    and_list,
+    make_dice,
+    n_of,
+    resolve_power,
+)
+from service.store import StateMovedOn, StoreError, undo_moved
+from service.waits import REFEREE_NOTE
+
+log = logging.getLogger(__name__)
+
+# Orders a defender (or any side owing a battle decision) gives outside its own turn.
+_DECISIONS = (od.Casualties, od.Submerge, od.Strike, od.Withdraw)
+
+
+class OrdersRoom(ServiceCore):
+    """Orders and undo."""
+
+    async def submit_order(
+        self, game_id: str, person: str, order: od.Order, text: str = ""
+    ) -> Result:
+        """Carry out a typed order for ``person``: pick the acting power, decide, append."""
+        text = text or order.kind.replace("_", " ")
+        got = await self._load_playing(game_id, "order")
+        if isinstance(got, Result):
+            return got
+        loaded, state = got
+        info = GameInfo.of(loaded.record)
+        try:
+            power = _acting_power(state, loaded.record.seats, person, order)
+        except (ServiceError, RulesError) as e:
+            return Result.refused(str(e), kind="order", game=info)
+        order = order.model_copy(update={"power": power})
+        spec = loaded.record.dice
+        master = b""
+        log_before: da.DiceLog | None = None
+        try:
+            if spec.kind == "scripted":
+                orders = await self.store.orders(game_id)
+                inner = make_dice(spec, game_id, sum(o.dice_used for o in orders))
+            else:
+                master = await self.store.get_secret(game_id, fair.MASTER)
+                log_before = da.read_log([s.event for s in loaded.events])
+                inner = fair.dice_for(master, log_before, state.round)
+        except (StoreError, ValueError) as e:
+            why = f"This game's dice cannot be rolled ({e}); nothing changed."
+            return Result.refused(why, kind="order", game=info)
+        dice = CountingDice(inner)
+        try:
+            events = decide(state, order, dice)
+            if log_before is not None:
+                if fair.rolled_after_new_round(events, state.round):
+                    raise RuntimeError("dice were rolled after a new round started")
+                events = [*events, *fair.epilogue(master, log_before, state.round, events)]
+        except RulesError as e:
+            return Result.refused(str(e), kind="order", game=info)
+        except OutOfDice as e:
+            return Result.refused(f"{e}; nothing changed.", kind="order", game=info)
+        except Exception as e:  # an engine bug must not take the table down or change the game
+            log.exception("decide failed for %r in game %s", order, game_id)
+            return Result.refused(
+                f"Internal error in the rules engine ({type(e).__name__}: {e}); nothing "
+                "changed. Please report this with 'game export'.",
+                kind="order",
+                game=info,
+            )
+        if not events:
+            return Result(ok=True, answer="Nothing changed.", kind="order", game=info)
+        try:
+            placed = await self.store.append(
+                game_id,
+                loaded.seq,
+                events,
+                person=person,
+                power=power,
+                text=text,
+                dice_used=dice.used,
+                head=loaded.head,
+                # The win and the status 'finished' in one write: a crash leaves both or neither.
+                status="finished" if any(isinstance(e, ev.GameWon) for e in events) else None,
+            )
+        except StateMovedOn as e:
+            return Result.refused(str(e), kind="order", game=info)
+        self._remember(game_id, placed, state, events)
+        answer = await self._answer(game_id, state, events, kind="order")
+        # The order's index in the log: which order an acknowledgement stands for.
+        return replace(answer, data={**(answer.data or {}), "order": placed.index})
+
+    async def undo(self, game_id: str, person: str) -> Result:
+        """Take back the last order: only if it rolled no dice and no other power has acted since.
+
+        DESIGN §5: "Undo is free until dice are rolled; never after." An ``end`` is undone whole
+        (an ``end`` that passed the turn by its own power's player) unless it ended the game,
+        finished a round (its seed is public) or was the referee's at a deadline (``_end_kept``).
+        """
+        got = await self._load_playing(game_id, "undo")
+        if isinstance(got, Result):
+            return got
+        loaded, state = got
+        info = GameInfo.of(loaded.record)
+        seats = loaded.record.seats
+        mine = [p for p, who in seats.items() if who == person]
+        if not mine:
+            return Result.refused(NOT_SEATED, kind="undo", game=info)
+        orders = await self.store.orders(game_id)
+        last = orders[-1] if orders else None
+        if last is not None and last.end_seq != loaded.seq:  # an order came after the load
+            return Result.refused(undo_moved(loaded.seq, last.end_seq), kind="undo", game=info)
+        dropped = [s.event for s in loaded.events[last.first_seq : last.end_seq]] if last else []
+        # An 'end' that passed the turn is its power's to take back while the next power has
+        # done nothing (the last order is still that 'end').
+        passed = last is not None and any(isinstance(e, ev.TurnStarted) for e in dropped)
+        undoer = last.power if passed and last is not None and last.power else state.power
+        if seats.get(undoer) != person and seats.get(state.power) == person and last:
+            return Result.refused(
+                f"Nothing of {possessive(state.power)} to undo: the last order was "
+                f"{possessive(last.power)} '{last.text}' (only {possessive(undoer)} player can "
+                "take it back).",
+                kind="undo", game=info)
+        if seats.get(undoer) != person:
+            return Result.refused(
+                f"Only {possessive(undoer)} player can undo now (it is "
+                f"{possessive(state.power)} turn); you hold {and_list(mine)}.",
+                kind="undo",
+                game=info,
+            )
+        edit = next((s.event for s in loaded.events[last.first_seq : last.end_seq]
+                     if isinstance(s.event, ev.EditApplied)), None) if last else None
+        if edit is not None:  # both sides agreed to it: one side alone does not take it back
+            return Result.refused(
+                f"Cannot undo: the last change was edit #{edit.proposal}, which both sides "
+                "agreed to. Undo never takes back an edit; propose another edit to change it.",
+                kind="undo", game=info)
+        if last is None or last.power == "":  # the start, or an imported game's commitment
+            return Result.refused("Nothing to undo yet.", kind="undo", game=info)
+        if last.power != undoer:
+            return Result.refused(
+                f"Nothing of {possessive(state.power)} to undo: the last order was "
+                f"{possessive(last.power)} "
+                f"'{last.text}'.",
+                kind="undo",
+                game=info,
+            )
+        if last.dice_used or any(isinstance(e, ev.DiceRolled) for e in dropped):
+            return Result.refused(
+                f"Cannot undo '{last.text}': dice were rolled. Undo is free until dice are "
+                "rolled; never after.",
+                kind="undo",
+                game=info,
+            )
+        why = _end_kept(last.text, dropped)
+        if why:
+            return Result.refused(f"Cannot undo '{last.text}': {why}", kind="undo", game=info)
+        try:
+            # Names the exact order looked at and the head read: refused if anything moved.
+            await self.store.drop_last_order(game_id, last, loaded.head)
+        except StoreError as e:
+            return Result.refused(str(e), kind="undo", game=info)
+        after = await self._load(game_id)
+        assert after.state is not None
+        lines = [f"Undone: {possessive(last.power)} '{last.text}' "
+                 f"({n_of(len(dropped), 'event')} taken back)."]
+        lines.append(ds.waiting_line(after.state, pending(after.state), after.record.seats))
+        return Result(
+            ok=True,
+            answer="\n".join(lines),
+            kind="undo",
+            game=GameInfo.of(after.record),
+            data={
+                "undone": {
+                    "index": last.index,
+                    "order": last.text,
+                    "power": last.power,
+                    "events": [ev.event_to_json(e) for e in dropped],
+                }
+            },
+        )
+
+
+def _end_kept(text: str, dropped: Sequence[ev.Event]) -> str:
+    """Why an order that moved the game on (an ``end``) cannot be undone, or ``""``.
+
+    Undo is free until dice are rolled (DESIGN §5) and while no other power has acted: an
+    ``end`` is taken back whole, with what the referee did on its way (an empty Conduct Combat
+    passed, income collected). Not when it ended the game, finished a round (its dice seed is
+    then public: rolling again with it would be foreseeable), or when the referee gave it at a
+    deadline."""
+    moved_on = any(isinstance(e, ev.TurnStarted | ev.PhaseChanged) for e in dropped)
+    if any(isinstance(e, ev.GameWon | ev.GameEnded) for e in dropped):
+        return "it ended the game."
+    if not moved_on:
+        return ""
+    if text.endswith(REFEREE_NOTE):
+        return "the referee ended the phase at the deadline; the deadline stands."
+    seed = next((e for e in dropped if isinstance(e, ev.DiceSeedRevealed)), None)
+    if seed is not None:
+        return (f"it ended round {seed.round}, and that round's dice seed is now public "
+                "('dice verify'); a round is never reopened.")
+    return ""
+
+
+def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order: od.Order) -> str:
+    """The power ``person`` gives ``order`` for (DESIGN §5), or why they may not."""
+    mine = [p for p in state.edition.turn_order if seats.get(p) == person]
+    if not mine:
+        raise ServiceError(NOT_SEATED)
+    if isinstance(order, od.StandingCasualties):
+        name = resolve_power(state.edition.powers, order.power) if order.power else ""
+        if not name:
+            if len(mine) > 1:
+                raise InvalidOrder(
+                    f"Say whose standing order this is: 'standing casualties <power> ...' "
+                    f"(you hold {and_list(mine)})."
+                )
+            return mine[0]
+        if name not in mine:
+            raise NotYourTurn(f"{name} is not yours; you hold {and_list(mine)}.")
+        return name
+    if isinstance(order, _DECISIONS):
+        return _deciding_power(state, mine, order)
+    if state.power in mine:
+        return state.power
+    raise NotYourTurn(f"It is {possessive(state.power)} turn; you hold {and_list(mine)}.")
+
+
+def _deciding_power(
+    state: GameState,
+    mine: Sequence[str],
+    order: od.Casualties | od.Submerge | od.Strike | od.Withdraw,
+) -> str:
+    """Among ``mine``, the power that owes this battle decision per ``pending(state)``."""
+    owed = [p for p in pending(state) if not p.turn]
+    here = [p for p in owed if p.space is None or p.space.casefold() == order.space.casefold()]
+    candidates = [p for p in here if p.power in mine]
+    if len(candidates) > 1:
+        keyed = [p for p in candidates if order.kind in p.kind.answers]
+        candidates = keyed or candidates
+    powers = list(dict.fromkeys(p.power for p in candidates))
+    if powers:
+        return powers[0]
+    battle = state.battles.get(order.space)
+    if battle is not None and battle.step != "done":
+        # Not waited on, but a party to this battle: the rules say whether the order fits now
+        # (e.g. a submarine choice the edition offers outside the pending list).
+        parties = [p for p in (battle.attacker, *battle.defenders) if p in mine]
+        if parties:
+            return parties[0]
+    if not owed and state.power in mine:
+        # Nothing is pending: let the rules say why (e.g. no battle there).
+        return state.power
+    waiting = ", ".join(
+        f"{p.power} ({p.what}{' in ' + p.space if p.space else ''})" for p in owed
+    ) or "nobody"
+    raise NotYourTurn(
+        f"None of your powers ({and_list(mine)}) owes a decision in {order.space} now; "
+        f"waiting for: {waiting}."
+    )
+
+
+__all__ = ["OrdersRoom"]
