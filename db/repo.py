@@ -79,6 +79,7 @@ from db.records import (
     status_moved,
     undo_moved,
 )
+from rules import codec
 from rules import events as ev
 from rules.engine import evolve, replay
 from rules.state import GameState
@@ -1326,8 +1327,8 @@ class SqlStore:
             why = self.snapshot_problem(row, chain)
             if why is None:
                 try:
-                    state = snap.state_from_json(dict(row.state))
-                except snap.SnapshotMismatch as e:
+                    state = codec.state_from_json(dict(row.state))
+                except codec.CodecError as e:
                     log.info("snapshot %s@%s not readable (%s); replaying", game_id, row.seq, e)
                     continue
                 start = int(row.seq)
@@ -1348,7 +1349,7 @@ class SqlStore:
     async def save_snapshot(self, game_id: str, seq: int, state: GameState) -> None:
         """Keep ``state`` as the state after ``seq`` events, with the log's hash there and its
         own content hash (ignored if the log moved on)."""
-        doc = snap.state_to_json(state)
+        doc = codec.state_to_json(state)
         try:
             async with self._write() as conn:
                 if await self._count(conn, game_id) < seq:

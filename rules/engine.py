@@ -73,7 +73,7 @@ def new_game(
     phase = (position or {}).get("phase") or ed.phase_ids[0]
     enter_phase(tx, str(phase), initial=True)
     if derived:
-        pos_.check_derived(derived, state_json(tx.state))
+        pos_.check_derived(derived, pos_.state_json(tx.state))
     return tx.events
 
 
@@ -185,43 +185,6 @@ def outcome(state: GameState) -> str | None:
     return state.winner
 
 
-# --------------------------------------------------------------------------------------------
-# The public state document (COMMANDS.md: `state` / `game status --json`)
-
-
-def state_json(state: GameState) -> dict[str, Any]:
-    """The state document of 'state' and exports: the keys of a position file
-    (docs/positions.md), so that it loads back as one, plus income, battles and winner."""
-    ed = state.edition
-    units: dict[str, dict[str, dict[str, int]]] = {}
-    damaged: dict[str, dict[str, dict[str, int]]] = {}
-    for u in sorted(state.units.values(), key=lambda x: x.id):
-        for table in (units, damaged) if u.damage else (units,):
-            pw = table.setdefault(u.space, {}).setdefault(u.owner, {})
-            pw[u.type] = pw.get(u.type, 0) + 1
-    space_order = {name: i for i, name in enumerate(ed.spaces)}
-    powers = [p for p in ed.powers]
-    return {
-        "edition": ed.id,
-        "options": sorted(state.options),
-        "round": state.round,
-        "power": state.power,
-        "phase": state.phase,
-        "treasury": dict(state.treasury),
-        "income": state.income(),
-        "owners": {t: state.owners[t] for t in sorted(state.owners, key=space_order.__getitem__)},
-        "units": {s: units[s] for s in sorted(units, key=space_order.__getitem__)},
-        "clear_all_units": True,
-        "damaged": {s: damaged[s] for s in sorted(damaged, key=space_order.__getitem__)},
-        "purchase": {u: n for u, n in state.purchase.items() if n},
-        "techs": {p: list(state.techs[p]) for p in powers if state.techs.get(p)},
-        "debts": {p: state.debts[p] for p in powers if state.debts.get(p)},
-        "standing": {p: list(state.standing[p]) for p in powers if state.standing.get(p)},
-        "battles": [s for s, b in state.battles.items() if b.step != "done"],
-        "winner": state.winner,
-    }
-
-
 __all__ = [
     "Pending",
     "Tx",
@@ -235,5 +198,4 @@ __all__ = [
     "pending",
     "phase_name",
     "replay",
-    "state_json",
 ]

@@ -1,19 +1,230 @@
-"""Position files: a game that starts from a given position instead of the setup.
+"""Position files: the state's position document (docs/positions.md), read and written.
 
-The format is documented in docs/positions.md. A position may hold everything the game's state
-holds (``state`` prints the same keys): names are read as orders read them (``language.Names``:
-any case, the same aliases), and ``canonical`` returns the position in data names only, which is
-what ``GameStarted`` records and the engine folds. Keys that ``state`` prints but that follow from
-the others (``income``, ``battles``, ``winner``) may be left in a position; they are checked
-against the game the position starts (``check_derived``), never obeyed.
+A position is the human-oriented form of the state (``rules/codec.py`` has the full one): the
+keys of a position file, which ``state`` prints too. ``FIELDS`` says, for every field of the
+state's model and of every dataclass it holds (``codec.model_types``: ``GameState``, ``Unit``,
+``BattleState``, ``TurnMarks``), under which keys a position writes it and reads it back, or why
+a position does not carry it: it follows from what is written, or it is bookkeeping within a
+turn (a position starts its phase afresh). A model with a field ``FIELDS`` does not declare is
+refused (``UndeclaredField``) by ``state_json`` and ``canonical``, so a field added to
+``rules/state.py`` cannot silently be lost from positions.
+
+Reading: names are read as orders read them (``language.Names``: any case, the same
+aliases), and ``canonical`` returns the position in data names only, which is what
+``GameStarted`` records; ``build_start`` makes the state from it when the engine folds that
+event. Keys that ``state`` prints but that follow from the others (``income``, ``battles``,
+``winner``) may be left in a position; they are checked against the game the position starts
+(``check_derived``), never obeyed. Writing: ``state_json``.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
+from rules import codec
 from rules.edition import Edition
 from rules.errors import InvalidOrder
+from rules.state import BattleState, GameState, TurnMarks, Unit
+from rules.words import possessive
+
+# --------------------------------------------------------------------------------------------
+# What a position does with each field of the state
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """The field is written under these keys and read back from them."""
+
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """The field is not written: reading a position computes it from what is written."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class NotCarried:
+    """The field is not written, and a position starts without it (``why``)."""
+
+    why: str
+
+
+Treatment = Written | Derived | NotCarried
+
+
+def _written(*keys: str) -> Written:
+    return Written(keys)
+
+
+_TURN = "bookkeeping within a turn (a position starts its phase afresh): "
+_BATTLE = "a battle's progress (a position in Conduct Combat opens its battles afresh): "
+_SIDES = ("a battle is opened wherever enemies share a space, attacked by the power whose "
+          "turn it is: ")
+
+FIELDS: dict[type, dict[str, Treatment]] = {
+    GameState: {
+        "edition": _written("edition"),
+        "options": _written("options"),
+        "round": _written("round"),
+        "power": _written("power"),
+        "phase": _written("phase"),
+        "treasury": _written("treasury"),
+        "owners": _written("owners"),
+        "units": _written("units", "damaged", "clear_all_units"),
+        "next_id": Derived("the number of the next new piece: pieces are numbered afresh, in "
+                           "board order, when a position is read"),
+        "purchase": _written("purchase"),
+        "placed": NotCarried(_TURN + "units placed this turn, per space (Mobilize)"),
+        "turn_start_owners": NotCarried(_TURN + "the owners at the start of the turn; a "
+                                        "position's turn starts with the owners it gives"),
+        "battles": NotCarried(_BATTLE + "'battles', which state writes, is checked against "
+                              "the battles the position opens, never obeyed"),
+        "standing": _written("standing"),
+        "winner": NotCarried("a position starts a game in play: 'winner', which state writes, "
+                             "must be null"),
+        "seq": NotCarried("the number of events applied: a game started from a position "
+                          "counts its own log"),
+        "started": NotCarried("whether the game has begun: a position starts it"),
+        "carrier_promises": NotCarried(_TURN + "carriers promised to fighters in the air "
+                                       "(AIR-5)"),
+        "captured_this_turn": NotCarried(_TURN + "territories captured this turn"),
+        "techs": _written("techs"),
+        "debts": _written("debts"),
+        "marks": NotCarried(_TURN + "what the power whose turn it is has done this turn"),
+        "ended": NotCarried("a game over without a winner (a draw, cancelled): a position "
+                            "starts a game in play"),
+    },
+    Unit: {
+        "id": Derived("pieces are numbered afresh, in board order, when a position is read"),
+        "type": _written("units"),
+        "owner": _written("units"),
+        "space": _written("units"),
+        "carried_by": Derived("a land unit (a fighter) listed in a sea zone is put aboard the "
+                              "first friendly transport (carrier) there with room"),
+        "moved": NotCarried(_TURN + "movement points used this turn"),
+        "combat_moved": NotCarried(_TURN + "moved in Combat Move"),
+        "stopped": NotCarried(_TURN + "may not move again this phase"),
+        "fought": NotCarried(_TURN + "took part in a battle this turn"),
+        "damage": _written("damaged"),
+        "loaded": NotCarried(_TURN + "cargo loaded this turn"),
+        "offloaded": NotCarried(_TURN + "transport offloaded this turn"),
+        "assault": NotCarried(_TURN + "cargo's declared amphibious assault"),
+        "came_from": NotCarried(_TURN + "the space a piece moved from (retreats)"),
+        "start": NotCarried(_TURN + "the space at the start of the turn; a position's pieces "
+                            "start the turn where it puts them"),
+        "retreated": NotCarried(_TURN + "transport retreated this turn"),
+        "stranded": NotCarried(_TURN + "a defending fighter whose carrier sank"),
+        "raid": NotCarried(_TURN + "bomber declared on a strategic bombing raid"),
+    },
+    TurnMarks: {
+        "researched": NotCarried(_TURN + "research rolled this turn"),
+        "rocket_fired": NotCarried(_TURN + "rockets fired this turn"),
+        "moved_noncombat": NotCarried(_TURN + "a unit moved in this Noncombat Move"),
+        "raided": NotCarried(_TURN + "bombing raids resolved this turn"),
+        "new_factories": NotCarried(_TURN + "industrial complexes placed this turn"),
+    },
+    BattleState: {
+        "space": Derived(_SIDES + "its space"),
+        "attacker": Derived(_SIDES + "its attacker"),
+        "defenders": Derived(_SIDES + "its defenders"),
+        "sea": Derived(_SIDES + "whether it is a sea battle"),
+        "amphibious": NotCarried(_BATTLE + "an amphibious assault is declared in Combat Move"),
+        "round": NotCarried(_BATTLE + "the round"),
+        "step": NotCarried(_BATTLE + "what it waits for"),
+        "attacking": Derived(_SIDES + "the attacker's pieces there"),
+        "defending": Derived(_SIDES + "the defenders' pieces there"),
+        "owed": NotCarried(_BATTLE + "hits owed this round"),
+        "pending_casualties": NotCarried(_BATTLE + "hits already assigned"),
+        "blocked_by": NotCarried(_BATTLE + "a sea battle to be resolved first"),
+        "seaborne": NotCarried(_BATTLE + "land units arriving from transports"),
+        "submerged": NotCarried(_BATTLE + "submarines submerged"),
+        "fired": NotCarried(_BATTLE + "the stages fought this round"),
+        "striking": NotCarried(_BATTLE + "submarines making a surprise strike"),
+        "owed_cats": NotCarried(_BATTLE + "hits owed by category"),
+        "hostile_at_start": NotCarried(_BATTLE + "enemy warships in the zone this turn"),
+        "launched": NotCarried(_BATTLE + "fighters launched from an attacking carrier"),
+        "bombarding": NotCarried(_BATTLE + "battleships giving the support shot"),
+        "to_the_end": NotCarried(_BATTLE + "'battle <space> all'"),
+    },
+}
+
+
+class UndeclaredField(TypeError):
+    """The state's model has a field that ``FIELDS`` does not say how a position treats."""
+
+
+def _declared(cls: type) -> dict[str, Treatment] | None:
+    """``FIELDS`` for ``cls`` or the nearest class it derives from."""
+    for base in cls.__mro__:
+        if base in FIELDS:
+            return FIELDS[base]
+    return None
+
+
+def undeclared(model: type = GameState) -> list[str]:
+    """What ``FIELDS`` fails to say about ``model`` and the dataclasses it holds: fields with no
+    treatment, treatments of fields that do not exist, keys that are not position keys, and
+    position keys that no field is written under. Empty when the model is fully declared."""
+    out: list[str] = []
+    claimed: set[str] = set()
+    for cls in codec.model_types(model):
+        table = _declared(cls) or {}
+        names = [f.name for f in dataclasses.fields(cls)]
+        out += [f"{cls.__name__}.{n} is neither written nor declared derived or not carried"
+                for n in names if n not in table]
+        out += [f"{cls.__name__}.{n} is declared but is no field" for n in table if n not in names]
+        for n, t in table.items():
+            if isinstance(t, Written):
+                claimed.update(t.keys)
+                out += [f"{cls.__name__}.{n} is written under {k!r}, not a position key"
+                        for k in t.keys if k not in SETTING_KEYS]
+    out += [f"the position key {k!r} writes no field" for k in SETTING_KEYS if k not in claimed]
+    return out
+
+
+_CHECKED: set[type] = set()
+
+
+def check_model(model: type) -> None:
+    """Refuse a model that a position could lose fields of (``UndeclaredField``)."""
+    if model in _CHECKED:
+        return
+    missing = undeclared(model)
+    if missing:
+        raise UndeclaredField(
+            "The position codec does not know what to do with: " + "; ".join(missing)
+            + ". Declare each field in rules/position.py's FIELDS (written under a key that "
+            "canonical reads and state_json writes, or derived, or not carried, with why) and "
+            "update docs/positions.md."
+        )
+    _CHECKED.add(model)
+
+
+def positional(state: GameState) -> dict[str, Any]:
+    """What a position keeps of ``state``: every field ``FIELDS`` declares written, as JSON
+    data; a table of dataclasses (the pieces) as the sorted list of what each keeps."""
+    check_model(type(state))
+
+    def keep(value: Any) -> Any:
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            table = _declared(type(value)) or {}
+            return {f.name: keep(getattr(value, f.name)) for f in dataclasses.fields(value)
+                    if isinstance(table.get(f.name), Written)}
+        if isinstance(value, dict) and any(dataclasses.is_dataclass(v) for v in value.values()):
+            return sorted((keep(v) for v in value.values()), key=repr)
+        return codec.plain(value)
+
+    return keep(state)  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------------------------
+# Reading: the keys, their names resolved
 
 # Keys that set something, in the order docs/positions.md lists them.
 SETTING_KEYS = (
@@ -41,6 +252,7 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
     """The position with every name resolved to the data's; raises ``InvalidOrder``."""
     from rules.language.names import names_for
 
+    check_model(GameState)
     names = names_for(ed.id)
     allowed = (*SETTING_KEYS, *DERIVED_KEYS)
     extra = [k for k in pos if k not in allowed]
@@ -246,5 +458,190 @@ def check_derived(pos: dict[str, Any], state_doc: dict[str, Any]) -> None:
         raise InvalidOrder("Position winner must be null: a position starts a game in play.")
 
 
-__all__ = ["DERIVED_KEYS", "SETTING_KEYS", "canonical", "check_derived", "developments",
-           "phase_id"]
+# --------------------------------------------------------------------------------------------
+# Writing: the state document ('state', COMMANDS.md)
+
+
+def state_json(state: GameState) -> dict[str, Any]:
+    """The state document of 'state': the keys of a position file (docs/positions.md), so that
+    it loads back as one, plus income, battles and winner."""
+    check_model(type(state))
+    ed = state.edition
+    units: dict[str, dict[str, dict[str, int]]] = {}
+    damaged: dict[str, dict[str, dict[str, int]]] = {}
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        for table in (units, damaged) if u.damage else (units,):
+            pw = table.setdefault(u.space, {}).setdefault(u.owner, {})
+            pw[u.type] = pw.get(u.type, 0) + 1
+    space_order = {name: i for i, name in enumerate(ed.spaces)}
+    powers = [p for p in ed.powers]
+    return {
+        "edition": ed.id,
+        "options": sorted(state.options),
+        "round": state.round,
+        "power": state.power,
+        "phase": state.phase,
+        "treasury": dict(state.treasury),
+        "income": state.income(),
+        "owners": {t: state.owners[t] for t in sorted(state.owners, key=space_order.__getitem__)},
+        "units": {s: units[s] for s in sorted(units, key=space_order.__getitem__)},
+        "clear_all_units": True,
+        "damaged": {s: damaged[s] for s in sorted(damaged, key=space_order.__getitem__)},
+        "purchase": {u: n for u, n in state.purchase.items() if n},
+        "techs": {p: list(state.techs[p]) for p in powers if state.techs.get(p)},
+        "debts": {p: state.debts[p] for p in powers if state.debts.get(p)},
+        "standing": {p: list(state.standing[p]) for p in powers if state.standing.get(p)},
+        "battles": [s for s, b in state.battles.items() if b.step != "done"],
+        "winner": state.winner,
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Reading: the state a position starts from (the fold of GameStarted)
+
+
+def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None) -> GameState:
+    """The state of a game that starts from the edition's setup with the canonical position
+    ``pos`` (None: the setup itself), before its first turn."""
+    check_model(GameState)
+    opts = frozenset(options)
+    pos = pos or {}
+    owners: dict[str, str | None] = {
+        s.name: (None if s.impassable else s.original_owner)
+        for s in ed.map.spaces
+        if s.kind == "land"
+    }
+    setup = ed.map.setup
+    if "errata" in opts:
+        setup = ed.map.setup_variants.get("errata", setup)
+        owners.update(ed.map.owners_variants.get("errata", {}))
+    owners.update(pos.get("owners") or {})
+    table: dict[str, dict[str, dict[str, int]]] = {
+        s: {p: dict(u) for p, u in bp.items()} for s, bp in setup.items()
+    }
+    if pos.get("clear_all_units"):
+        # Industrial complexes are printed on the board (UL-4): clearing pieces keeps them.
+        table = {
+            s: {p: {u: n for u, n in us.items() if ed.units[u].abilities.factory}
+                for p, us in bp.items()}
+            for s, bp in table.items()
+        }
+    for space, by_power in (pos.get("units") or {}).items():
+        given = {p: {u: n for u, n in us.items() if n > 0} for p, us in by_power.items()}
+        if not any(ed.units[k].abilities.factory for us in by_power.values() for k in us):
+            # A printed industrial complex stays unless the position names one (UL-4).
+            for holder, kept in table.get(space, {}).items():
+                for kind, n in kept.items():
+                    if ed.units[kind].abilities.factory:
+                        given.setdefault(holder, {})[kind] = n
+        table[space] = given
+    units: dict[int, Unit] = {}
+    next_id = 1
+    damaged = pos.get("damaged") or {}
+    for space in damaged:
+        if not any(damaged[space].values()) or space in table:
+            continue
+        raise InvalidOrder(f"Position damaged: no units in {space} to be damaged.")
+    for space in sorted(table, key=lambda s: list(ed.spaces).index(s)):
+        by_power = table[space]
+        sea = ed.is_sea(space)
+        placed: list[Unit] = []
+        # Ships first, then their cargo (fighters on carriers, land units on transports).
+        # Larger cargo first, so that "2 transports, 2 tanks, 2 infantry" fits (UT-7).
+        order = sorted(
+            ((p, u, n) for p, us in by_power.items() for u, n in us.items()),
+            key=lambda x: (ed.units[x[1]].domain != ("sea" if sea else "land"),
+                           -ed.units[x[1]].abilities.transport_cost, x[0], x[1]),
+        )
+        for p, utype, n in order:
+            for _ in range(n):
+                carried: int | None = None
+                ut = ed.units[utype]
+                if sea and ut.domain != "sea":
+                    carried = _find_berth(ed, placed, p, utype, owners)
+                u = Unit(id=next_id, type=utype, owner=p, space=space, carried_by=carried,
+                         start=space)
+                next_id += 1
+                placed.append(u)
+        for p, dmg in (damaged.get(space) or {}).items():
+            for utype, n in dmg.items():
+                cands = [u for u in placed if u.owner == p and u.type == utype and u.damage == 0]
+                if len(cands) < n:
+                    raise InvalidOrder(
+                        f"Position damaged: {n} of {p}'s {utype} in {space}, but "
+                        f"{len(cands)} {'is' if len(cands) == 1 else 'are'} there.")
+                for u in cands[:n]:
+                    placed[placed.index(u)] = replace(u, damage=1)
+        for u in placed:
+            units[u.id] = u
+    # Industrial complexes belong to whoever controls their territory (UL-4).
+    for uid, u in list(units.items()):
+        if ed.units[u.type].abilities.factory:
+            o = owners.get(u.space)
+            if o is not None and o != u.owner:
+                units[uid] = replace(u, owner=o)
+    treasury = {p: ed.powers[p].starting_treasury for p in ed.powers}
+    treasury.update(pos.get("treasury") or {})
+    first = ed.turn_order[0]
+    return GameState(
+        edition=ed,
+        options=opts,
+        round=int(pos.get("round", 1)),
+        power=str(pos.get("power", first)),
+        phase=ed.phase_ids[0],
+        treasury=treasury,
+        owners=owners,
+        units=units,
+        next_id=next_id,
+        turn_start_owners=dict(owners),
+        # Classic O-3: developments some powers start with when the option is chosen; a
+        # position's 'techs' gives each power named its complete list.
+        techs={p: tuple(ts) for p, ts in {**ed.ruleset(opts).starting_techs,
+                                          **(pos.get("techs") or {})}.items() if ts},
+        debts={p: n for p, n in (pos.get("debts") or {}).items() if n},
+        standing={p: tuple(ts) for p, ts in (pos.get("standing") or {}).items() if ts},
+    )
+
+
+def _find_berth(
+    ed: Edition, placed: list[Unit], power: str, utype: str, owners: dict[str, str | None]
+) -> int | None:
+    ut = ed.units[utype]
+    side = ed.powers[power].side
+    for host in placed:
+        ht = ed.units[host.type]
+        if ed.powers[host.owner].side != side:
+            continue
+        if ut.domain == "air" and ut.abilities.carrier_landable and ht.abilities.carrier_capacity:
+            aboard = sum(1 for x in placed if x.carried_by == host.id)
+            if aboard < ht.abilities.carrier_capacity:
+                return host.id
+        if ut.domain == "land" and ht.abilities.transport_capacity:
+            used = sum(ed.units[x.type].abilities.transport_cost for x in placed
+                       if x.carried_by == host.id)
+            if used + ut.abilities.transport_cost <= ht.abilities.transport_capacity:
+                return host.id
+    raise InvalidOrder(
+        f"No room for {possessive(power)} {utype} at sea: it needs a friendly "
+        f"{'aircraft carrier' if ut.domain == 'air' else 'transport'} there (UC-2/UT-7)."
+    )
+
+
+__all__ = [
+    "DERIVED_KEYS",
+    "FIELDS",
+    "SETTING_KEYS",
+    "Derived",
+    "NotCarried",
+    "UndeclaredField",
+    "Written",
+    "build_start",
+    "canonical",
+    "check_derived",
+    "check_model",
+    "developments",
+    "phase_id",
+    "positional",
+    "state_json",
+    "undeclared",
+]

@@ -254,7 +254,7 @@ async def _edit(
 
 
 async def _state(service: GameService, game_id: str) -> Result:
-    from rules.engine import state_json
+    from rules.position import state_json
 
     info = await service.info(game_id)
     try:

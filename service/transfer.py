@@ -1,7 +1,8 @@
 """Exports and imports of whole games (``game export``, ``GameService.import_game``).
 
 An export is one JSON document: the game's record, its orders, every event with its place in
-the log's hash chain, and the final state (``export``). An import (``import_game``) reads such a
+the log's hash chain, and the final state, every field of it (``rules.codec``'s full document)
+(``export``). An import (``import_game``) reads such a
 document as a stranger's: everything in it is checked before anything is written, and then the
 game is written in one store transaction (``EventStore.import_game``), so a refusal or a crash
 leaves nothing behind. In order, an import is refused when
@@ -32,11 +33,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from rules import codec
 from rules import dice_audit as da
 from rules import events as ev
 from rules.dice import FAIR_SCHEME
 from rules.edition import available_editions
-from rules.engine import replay, resolve_edition, state_json
+from rules.engine import replay, resolve_edition
+from rules.position import state_json
 from rules.state import GameState
 from rules.text import problem as text_problem
 from service import fair
@@ -131,7 +134,7 @@ async def export(svc: ServiceCore, game_id: str) -> dict[str, Any]:
             "head": hashes[-1] if hashes else rec.id,
         },
         "events": events,
-        "state": state_json(loaded.state) if loaded.state is not None else None,
+        "state": codec.state_to_json(loaded.state) if loaded.state is not None else None,
     }
 
 
@@ -379,6 +382,17 @@ def _order(raw: Any, n: int) -> tuple[str, str, str, int, int]:
 # Trusting it: the chain, the replay, the dice, the published heads
 
 
+def _agrees(doc: dict[str, Any], state: GameState) -> bool:
+    """The export's final state is the state its events replay to. It is the state's full
+    document (``rules.codec``); one written for another shape of the state says less, and what
+    it says must hold. An export written before that (version 1, or 2 until the codec) holds
+    the document of 'state' (``rules.position.state_json``): the keys it has must hold."""
+    if "format" in doc:
+        return not codec.differences(doc, state)
+    now = state_json(state)
+    return {k: now.get(k) for k in doc} == doc
+
+
 @dataclass(frozen=True)
 class Verdict:
     """How an export compares with the heads the referee published for its game."""
@@ -470,10 +484,7 @@ async def import_game(
         except Exception as e:  # a crafted log: any failure of the fold is a refusal
             return Result.refused(f"The exported events do not replay: {_first_error(e)}. "
                                   "Nothing was imported.", kind=kind)
-        now = state_json(state)
-        # An export made before 'state' grew keys (techs, debts...) says less; what it says
-        # must still hold.
-        if parsed.state is not None and {k: now.get(k) for k in parsed.state} != parsed.state:
+        if parsed.state is not None and not _agrees(parsed.state, state):
             return Result.refused("The exported events replay to a different state than the "
                                   "export says. Nothing was imported.", kind=kind)
     scripted = parsed.dice_kind == "scripted" or da.read_log(parsed.events).scripted

@@ -12,7 +12,8 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from rules.engine import Pending, pending, phase_name, replay, resolve_edition, state_json
+from rules.engine import Pending, pending, phase_name, replay, resolve_edition
+from rules.position import state_json
 from rules.state import GameState
 from service import describe as ds
 from service.core import (

@@ -55,6 +55,7 @@ from rules.dice import ScriptedDice
 from rules.errors import RulesError
 from rules.legal import legal_orders
 from rules.mechanisms import research, rockets
+from rules.position import state_json
 from rules.state import GameState
 from service import language as ps
 from service.games import CountingDice, GameService
@@ -191,7 +192,7 @@ class Player:
             rec.log = [ev.event_to_json(s.event) for s in await store.load_events(info.id)]
             fresh = GameService(store=store)  # no cached state: loaded from the store
             if rec.log:
-                rec.final = engine.state_json(await fresh.state(info.id))
+                rec.final = state_json(await fresh.state(info.id))
         return rec
 
 
@@ -506,7 +507,7 @@ def folds_to_final(rec: Record) -> bool:
     if not rec.log:
         return rec.final is None
     state = engine.replay([ev.event_from_json(e) for e in rec.log])
-    return engine.state_json(state) == rec.final
+    return state_json(state) == rec.final
 
 
 # --------------------------------------------------------------------------------------------

@@ -28,7 +28,8 @@ import pytest
 from db.engine import create_engine, sqlite_url
 from db.migrate import upgrade
 from db.repo import SqlStore
-from rules.engine import replay, state_json
+from rules.engine import replay
+from rules.position import state_json
 from service.games import GameService, ServiceError
 from service.store import ENDED
 from tests.db.conftest import ALLIES, AXIS, channel

@@ -14,7 +14,7 @@ import pytest
 
 from db.engine import create_engine
 from db.repo import SqlStore
-from rules.engine import state_json
+from rules.position import state_json
 from service.games import GameService
 
 ROOT = Path(__file__).resolve().parents[2]

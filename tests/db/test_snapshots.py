@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from db import snapshot as snap
 from db.models import SNAPSHOT
 from db.repo import SqlStore
-from rules.engine import replay, state_json
+from rules import codec
+from rules.engine import replay
+from rules.position import state_json
 from service.games import GameService
 from tests.db.conftest import BACKENDS, channel, play_ends, seated_game
 from tests.service.test_games import ATTACK, POSITION, seated
@@ -51,4 +52,4 @@ async def test_state_json_round_trip_mid_battle() -> None:
     await svc.submit(g, "alice", "end")
     state = await svc.state(g)
     assert state.battles, "the position should have a battle by now"
-    assert snap.state_from_json(snap.state_to_json(state)) == state
+    assert codec.state_from_json(codec.state_to_json(state)) == state

@@ -11,7 +11,8 @@ import sqlalchemy as sa
 from db.models import EVENT
 from db.repo import SqlStore
 from rules import events as ev
-from rules.engine import replay, state_json
+from rules.engine import replay
+from rules.position import state_json
 from service import fair
 from service.games import GameService
 from service.store import CorruptGame, DiceSpec, GameNotFound, MemoryStore, StateMovedOn

@@ -21,7 +21,8 @@ import pytest
 from db.repo import SqlStore
 from rules import events as ev
 from rules.edition import edition_dir
-from rules.engine import replay, state_json
+from rules.engine import replay
+from rules.position import state_json
 from service import fair, transfer
 from service.games import GameService
 from service.store import ImportedOrder, MemoryStore

@@ -11,6 +11,7 @@ from rules import orders as od
 from rules.dice import Dice, ScriptedDice
 from rules.errors import RulesError
 from rules.events import Event
+from rules.position import state_json
 from rules.state import GameState
 
 
@@ -40,14 +41,14 @@ class Game:
     def refuse(self, order: od.Order, *fragments: str, power: str | None = None) -> RulesError:
         """Assert the order is refused, that its message holds every fragment, and that
         nothing changed."""
-        before = engine.state_json(self.state)
+        before = state_json(self.state)
         seq = self.state.seq
         with pytest.raises(RulesError) as info:
             self.do(order, power)
         msg = str(info.value)
         for f in fragments:
             assert f in msg, f"{f!r} not in {msg!r}"
-        assert engine.state_json(self.state) == before
+        assert state_json(self.state) == before
         assert self.state.seq == seq
         return info.value
 
@@ -70,7 +71,7 @@ class Game:
 
     @property
     def json(self) -> dict[str, Any]:
-        return engine.state_json(self.state)
+        return state_json(self.state)
 
     def units(self, space: str, power: str) -> dict[str, int]:
         return dict(self.json["units"].get(space, {}).get(power, {}))

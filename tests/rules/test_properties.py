@@ -33,6 +33,7 @@ from rules import orders as od
 from rules.dice import Dice, HmacDice
 from rules.edition import load_edition
 from rules.legal import legal_orders
+from rules.position import state_json
 from rules.state import GameState
 
 MOVE_PHASES = ("combat_move", "noncombat_move")
@@ -57,7 +58,7 @@ class Record:
 def snapshot(s: GameState) -> tuple[Any, ...]:
     """Everything of a state that could be mutated in place (all containers copied)."""
     return (
-        engine.state_json(s),
+        state_json(s),
         dict(s.units),
         dict(s.treasury),
         dict(s.owners),
@@ -280,7 +281,7 @@ def _phase(s: GameState) -> tuple[int, str, str]:
 def check_record(rec: Record) -> None:
     """(b) replay equals live; (c) the IPC ledger over the whole log balances."""
     replayed = engine.replay(rec.events)
-    assert engine.state_json(replayed) == engine.state_json(rec.state)
+    assert state_json(replayed) == state_json(rec.state)
     assert replayed.units == rec.state.units
     assert replayed == rec.state
     start = engine.replay(rec.events[:1])

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from db import snapshot as snap
 from db.engine import create_engine, sqlite_url
 from db.migrate import upgrade
 from db.repo import SqlStore
+from rules import codec
 from rules.defaults import default_orders
-from rules.engine import pending, replay, state_json
+from rules.engine import pending, replay
+from rules.position import state_json
 from rules.state import TurnMarks
 from service.games import GameService, Result
 from tools import verify_dice as vd
@@ -144,8 +145,8 @@ async def test_classic_state_fields_round_trip_through_snapshots() -> None:
         debts={"United Kingdom": 4},
         marks=TurnMarks(researched=True, rocket_fired=True),
     )
-    doc = json.loads(json.dumps(snap.state_to_json(rich)))
-    back = snap.state_from_json(doc)
+    doc = json.loads(json.dumps(codec.state_to_json(rich)))
+    back = codec.state_from_json(doc)
     assert back == rich
     assert back.techs["Germany"] == ("jet_power", "heavy_bombers")
     assert back.debts == {"United Kingdom": 4} and back.marks.researched

@@ -11,7 +11,7 @@ import pytest
 
 from rules import dice as dc
 from rules import events as ev
-from rules.engine import state_json
+from rules.position import state_json
 from service import fair
 from service.games import GameService, ServiceError
 from tests.fair_game import POSITION, SECRET, ok, play_until, played, seated, service

@@ -10,7 +10,7 @@ import pytest
 
 from rules import events as ev
 from rules import orders as od
-from rules.engine import state_json
+from rules.position import state_json
 from service.games import NOT_SEATED, GameService, Result, ServiceError
 from service.store import DiceSpec, MemoryStore, StateMovedOn, StoredEvent
 

@@ -13,6 +13,7 @@ from rules import engine
 from rules import events as ev
 from rules import orders as od
 from rules.errors import WrongPhase
+from rules.position import state_json
 from tests.rules.helpers import Game, position
 
 SU, GER, UK, JPN, US = "Soviet Union", "Germany", "United Kingdom", "Japan", "United States"
@@ -206,7 +207,7 @@ def test_CAP_1_capturing_moscow_seizes_the_treasury() -> None:
     assert (g.json["treasury"][GER], g.json["treasury"][SU]) == (11, 0)
     assert g.units("Russia", GER) == {"industrial complex": 1, "tank": 2}
     assert (g.json["income"][GER], g.json["income"][SU]) == (15, 4)
-    assert engine.state_json(engine.replay(g.events)) == g.json  # the seizure is in the log
+    assert state_json(engine.replay(g.events)) == g.json  # the seizure is in the log
 
 
 def test_CAP_1_treasury_seized_even_without_own_capital() -> None:

@@ -14,6 +14,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice import HmacDice
 from rules.legal import legal_orders
+from rules.position import state_json
 from tests.rules.helpers import Game, position
 
 GER, UK, SU = "Germany", "United Kingdom", "Russia"
@@ -71,6 +72,6 @@ def test_random_legal_play_through_classic_combat() -> None:
             removed = {i for e in evs if isinstance(e, ev.UnitsRemoved) for i in e.ids}
             assert gone == removed
         assert g.state.phase != "conduct_combat", "Combat did not end"
-        assert engine.state_json(engine.replay(g.events)) == g.json
+        assert state_json(engine.replay(g.events)) == g.json
     for kind in ("bomb", "battle", "casualties", "press", "retreat", "withdraw"):
         assert kinds.get(kind), f"random play never tried {kind!r}: {kinds}"

@@ -14,6 +14,7 @@ from rules import orders as od
 from rules.dice_audit import read_log
 from rules.errors import InvalidOrder
 from rules.mechanisms.research import Research, ResearchRolled, TechnologyDeveloped
+from rules.position import state_json
 from rules.state import TurnMarks
 from tests.rules.helpers import Game, position
 
@@ -256,5 +257,5 @@ def test_R_TEC_05_status_shows_developments_and_debts() -> None:
     lines = status_lines(tx.state)
     assert "Weapons developments: Germany Rockets." in lines
     assert "Owed to the bank (from its next income): United Kingdom 10." in lines
-    doc = engine.state_json(tx.state)
+    doc = state_json(tx.state)
     assert (doc["techs"], doc["debts"]) == ({GER: ["rockets"]}, {UK: 10})
