@@ -181,6 +181,13 @@ class Model:
         self._assign_cache: dict[tuple[int, State, Cats], State] = {}
         self._outcome_cache: dict[tuple[int, State, int, State], Dist] = {}
         self._binom_cache: dict[tuple[int, int, int], tuple[float, ...]] = {}
+        # Facts of a state the Monte Carlo asks again each time it passes by (the exact method
+        # visits each state once): the end, who strikes, the dice groups, the targets.
+        self._terminal_cache: dict[tuple[State, State], tuple[int, State, State] | None] = {}
+        self._strike_cache: dict[tuple[State, State], tuple[bool, bool]] = {}
+        self._groups_cache: dict[tuple[int, State, int, bool, bool],
+                                 tuple[tuple[tuple[int, int], int], ...]] = {}
+        self._flags_cache: dict[tuple[int, State], tuple[bool, bool, int]] = {}
         # Work done (elementary steps: terms convolved, units sorted into casualties, joint
         # states combined, dice sampled) and the budget it may not pass: counting work rather
         # than time keeps the switch to Monte Carlo, and the answer, deterministic. The caches
@@ -207,6 +214,14 @@ class Model:
         """How the battle ends in this state (with the survivors), or None if it goes on:
         ``model.battle_end``, then ``model.attacker_stuck`` (the attacker would press on with
         units that cannot fire: they retreat where they can, and count as survivors)."""
+        key = (a, d)
+        if key in self._terminal_cache:
+            return self._terminal_cache[key]
+        got = self._terminal(a, d)
+        self._terminal_cache[key] = got
+        return got
+
+    def _terminal(self, a: State, d: State) -> tuple[int, State, State] | None:
         att, dfd = self.sides
         ak, dk = att.present(a), dfd.present(d)
         end = bm.battle_end(ak, dk, self.sea)
@@ -240,9 +255,8 @@ class Model:
         got = self._hits_cache.get(key)
         if got is not None:
             return got
-        groups = self._groups(role, st, mode, t_air, t_sub)
         dist: dict[Cats, float] = {(0, 0, 0): 1.0}
-        for (value, cat), n in sorted(groups.items()):
+        for (value, cat), n in self._groups(role, st, mode, t_air, t_sub):
             pmf = self._binom(n, value, cap)
             self.spend(len(dist) * len(pmf))
             nxt: dict[Cats, float] = {}
@@ -267,8 +281,17 @@ class Model:
         return got
 
     def _groups(self, role: int, st: State, mode: int, t_air: bool,
-                t_sub: bool) -> dict[tuple[int, int], int]:
-        """Dice ``role`` rolls, per (value, hit category)."""
+                t_sub: bool) -> tuple[tuple[tuple[int, int], int], ...]:
+        """Dice ``role`` rolls, per (value, hit category), in that order."""
+        key = (role, st, mode, t_air, t_sub)
+        got = self._groups_cache.get(key)
+        if got is None:
+            got = tuple(sorted(self._dice_groups(role, st, mode, t_air, t_sub).items()))
+            self._groups_cache[key] = got
+        return got
+
+    def _dice_groups(self, role: int, st: State, mode: int, t_air: bool,
+                     t_sub: bool) -> dict[tuple[int, int], int]:
         kinds = self.sides[role].kinds
         escort = bm.escorted(self.sides[role].present(st))
         groups: dict[tuple[int, int], int] = {}
@@ -294,7 +317,7 @@ class Model:
         """One draw of the hits ``role`` scores (Monte Carlo): one binomial per group of dice,
         drawn directly, so a big battle costs its dice, not its distributions."""
         out = [0, 0, 0]
-        for (value, cat), n in sorted(self._groups(role, st, mode, t_air, t_sub).items()):
+        for (value, cat), n in self._groups(role, st, mode, t_air, t_sub):
             h, steps = binomial_draw(n, min(max(value, 0), 6) / 6, uniform())
             self.spend(steps)
             out[cat] = min(cap, out[cat] + h)
@@ -345,10 +368,14 @@ class Model:
 
     # --- one side firing at the other ----------------------------------------------------
     def _target_flags(self, role: int, st: State) -> tuple[bool, bool, int]:
-        kinds = self.sides[role].kinds
-        t_air = any(n and kinds[i].cls == AIR for i, n in enumerate(st))
-        t_sub = any(n and kinds[i].cls == SUB for i, n in enumerate(st))
-        return t_air, t_sub, self.hp(role, st)
+        """Aircraft among the targets, submarines among them, their hit points."""
+        got = self._flags_cache.get((role, st))
+        if got is None:
+            kinds = self.sides[role].kinds
+            got = (any(n and kinds[i].cls == AIR for i, n in enumerate(st)),
+                   any(n and kinds[i].cls == SUB for i, n in enumerate(st)), self.hp(role, st))
+            self._flags_cache[(role, st)] = got
+        return got
 
     def outcome(self, role: int, st: State, mode: int, target: State) -> Dist:
         """Distribution of the other side's state after ``role`` fires at it."""
@@ -403,11 +430,15 @@ class Model:
         bombarding ships fire with the attackers (R-AMP-05). Nobody submerges: every submarine
         that may strike strikes (``model.may_strike``, the referee's default).
         """
-        att, dfd = self.sides
-        a_strike = (self.strike_step[ATT] and self._has(ATT, a, "strikes")
-                    and bm.may_strike(self.rules, ATT, self.sea, dfd.present(d)))
-        d_strike = (self.strike_step[DEF] and self._has(DEF, d, "strikes")
-                    and bm.may_strike(self.rules, DEF, self.sea, att.present(a)))
+        strikes = self._strike_cache.get((a, d))
+        if strikes is None:
+            att, dfd = self.sides
+            strikes = (self.strike_step[ATT] and self._has(ATT, a, "strikes")
+                       and bm.may_strike(self.rules, ATT, self.sea, dfd.present(d)),
+                       self.strike_step[DEF] and self._has(DEF, d, "strikes")
+                       and bm.may_strike(self.rules, DEF, self.sea, att.present(a)))
+            self._strike_cache[(a, d)] = strikes
+        a_strike, d_strike = strikes
         a_mode = (FIRE_FIRST if first and self.sides[ATT].bombard else
                   FIRE_NOT_STRIKERS if a_strike else FIRE)
         # The strikes (SS-4, SS-5) depend only on the state at the start of the round: the
