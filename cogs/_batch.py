@@ -93,7 +93,7 @@ async def submit(interaction: discord.Interaction[Any], text: str) -> bt.BatchRe
         # that follows them must not be lost with the answer.
         log.warning("answering a batch privately failed", exc_info=True)
     if batch.accepted:
-        await follow_up(bot, batch.game, interaction.channel)
+        await follow_up(bot, batch.game, interaction.channel, state=batch.after, head=batch.head)
     return batch
 
 

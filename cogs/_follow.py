@@ -4,10 +4,11 @@ Whatever changed a game (an order by slash command, a click on a decision menu, 
 action, an admin change, an edit) the work that follows is the same and is done here, in one
 place: post the menus of the battle decisions the game now waits for, announce the waits that
 began (a plain-text line that mentions exactly the people awaited), and edit the pinned status
-message. Each part reads the stored game, not the answer of the order, so it can be repeated:
-the reminder loop calls ``follow_up`` for every active game on each tick, which re-does
-whatever a failed Discord call left undone (after a restart too). Each part never raises: a
-failure is logged and left for the next pass.
+message. Each part can be repeated from the stored game: the reminder loop calls ``follow_up``
+for every active game on each tick, which re-does whatever a failed Discord call left undone
+(after a restart too). Right after a change, the state and the log's head its answer carries
+(``Result.after``, ``Result.head``) are handed in, so the game is not loaded again (one fold per
+order, issue 15). Each part never raises: a failure is logged and left for the next pass.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from service.games import GameInfo
 
 if TYPE_CHECKING:
     from cogs._bot import UmpireBot
+    from rules.state import GameState
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +41,9 @@ async def game_channel(bot: UmpireBot, game: GameInfo) -> Any:
     return channel if hasattr(channel, "send") else None
 
 
-async def post_menus(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
+async def post_menus(
+    bot: UmpireBot, game: GameInfo, channel: Any, state: GameState | None = None
+) -> None:
     """Post the menu of each battle decision now owed; close menus no longer owed.
 
     Idempotent and resumable: the menus posted are recorded in the store (one per game and
@@ -50,7 +54,7 @@ async def post_menus(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
     from cogs._views import post_decisions
 
     try:
-        await post_decisions(bot, game, channel)
+        await post_decisions(bot, game, channel, state)
     except Exception:
         log.exception("posting the decision menus of game %s failed", game.id)
 
@@ -94,7 +98,9 @@ def waits_line(notice: wt.Notice) -> str:
     return "\n".join(lines)
 
 
-async def announce_waits(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
+async def announce_waits(
+    bot: UmpireBot, game: GameInfo, channel: Any, state: GameState | None = None
+) -> None:
     """Mention, outside any embed, the people whose wait began (once per wait).
 
     Re-arms the game's deadline for the waits now, claims what to announce in the store
@@ -107,8 +113,8 @@ async def announce_waits(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
     service = bot.service
     try:
         now = bot.clock()
-        await wt.arm_deadline(service, game.id, now)
-        notice = await wt.notices(service, game.id, now, bot.process_id)
+        await wt.arm_deadline(service, game.id, now, state)
+        notice = await wt.notices(service, game.id, now, bot.process_id, state)
     except Exception:
         log.exception("reading the waits of game %s failed", game.id)
         return
@@ -132,8 +138,17 @@ async def announce_waits(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
             await send_dm(bot, int(who), f"🔔 The game waits for you: {what}.", channel)
 
 
-async def follow_up(bot: UmpireBot, game: GameInfo | None, channel: Any = None) -> None:
-    """Everything owed after a change of ``game``, from the stored game. Never raises."""
+async def follow_up(
+    bot: UmpireBot,
+    game: GameInfo | None,
+    channel: Any = None,
+    *,
+    state: GameState | None = None,
+    head: tuple[int, str] | None = None,
+) -> None:
+    """Everything owed after a change of ``game``, from the stored game, or from the state and
+    head the change's answer carries (``state``, ``head``: then nothing is loaded). Never
+    raises."""
     if game is None:
         return
     try:
@@ -141,10 +156,12 @@ async def follow_up(bot: UmpireBot, game: GameInfo | None, channel: Any = None) 
     except Exception:
         log.exception("follow-up of game %s: cannot read it", game.id)
         return
+    if state is not None and (head is None or not await bot.service.still_at(game.id, head)):
+        state, head = None, None  # the game moved on since that answer: read it as it is now
     if channel is None or not hasattr(channel, "send"):
         channel = await game_channel(bot, info)
     if channel is not None:
-        await post_menus(bot, info, channel)  # closes the open menus of a finished game too
+        await post_menus(bot, info, channel, state)  # closes the open menus of a finished game
     if channel is not None and info.status == "active":
-        await announce_waits(bot, info, channel)
-    await bot.board.refresh(info)
+        await announce_waits(bot, info, channel, state)
+    await bot.board.refresh(info, state=state, head=head)

@@ -83,7 +83,8 @@ async def life(interaction: discord.Interaction[Any], text: str) -> None:
     # A game that never started has no status message to edit (and gets none).
     if result.ok and result.game is not None and (result.game.status == "active"
                                                   or result.events):
-        await follow_up(umpire(interaction), result.game, interaction.channel)
+        await follow_up(umpire(interaction), result.game, interaction.channel,
+                        state=result.after, head=result.head)
 
 
 async def list_games(interaction: discord.Interaction[Any], finished: bool, public: bool) -> None:

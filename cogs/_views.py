@@ -282,7 +282,9 @@ async def decide(
     await shown(interaction, result, f"{interaction.user.display_name}: {line}")
 
 
-async def post_decisions(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
+async def post_decisions(
+    bot: UmpireBot, game: GameInfo, channel: Any, state: GameState | None = None
+) -> None:
     """Close the menus of decisions no longer owed and post a menu for each decision owed.
 
     Everything is recomputed from the stored game and the menus recorded in the store, so a
@@ -292,7 +294,8 @@ async def post_decisions(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
     if game.status == "lobby":
         return
     store = bot.service.store
-    state = await bot.service.state(game.id)
+    if state is None:  # not handed on by the answer of a change: from the stored game
+        state = await bot.service.state(game.id)
     owed = owed_keys(state) if game.status == "active" else {}
     menus = {m.key: m for m in await store.menus(game.id)}
     for menu in menus.values():
@@ -373,7 +376,8 @@ async def shown(interaction: discord.Interaction[Any], result: Result, title: st
         return await show(interaction, result, title)
     finally:
         if changed:
-            await follow_up(umpire(interaction), result.game, interaction.channel)
+            await follow_up(umpire(interaction), result.game, interaction.channel,
+                            state=result.after, head=result.head)
 
 
 async def play(interaction: discord.Interaction[Any], text: str, *, slow: bool = False) -> Result:

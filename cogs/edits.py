@@ -150,7 +150,8 @@ class EditButton(
         if self.action == "confirm":
             embed = result_embed(result, f"Edit #{self.number} applied", who)
             await interaction.followup.send(embed=embed, allowed_mentions=allowed(game))
-            await follow_up(bot, game, interaction.channel)
+            await follow_up(bot, game, interaction.channel, state=result.after,
+                            head=result.head)
 
 
 async def _close(

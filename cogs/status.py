@@ -22,6 +22,7 @@ import discord
 
 from cogs._common import COLOUR_INFO, allowed, with_mentions
 from rules.engine import pending, phase_name
+from rules.state import GameState
 from service.games import GameInfo, GameService, ServiceError, head_line
 from service.store import StoreError
 
@@ -39,14 +40,21 @@ def discord_time(when: Any) -> str:
     return f"<t:{int(when.timestamp())}:R>"
 
 
-async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
-    """The status of ``game``: round, power, phase, whom it waits for, the deadline."""
+async def status_embed(
+    service: GameService,
+    game: GameInfo,
+    *,
+    state: GameState | None = None,
+    head: tuple[int, str] | None = None,
+) -> discord.Embed:
+    """The status of ``game``: round, power, phase, whom it waits for, the deadline.
+    ``state``, ``head``: as a change's answer carries them (nothing is loaded), else read."""
     lines: list[str] = []
-    try:
-        state = await service.state(game.id)
-    except ServiceError as e:
-        state = None
-        lines.append(str(e))
+    if state is None:
+        try:
+            state = await service.state(game.id)
+        except ServiceError as e:
+            lines.append(str(e))
     if state is not None:
         lines.append(f"**Round** {state.round}")
         lines.append(f"**Power** {state.power}")
@@ -67,7 +75,7 @@ async def status_embed(service: GameService, game: GameInfo) -> discord.Embed:
             lines.append("**Waiting for** " + (", ".join(waits) or "nobody"))
         # The log's head, recorded as published: a log later cut or rewritten is caught.
         try:
-            seq, h = await service.publish_head(game.id)
+            seq, h = await service.publish_head(game.id, head=head)
             lines.append(f"**Log** {head_line(seq, h)[4:]}")
         except StoreError as e:  # damaged since the state was read: say so
             lines.append(str(e))
@@ -159,8 +167,15 @@ class StatusBoard:
             log.warning("could not read the pins of channel %s", game.channel, exc_info=True)
         return None
 
-    async def refresh(self, game: GameInfo | None) -> discord.Message | None:
-        """Edit the game's status message, or post and pin it. Never raises (a hint only)."""
+    async def refresh(
+        self,
+        game: GameInfo | None,
+        *,
+        state: GameState | None = None,
+        head: tuple[int, str] | None = None,
+    ) -> discord.Message | None:
+        """Edit the game's status message, or post and pin it (``state``, ``head``: as a change's
+        answer carries them). Never raises (a hint only)."""
         if game is None:
             return None
         try:
@@ -170,7 +185,7 @@ class StatusBoard:
             channel = await self._channel(info)
             if channel is None or not hasattr(channel, "send"):
                 return None
-            embed = await status_embed(self.bot.service, info)
+            embed = await status_embed(self.bot.service, info, state=state, head=head)
             if info.id in self.messages and self.shown.get(info.id) == embed.to_dict():
                 return None
             msg = await self.find(channel, info)

@@ -110,6 +110,13 @@ def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
 
     A refusal cites the rule IDs of the game's own rulebook (``Edition.cite``).
     """
+    return decide_folded(state, order, dice).events
+
+
+def decide_folded(state: GameState, order: od.Order, dice: Dice) -> Tx:
+    """``decide``, keeping what deciding folded: the ``Tx`` whose ``events`` are the order's,
+    ``state`` the state they lead to and ``before`` the state before each, so that nobody folds
+    them again (one fold per order: the service answers, caches and hands on this state)."""
     try:
         return _decide(state, order, dice)
     except RulesError as e:
@@ -119,7 +126,7 @@ def decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
         raise
 
 
-def _decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
+def _decide(state: GameState, order: od.Order, dice: Dice) -> Tx:
     if state.winner:
         raise IllegalOrder(f"The game is over: the {state.winner} won. No more orders.")
     if state.ended:
@@ -146,7 +153,7 @@ def _decide(state: GameState, order: od.Order, dice: Dice) -> list[ev.Event]:
         )
     tx = Tx(state)
     rule.decide(tx, order, dice)
-    return tx.events
+    return tx
 
 
 def check(state: GameState, order: od.Order, dice: Dice | None = None) -> None:
@@ -191,6 +198,7 @@ __all__ = [
     "check",
     "concession",
     "decide",
+    "decide_folded",
     "evolve",
     "game_ended",
     "new_game",

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules import events as ev
+from rules.state import GameState
 from service import language as ps
 from service.core import GameInfo, Result
 
@@ -103,6 +104,18 @@ class BatchResult:
     def events(self) -> tuple[ev.Event, ...]:
         return tuple(e for line in self.accepted if line.result for e in line.result.events)
 
+    @property
+    def after(self) -> GameState | None:
+        """The game's state after the last accepted line that changed it (``Result.after``)."""
+        return next((line.result.after for line in reversed(self.accepted)
+                     if line.result is not None and line.result.after is not None), None)
+
+    @property
+    def head(self) -> tuple[int, str] | None:
+        """The log's head after the last accepted line that changed it (``Result.head``)."""
+        return next((line.result.head for line in reversed(self.accepted)
+                     if line.result is not None and line.result.head is not None), None)
+
     def summary(self) -> str:
         """One sentence: how many lines were applied, and where it stopped."""
         if self.error is not None:
@@ -140,10 +153,11 @@ class BatchResult:
         }
         if self.ok:
             return Result(ok=True, answer=self.text(), events=self.events, data=data,
-                          game=self.game, kind="batch", images=self.images)
+                          game=self.game, kind="batch", images=self.images, after=self.after,
+                          head=self.head)
         return Result(ok=False, answer=self.text() if self.lines else "",
                       error=self._error(), events=self.events, data=data, game=self.game,
-                      kind="batch", images=self.images)
+                      kind="batch", images=self.images, after=self.after, head=self.head)
 
     def _error(self) -> str:
         bad = self.refused

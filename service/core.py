@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from db.repo import next_hash
 from rules import events as ev
 from rules.dice import CHAIN_LENGTH, Dice, ScriptedDice
 from rules.engine import evolve, pending, replay
@@ -128,6 +129,10 @@ class Result:
     game: GameInfo | None = None
     kind: str = ""
     images: tuple[RenderedImage, ...] = ()  # PNGs: maps, battle boards (service.images)
+    # After an accepted change: the game's state and the log's head (event count, hash) it led
+    # to, so that a front end shows more of the game without loading it again.
+    after: GameState | None = None
+    head: tuple[int, str] | None = None
 
     @classmethod
     def refused(cls, error: str, *, kind: str = "", game: GameInfo | None = None) -> Result:
@@ -208,7 +213,44 @@ class CountingDice:
 
 
 # --------------------------------------------------------------------------------------------
-# A game loaded, and the core of the service
+# A game loaded, a change folded, and the core of the service
+
+
+@dataclass(frozen=True)
+class Folded:
+    """Events about to be appended, folded once: ``before[i]`` is the state before
+    ``events[i]`` (None before a game's ``GameStarted``), ``after`` the state after them all.
+    The order's own fold (``rules.engine.decide_folded``) is kept this way, so that answering,
+    caching and the front end need no fold of their own (issue 15, one fold per order)."""
+
+    events: tuple[ev.Event, ...]
+    before: tuple[GameState | None, ...]
+    after: GameState
+
+    @classmethod
+    def of(cls, state: GameState | None, events: Sequence[ev.Event]) -> Folded:
+        """Fold ``events`` onto ``state`` (None: a new game, begun by its ``GameStarted``)."""
+        before: list[GameState | None] = []
+        for e in events:
+            before.append(state)
+            state = replay([e]) if state is None else evolve(state, e)
+        if state is None:
+            raise ValueError("a new game is begun by its GameStarted")
+        return cls(tuple(events), tuple(before), state)
+
+    def then(self, events: Sequence[ev.Event]) -> Folded:
+        """These events followed by ``events``, folded onto ``after``."""
+        more = Folded.of(self.after, events)
+        return Folded((*self.events, *more.events), (*self.before, *more.before), more.after)
+
+
+def head_after(read: tuple[int, str], events: Sequence[ev.Event]) -> tuple[int, str]:
+    """The log's head (event count, hash) once ``events`` are appended to a log read as
+    ``read``: what the store computes as it writes them (``db.repo.next_hash``)."""
+    seq, h = read
+    for e in events:
+        h = next_hash(h, ev.event_to_json(e))
+    return seq + len(events), h
 
 
 @dataclass
@@ -278,14 +320,9 @@ class ServiceCore:
         self._cache[game_id] = (key, state)
         return Loaded(rec, events, state)
 
-    def _remember(
-        self, game_id: str, placed: OrderRecord, before: GameState, events: Sequence[ev.Event]
-    ) -> None:
+    def _remember(self, game_id: str, placed: OrderRecord, folded: Folded) -> None:
         """Cache the state after an accepted order, so the next load need not replay it."""
-        after = before
-        for e in events:
-            after = evolve(after, e)
-        self._cache[game_id] = ((placed.end_seq, placed.index, events[-1]), after)
+        self._cache[game_id] = ((placed.end_seq, placed.index, folded.events[-1]), folded.after)
 
     async def _load_playing(self, game_id: str, kind: str) -> tuple[Loaded, GameState] | Result:
         """The loaded game and its state if it is being played, else the refusal."""
@@ -342,34 +379,50 @@ class ServiceCore:
 
     # --- the log's head ---------------------------------------------------------------------------
     async def publish_head(
-        self, game_id: str, events: Sequence[StoredEvent] | None = None
+        self,
+        game_id: str,
+        events: Sequence[StoredEvent] | None = None,
+        *,
+        head: tuple[int, str] | None = None,
     ) -> tuple[int, str]:
         """The log's head (event count, chain hash), recorded in the store as shown to the
-        players (``EventStore.publish_head``). ``events``: the log just loaded, if any."""
-        if events is None:
-            events = await self.store.load_events(game_id)
-        seq, h = len(events), head_of(game_id, events)
+        players (``EventStore.publish_head``). ``events``: the log just loaded, if any;
+        ``head``: the head an answer carried (``Result.head``), if known: nothing is loaded."""
+        if head is not None:
+            seq, h = head
+        else:
+            if events is None:
+                events = await self.store.load_events(game_id)
+            seq, h = len(events), head_of(game_id, events)
         await self.store.publish_head(game_id, seq, h)
         return seq, h
 
+    async def still_at(self, game_id: str, head: tuple[int, str]) -> bool:
+        """Whether the game's log still holds as many events as ``head`` (an answer's
+        ``Result.head``) says: nothing was appended or undone since. Read from the orders'
+        event counts, without loading the log."""
+        orders = await self.store.orders(game_id)
+        return (orders[-1].end_seq if orders else 0) == head[0]
+
     # --- answers ----------------------------------------------------------------------------------
     async def _answer(
-        self, game_id: str, before: GameState | None, events: Sequence[ev.Event], *, kind: str
+        self, game_id: str, folded: Folded, *, kind: str, loaded: Loaded | None
     ) -> Result:
-        lines = ds.describe_all(before, events)
-        after = before
-        if after is None:
-            after = replay(list(events))
-        else:
-            for e in events:
-                after = evolve(after, e)
+        """The answer to a change just appended to the log as ``loaded`` (None: to an empty log):
+        what happened, whom the game waits for, the log's head at a phase's end; listeners and
+        images. Nothing is loaded or folded again: ``folded`` has the states."""
+        events = folded.events
+        lines = ds.describe_folded(folded.before, events)
+        after = folded.after
+        head = head_after((loaded.seq, loaded.head) if loaded else (0, game_id), events)
+        logged = [s.event for s in loaded.events] if loaded else []
         rec = await self.store.get_game(game_id)
         lines.append(ds.waiting_line(after, pending(after), rec.seats))
         if any(isinstance(e, PHASE_ENDS) for e in events):
             # Every phase summary carries the log's head, so that the players hold what a cut
             # or rewritten log would no longer reach (checked at every load).
             try:
-                lines.append(head_line(*await self.publish_head(game_id)))
+                lines.append(head_line(*await self.publish_head(game_id, head=head)))
             except StoreError:  # the order is stored; the next load reports the damage
                 log.exception("publishing the head of game %s failed", game_id)
         info = GameInfo.of(rec)
@@ -378,26 +431,24 @@ class ServiceCore:
                 await listener(info, events)
             except Exception:  # a failing notifier must not undo an accepted order
                 log.exception("listener failed for game %s", game_id)
-        pictures = await self._images_after(game_id, events, after)
+        pictures = await self._images_after(game_id, [*logged, *events], len(events), after)
         return Result(ok=True, answer="\n".join(lines), events=tuple(events), kind=kind, game=info,
-                      images=pictures)
+                      images=pictures, after=after, head=head)
 
     async def _images_after(
-        self, game_id: str, events: Sequence[ev.Event], after: GameState
+        self, game_id: str, log_events: Sequence[ev.Event], new: int, after: GameState
     ) -> tuple[RenderedImage, ...]:
-        """The render hook: battle boards and the map when these events call for them."""
+        """The render hook: battle boards and the map when the last ``new`` events of the
+        game's log (``log_events``) call for them."""
         if not self.images:
             return ()
         from service import images as im
 
-        if not im.wants_images(events):
+        if not im.wants_images(log_events[len(log_events) - new:]):
             return ()
         try:
-            log_events = [s.event for s in await self.store.load_events(game_id)]
             # Pillow is CPU-bound: off the event loop (DESIGN §8).
-            drawn = await asyncio.to_thread(
-                im.images_after, log_events, len(events), game_id, after
-            )
+            drawn = await asyncio.to_thread(im.images_after, log_events, new, game_id, after)
         except Exception:  # a picture that cannot be drawn must not undo an accepted order
             log.exception("rendering failed for game %s", game_id)
             return ()
@@ -462,6 +513,7 @@ __all__ = [
     "NOT_SEATED",
     "OVER",
     "CountingDice",
+    "Folded",
     "GameInfo",
     "GameIsCorrupt",
     "HashedStore",
@@ -473,6 +525,7 @@ __all__ = [
     "ServiceError",
     "SnapshotStore",
     "and_list",
+    "head_after",
     "head_line",
     "make_dice",
     "n_of",

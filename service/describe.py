@@ -571,6 +571,22 @@ def describe_all(before: GameState | None, events: Sequence[ev.Event]) -> list[s
     return lines
 
 
+def describe_folded(
+    before: Sequence[GameState | None], events: Sequence[ev.Event]
+) -> list[str]:
+    """The lines ``describe_all`` gives, for events whose states are known: ``before[i]`` is the
+    state before ``events[i]`` (None before a ``GameStarted``), as deciding them folded it."""
+    lines: list[str] = []
+    for state, e in zip(before, events, strict=True):
+        if state is None:
+            if not isinstance(e, ev.GameStarted):
+                raise ValueError("a run of events without a state must begin with GameStarted")
+            lines.append(tidy(_game_started(None, e)))
+        else:
+            lines.append(describe(state, e))
+    return lines
+
+
 # --------------------------------------------------------------------------------------------
 # Waiting, status and the text map
 

@@ -24,7 +24,7 @@ from rules.edits import EditChange, edit_event, format_edit
 from rules.engine import resolve_edition
 from rules.errors import RulesError
 from service import language as ps
-from service.core import GameInfo, Result, ServiceCore, and_list
+from service.core import Folded, GameInfo, Result, ServiceCore, and_list
 from service.store import EditDecided, EditProposal, StateMovedOn, StoreError
 
 KIND = "edit"
@@ -161,15 +161,16 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
         return _stale(e.proposal, info)
     except StateMovedOn as e:
         return Result.refused(f"{e} Confirm edit #{number} again.", kind=KIND, game=info)
-    svc._remember(game_id, placed, state, [event])
-    result = await svc._answer(game_id, state, [event], kind=KIND)
+    folded = Folded.of(state, [event])
+    svc._remember(game_id, placed, folded)
+    result = await svc._answer(game_id, folded, kind=KIND, loaded=loaded)
     lines = [result.answer]
     if p.seq != loaded.seq:
         lines.insert(0, f"The game moved on since edit #{number} was proposed (event #{p.seq} "
                         f"then, #{loaded.seq} now): it was checked again against this position.")
     decided = await svc.store.get_edit(game_id, number)
     return Result(ok=True, answer="\n".join(lines), events=result.events, kind=KIND,
-                  game=result.game, images=result.images,
+                  game=result.game, images=result.images, after=result.after, head=result.head,
                   data={"edit": proposal_json(decided)})
 
 

@@ -22,6 +22,7 @@ from rules.state import GameState
 from service import fair
 from service.core import (
     OVER,
+    Folded,
     GameInfo,
     Result,
     ServiceCore,
@@ -212,7 +213,7 @@ class LobbyRoom(ServiceCore):
             return Result.refused(str(e), kind="start", game=GameInfo.of(now))
         except StoreError as e:
             return Result.refused(str(e), kind="start", game=info)
-        return await self._answer(game_id, None, events, kind="start")
+        return await self._answer(game_id, Folded.of(None, events), kind="start", loaded=None)
 
     async def _finish_start(
         self, rec: GameRecord, person: str, logged: Sequence[StoredEvent]
@@ -232,7 +233,8 @@ class LobbyRoom(ServiceCore):
             await self.store.set_status(rec.id, "active", expected="lobby")
         except StateMovedOn:
             return await self.start(rec.id, person)
-        r = await self._answer(rec.id, None, [s.event for s in logged], kind="start")
+        r = await self._answer(rec.id, Folded.of(None, [s.event for s in logged]), kind="start",
+                               loaded=None)
         note = ("This game's start had been cut short (its events were written, the game was "
                 "still in the lobby); it is complete now.")
         return replace(r, answer=f"{note}\n{r.answer}")
@@ -437,6 +439,7 @@ class LobbyRoom(ServiceCore):
                     events = [*events, *fair.epilogue(master, log_before, state.round, events)]
             except (RulesError, StoreError) as e:
                 return Result.refused(str(e), kind=what, game=GameInfo.of(rec))
+            folded = Folded.of(state, events)
             try:
                 placed = await self.store.append(
                     game_id, loaded.seq, events, person=person, power="", text=f"game {what}",
@@ -444,8 +447,8 @@ class LobbyRoom(ServiceCore):
                 )
             except StateMovedOn:
                 continue  # an order or another last vote came first: look again
-            self._remember(game_id, placed, state, events)
-            answer = await self._answer(game_id, state, events, kind=what)
+            self._remember(game_id, placed, folded)
+            answer = await self._answer(game_id, folded, kind=what, loaded=loaded)
             return replace(answer, answer=f"{line}\n{answer.answer}",
                            data={"ended": True})
         return Result.refused("The game keeps moving on; vote again.", kind=what)

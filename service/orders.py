@@ -18,7 +18,7 @@ from rules import dice_audit as da
 from rules import events as ev
 from rules import orders as od
 from rules.dice import OutOfDice
-from rules.engine import decide, pending
+from rules.engine import decide_folded, pending
 from rules.errors import InvalidOrder, NotYourTurn, RulesError
 from rules.state import GameState
 from rules.words import possessive
@@ -27,6 +27,7 @@ from service import fair
 from service.core import (
     NOT_SEATED,
     CountingDice,
+    Folded,
     GameInfo,
     Result,
     ServiceCore,
@@ -79,11 +80,13 @@ class OrdersRoom(ServiceCore):
             return Result.refused(why, kind="order", game=info)
         dice = CountingDice(inner)
         try:
-            events = decide(state, order, dice)
+            # Decided once, folded once: the states the events lead through come with them.
+            tx = decide_folded(state, order, dice)
+            folded = Folded(tuple(tx.events), tuple(tx.before), tx.state)
             if log_before is not None:
-                if fair.rolled_after_new_round(events, state.round):
+                if fair.rolled_after_new_round(tx.events, state.round):
                     raise RuntimeError("dice were rolled after a new round started")
-                events = [*events, *fair.epilogue(master, log_before, state.round, events)]
+                folded = folded.then(fair.epilogue(master, log_before, state.round, tx.events))
         except RulesError as e:
             return Result.refused(str(e), kind="order", game=info)
         except OutOfDice as e:
@@ -96,6 +99,7 @@ class OrdersRoom(ServiceCore):
                 kind="order",
                 game=info,
             )
+        events = list(folded.events)
         if not events:
             return Result(ok=True, answer="Nothing changed.", kind="order", game=info)
         try:
@@ -113,8 +117,8 @@ class OrdersRoom(ServiceCore):
             )
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
-        self._remember(game_id, placed, state, events)
-        answer = await self._answer(game_id, state, events, kind="order")
+        self._remember(game_id, placed, folded)
+        answer = await self._answer(game_id, folded, kind="order", loaded=loaded)
         # The order's index in the log: which order an acknowledgement stands for.
         return replace(answer, data={**(answer.data or {}), "order": placed.index})
 

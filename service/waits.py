@@ -33,6 +33,7 @@ from typing import Literal
 from db.records import NOTIFY_HOWS, NotifyHow, NotifyPrefRecord, VacationRecord
 from rules import events as ev
 from rules.engine import pending, phase_name
+from rules.state import GameState
 from service.core import ServiceCore, ServiceError
 from service.store import DeadlineRecord, StoreError
 
@@ -76,13 +77,17 @@ def waits_key(waits: Sequence[Wait]) -> str:
     return hashlib.sha256(body).hexdigest()[:32]
 
 
-async def current_waits(service: ServiceCore, game_id: str) -> list[Wait]:
-    """What the game waits for now, from the stored game ([] unless it is being played)."""
+async def current_waits(
+    service: ServiceCore, game_id: str, state: GameState | None = None
+) -> list[Wait]:
+    """What the game waits for now, from the stored game ([] unless it is being played).
+    ``state``: its state, when the caller has it (an answer's ``Result.after``): not loaded."""
     try:
         rec = await service.store.get_game(game_id)
         if rec.status != "active":
             return []
-        state = await service.state(game_id)
+        if state is None:
+            state = await service.state(game_id)
     except (StoreError, ServiceError):  # gone, corrupt (CorruptGame) or not started
         return []
     out: list[Wait] = []
@@ -288,17 +293,18 @@ async def covered(
 
 
 async def arm_deadline(
-    service: ServiceCore, game_id: str, now: datetime
+    service: ServiceCore, game_id: str, now: datetime, state: GameState | None = None
 ) -> DeadlineRecord | None:
     """Re-arm a deadline with a period for the waits now, if they changed since it was armed.
 
     A wait of absent people only (``covered``) is due at once when the action can answer
     for them (``defaults``, ``end``); any other wait gets the full period from ``now``.
+    ``state``: the game's state, when the caller has it (``current_waits``).
     """
     d = await service.store.get_deadline(game_id)
     if d is None or d.paused or d.every is None:
         return d
-    waits = await current_waits(service, game_id)
+    waits = await current_waits(service, game_id, state)
     key = waits_key(waits)
     if not waits or key == d.armed_for:
         return d
@@ -345,12 +351,14 @@ async def last_actor(service: ServiceCore, game_id: str) -> str:
 
 
 async def notices(
-    service: ServiceCore, game_id: str, now: datetime, claimer: str
+    service: ServiceCore, game_id: str, now: datetime, claimer: str,
+    state: GameState | None = None,
 ) -> Notice:
-    """Claim and return what to announce for ``game_id`` now (see the module's docstring)."""
+    """Claim and return what to announce for ``game_id`` now (see the module's docstring).
+    ``state``: the game's state, when the caller has it (``current_waits``)."""
     store = service.store
     out = Notice(game_id)
-    waits = [w for w in await current_waits(service, game_id) if w.person]
+    waits = [w for w in await current_waits(service, game_id, state) if w.person]
     if not waits:
         return out
     persons = sorted({w.person for w in waits})
