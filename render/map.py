@@ -26,7 +26,7 @@ from render import theme
 from render.geo import Geometry, GeometryError, Point, SpaceShape
 from render.icons import draw_icon
 from render.layout import SHRINK, Room, build_room, leader_start, place_group, place_outside, union
-from rules import legal, movement
+from rules import board, legal
 from rules import orders as od
 from rules.edition import Edition
 from rules.events import UnitsMoved
@@ -721,7 +721,7 @@ def spent_units(state: GameState) -> frozenset[int]:
     land). In Conduct Combat, land and sea units that moved in Combat Move or fought (NC-1).
     """
     s = state
-    if s.winner or s.phase not in (movement.COMBAT, "conduct_combat", movement.NONCOMBAT):
+    if s.winner or s.phase not in (board.COMBAT, "conduct_combat", board.NONCOMBAT):
         return frozenset()
     ed = s.edition
     acted = [u for u in s.units.values() if u.owner == s.power
@@ -736,8 +736,8 @@ def spent_units(state: GameState) -> frozenset[int]:
     for u in acted:
         if (u.space, u.type) in movable:
             continue
-        if (s.phase == movement.COMBAT and ed.units[u.type].domain == "air"
-                and movement.remaining(s, u) > 0):
+        if (s.phase == board.COMBAT and ed.units[u.type].domain == "air"
+                and board.remaining(s, u) > 0):
             continue
         out.add(u.id)
     return frozenset(out)

@@ -16,6 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from rules.errors import InvalidOrder
+
 EDITIONS_DIR = Path(__file__).parent / "editions"
 
 Domain = Literal["land", "sea", "air"]
@@ -540,3 +542,18 @@ def default_edition() -> str:
     if not catalog:
         raise FileNotFoundError(f"No editions are installed under {EDITIONS_DIR}.")
     return catalog[0].id
+
+
+def phase_id(ed: Edition, text: object) -> str:
+    """A phase's id from its id or its name, any case ('Combat Move' -> 'combat_move')."""
+    def norm(x: str) -> str:
+        return " ".join(x.replace("_", " ").replace("-", " ").casefold().split())
+
+    if isinstance(text, str):
+        for p in ed.rules.phases:
+            if norm(text) in (norm(p.id), norm(p.name)):
+                return p.id
+    raise InvalidOrder(
+        f"Unknown phase {text!r}. Phases: "
+        + ", ".join(f"{p.id} ({p.name})" for p in ed.rules.phases) + "."
+    )

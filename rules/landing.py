@@ -53,7 +53,7 @@ class Plan:
 def airborne(s: GameState, power: str) -> list[Unit]:
     """The power's air units not yet on a safe landing place: at sea and not aboard a carrier, or
     in a territory that has not been friendly since the start of the turn (NC-6)."""
-    from rules.movement import friendly_at_turn_start
+    from rules.board import friendly_at_turn_start
 
     ed = s.edition
     out = [u for u in s.units.values()
@@ -66,7 +66,7 @@ def _carrier_reach(s: GameState, c: Unit, phase: str) -> frozenset[str]:
     """Sea zones an own carrier can end its noncombat move in. In Combat Move the proof may
     assume every battle is won (AIR-4), so hostile zones are crossed; in Noncombat Move the
     carrier may not enter hostile zones (NC-8) and canals must be open (MAP-12)."""
-    from rules.movement import canal_open, dist_table, is_hostile_sea, remaining
+    from rules.board import canal_open, dist_table, is_hostile_sea, remaining
 
     ed = s.edition
     left = remaining(s, c)
@@ -98,8 +98,8 @@ def decks(s: GameState, power: str, moving: bool, lift: Iterable[int] = ()) -> l
     (not once Noncombat Move is over). ``lift``: fighters aboard that are taking off now, so
     their slots are free.
     """
-    from rules.mechanisms import production
-    from rules.movement import carrier_room
+    from rules import production
+    from rules.board import carrier_room
 
     ed = s.edition
     off = set(lift)
@@ -136,7 +136,7 @@ def plan(s: GameState, power: str, *, moving: bool = True, fixed: Iterable[int] 
     (Combat Move, Noncombat Move); otherwise everything lands where it is. ``fixed``: air units
     that land where they are now (they just ended their noncombat move there).
     """
-    from rules.movement import _air_dists, friendly_at_turn_start, remaining, unowned_neutrals
+    from rules.board import air_dists, friendly_at_turn_start, remaining, unowned_neutrals
 
     key = (power, moving, frozenset(fixed), frozenset(lift))
     last = _memo
@@ -153,7 +153,7 @@ def plan(s: GameState, power: str, *, moving: bool = True, fixed: Iterable[int] 
     needs: list[tuple[Unit, list[tuple[int, frozenset[str]]]]] = []
     for u in flyers:
         left = remaining(s, u) if moving and u.id not in pinned else 0
-        dist = _air_dists(ed, u.space, blocked)
+        dist = air_dists(ed, u.space, blocked)
         near = [x for x, d in dist.items() if d <= left]
         lands = sorted(t for t in near
                        if not ed.is_sea(t) and friendly_at_turn_start(s, t, power))

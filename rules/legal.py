@@ -15,10 +15,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 
-from rules import combat, engine, movement, tech
+from rules import board, combat, engine, production, tech
 from rules import orders as od
 from rules.errors import AmbiguousOrder, RulesError
-from rules.mechanisms import production
 from rules.state import BattleState, GameState, Unit
 from rules.turn import registry as reg
 
@@ -68,7 +67,7 @@ def _whole_group(state: GameState, move: od.Move) -> Iterator[od.Order]:
     ((name, _),) = move.units.items()
     aboard = _aboard(state, move)
     n = sum(1 for u in _groups(state, move.power).get((move.frm, name, aboard), ())
-            if aboard or movement.remaining(state, u) > 0)
+            if aboard or board.remaining(state, u) > 0)
     if n > 1:
         group = move.model_copy(update={"units": {name: n}})
         if _accepted(state, group):
@@ -139,7 +138,7 @@ def _purchase_candidates(s: GameState, power: str) -> Iterator[od.Order]:
 
 def _groups(s: GameState, power: str) -> dict[tuple[str, str, bool], list[Unit]]:
     """Own movable units by (space, type, aboard), in a stable order."""
-    noncombat = s.phase == movement.NONCOMBAT
+    noncombat = s.phase == board.NONCOMBAT
     out: dict[tuple[str, str, bool], list[Unit]] = {}
     for u in sorted(s.units.values(), key=lambda x: x.id):
         if u.owner != power:
@@ -149,7 +148,7 @@ def _groups(s: GameState, power: str) -> dict[tuple[str, str, bool], list[Unit]]
         # Cargo loaded this phase is stopped but may still offload (UT-8, CM-28).
         if u.stopped and not (aboard and u.assault is None):
             continue
-        if ut.abilities.factory or (movement.remaining(s, u) <= 0 and ut.domain != "land"):
+        if ut.abilities.factory or (board.remaining(s, u) <= 0 and ut.domain != "land"):
             continue
         if noncombat and ut.domain != "air" and (u.combat_moved or u.fought):
             continue  # NC-1
@@ -161,7 +160,7 @@ def _move_candidates(s: GameState, power: str) -> Iterator[od.Order]:
     ed = s.edition
     for (space, name, aboard), units in _groups(s, power).items():
         dom = ed.units[name].domain
-        left = max(movement.remaining(s, u) for u in units)
+        left = max(board.remaining(s, u) for u in units)
         if dom == "land" and aboard:
             targets = sorted(t for t in ed.neighbours[space] if not ed.is_sea(t))
         elif dom == "land":
@@ -170,7 +169,7 @@ def _move_candidates(s: GameState, power: str) -> Iterator[od.Order]:
             targets = _sea_targets(s, space, left)
         else:
             targets = _air_targets(s, power, space, left)
-        raids = (dom == "air" and s.phase == movement.COMBAT and ed.rules.rules.strategic_bombing
+        raids = (dom == "air" and s.phase == board.COMBAT and ed.rules.rules.strategic_bombing
                  and ed.units[name].abilities.strategic_bomber)
         for to in targets:
             yield od.Move(power=power, units={name: 1}, frm=space, to=to)
@@ -183,7 +182,7 @@ def _land_targets(s: GameState, power: str, space: str, left: int,
     ed = s.edition
     if any(u.moved for u in units):
         return []  # land units that moved stop for the phase (CM-3, UT-10)
-    dist = movement.dist_table(ed, "land").get(space, {})
+    dist = board.dist_table(ed, "land").get(space, {})
     out = [t for t, d in dist.items() if 0 < d <= left]
     # Loading: only zones next to this territory that hold a friendly transport (UT-8).
     for z in ed.neighbours[space]:
@@ -194,7 +193,7 @@ def _land_targets(s: GameState, power: str, space: str, left: int,
 
 
 def _sea_targets(s: GameState, space: str, left: int) -> list[str]:
-    dist = movement.dist_table(s.edition, "sea").get(space, {})
+    dist = board.dist_table(s.edition, "sea").get(space, {})
     order = list(s.edition.spaces)
     return sorted((z for z, d in dist.items() if 0 < d <= left), key=order.index)
 
@@ -202,16 +201,16 @@ def _sea_targets(s: GameState, space: str, left: int) -> list[str]:
 def _air_targets(s: GameState, power: str, space: str, left: int) -> list[str]:
     ed = s.edition
     out: list[str] = []
-    combat_phase = s.phase == movement.COMBAT
+    combat_phase = s.phase == board.COMBAT
     for t in ed.spaces:
-        if t == space or movement.air_distance(ed, space, t) > left:
+        if t == space or board.air_distance(ed, space, t) > left:
             continue
         if combat_phase:
-            hostile = (bool(movement.enemy_units(s, t, power)) if ed.is_sea(t)
-                       else movement.is_hostile_territory(s, t, power))
+            hostile = (bool(board.enemy_units(s, t, power)) if ed.is_sea(t)
+                       else board.is_hostile_territory(s, t, power))
             if not hostile:
                 continue  # CM-4: air units end a combat move in combat
-        elif not ed.is_sea(t) and not movement.friendly_at_turn_start(s, t, power):
+        elif not ed.is_sea(t) and not board.friendly_at_turn_start(s, t, power):
             continue  # NC-6: land only where it was friendly at the start of the turn
         out.append(t)
     return out

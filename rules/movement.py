@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rules import events as ev
@@ -27,182 +25,29 @@ from rules.words import counted, possessive
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
-COMBAT = "combat_move"
-NONCOMBAT = "noncombat_move"
-
-
-# --------------------------------------------------------------------------------------------
-# Space status
-
-
-def is_hostile_territory(s: GameState, space: str, power: str) -> bool:
-    """MAP-6: controlled by an enemy power."""
-    return s.enemy(s.owners.get(space), power)
-
-
-def enemy_units(s: GameState, space: str, power: str) -> list[Unit]:
-    return [u for u in s.units_in(space) if s.enemy(u.owner, power)]
-
-
-def is_hostile_sea(s: GameState, space: str, power: str) -> bool:
-    """MAP-7: a sea zone is hostile iff it holds an enemy surface warship; with the rule switch
-    ``hostile_sea`` "any_unit" (Classic R-NAV-01, §4.2) any enemy unit makes it enemy-occupied,
-    submarines and transports included."""
-    ed = s.edition
-    foes = enemy_units(s, space, power)
-    if ed.rules.rules.hostile_sea == "any_unit":
-        return bool(foes)
-    return any(ed.units[u.type].abilities.surface_warship for u in foes)
-
-
-def hostile_sea_why(s: GameState) -> str:
-    """What makes a sea zone hostile in this edition, for messages (MAP-7 / R-NAV-01)."""
-    if s.edition.rules.rules.hostile_sea == "any_unit":
-        return "enemy units there (R-NAV-01)"
-    return "enemy surface warships there (MAP-7)"
-
-
-@lru_cache(maxsize=32)
-def _neutral_lands(ed: Edition) -> tuple[str, ...]:
-    """Passable territories printed without an owner: the neutrals (Classic R-NEU-01)."""
-    return tuple(t for t, sp in ed.spaces.items()
-                 if sp.kind == "land" and not sp.impassable and sp.original_owner is None)
-
-
-def is_neutral(s: GameState, space: str) -> bool:
-    """An unowned neutral that can be entered (Classic R-NEU-01): a passable neutral nobody has
-    taken yet. Impassable neutrals (1941 MAP-8) are ``Space.impassable`` instead."""
-    return space in _neutral_lands(s.edition) and s.owners.get(space) is None
-
-
-def unowned_neutrals(s: GameState) -> frozenset[str]:
-    return frozenset(t for t in _neutral_lands(s.edition) if s.owners.get(t) is None)
-
-
-def neutral_fee(s: GameState) -> int | None:
-    """The price of violating a neutral (Classic R-NEU-02); None: neutrals are impassable."""
-    return s.edition.rules.rules.neutral_fee
-
-
-def enemy_aa_guns(s: GameState, space: str, power: str) -> list[Unit]:
-    """Enemy antiaircraft guns standing in a territory (Classic R-AAG-03), not cargo."""
-    ed = s.edition
-    return [u for u in enemy_units(s, space, power)
-            if ed.units[u.type].abilities.anti_air and u.carried_by is None]
-
-
-def has_enemy_destroyer(s: GameState, space: str, power: str) -> bool:
-    ed = s.edition
-    return any(ed.units[u.type].abilities.anti_sub for u in enemy_units(s, space, power))
-
-
-def canal_open(s: GameState, a: str, b: str, power: str) -> bool:
-    """MAP-12: the side must have held the canal's territories at the start of the turn."""
-    canal = s.edition.canal_links.get(frozenset((a, b)))
-    if canal is None:
-        return True
-    return all(s.friendly(s.turn_start_owners.get(t), power) for t in canal.controlled_by)
-
-
-def friendly_at_turn_start(s: GameState, space: str, power: str) -> bool:
-    """NC-6 / A-15: friendly since the start of the turn (not captured or liberated this turn)."""
-    return (
-        s.friendly(s.turn_start_owners.get(space), power)
-        and s.friendly(s.owners.get(space), power)
-        and space not in s.captured_this_turn
-    )
-
-
-@lru_cache(maxsize=32)
-def dist_table(ed: Edition, domain: str) -> dict[str, dict[str, int]]:
-    """Steps between spaces for a unit class, ignoring who holds what (MAP-1).
-
-    Land: territories only; sea: sea zones only, never into or out of a closed zone (MAP-9);
-    air: every space. Neutral territories are never entered or crossed (MAP-8).
-    """
-    closed = set(ed.map.closed_sea_zones) if domain == "sea" else set()
-
-    def ok(space: str) -> bool:
-        sp = ed.spaces[space]
-        if sp.impassable or space in closed:
-            return False
-        return domain == "air" or sp.kind == ("land" if domain == "land" else "sea")
-
-    out: dict[str, dict[str, int]] = {}
-    for src in (n for n in ed.spaces if ok(n)):
-        dist = {src: 0}
-        q = deque([src])
-        while q:
-            x = q.popleft()
-            for y in ed.neighbours[x]:
-                if y not in dist and ok(y):
-                    dist[y] = dist[x] + 1
-                    q.append(y)
-        out[src] = dist
-    return out
-
-
-def air_distance(ed: Edition, a: str, b: str) -> int:
-    """AIR-6: every space entered costs 1; neutrals cannot be flown over (MAP-8)."""
-    return dist_table(ed, "air").get(a, {}).get(b, 10**6)
-
-
-@lru_cache(maxsize=1024)
-def _air_dists(ed: Edition, frm: str, blocked: frozenset[str]) -> dict[str, int]:
-    """Air steps from ``frm`` never entering ``blocked`` spaces (nor impassable ones)."""
-    dist = {frm: 0}
-    q = deque([frm])
-    while q:
-        x = q.popleft()
-        for y in ed.neighbours[x]:
-            if y not in dist and y not in blocked and not ed.spaces[y].impassable:
-                dist[y] = dist[x] + 1
-                q.append(y)
-    return dist
-
-
-def air_distance_now(s: GameState, a: str, b: str, over_neutrals: bool = False) -> int:
-    """AIR-6 / R-AIR-02 with who holds what: unowned neutrals may be flown over only in Combat
-    Move, as a violation (Classic R-NEU-02); never in Noncombat Move, so never on the way to
-    land (R-NEU-05, R-NCM-04). 10**6 when unreachable."""
-    blocked = frozenset() if over_neutrals else unowned_neutrals(s)
-    return _air_dists(s.edition, a, blocked).get(b, 10**6)
-
-
-# --------------------------------------------------------------------------------------------
-# Units and remaining movement
-
-
-def utype(s: GameState, u: Unit) -> str:
-    return s.edition.units[u.type].domain
-
-
-def full_move(s: GameState, u: Unit) -> int:
-    """The unit's move this turn, after weapons developments (Long-Range Aircraft, R-TEC-05)."""
-    return tech.move(s, u.owner, u.type)
-
-
-def remaining(s: GameState, u: Unit) -> int:
-    return full_move(s, u) - u.moved
-
-
-def cargo_of(s: GameState, host: Unit) -> list[Unit]:
-    return [x for x in s.units.values() if x.carried_by == host.id]
-
-
-def transport_room(s: GameState, t: Unit) -> int:
-    ed = s.edition
-    cap = ed.units[t.type].abilities.transport_capacity
-    return cap - sum(ed.units[x.type].abilities.transport_cost for x in cargo_of(s, t))
-
-
-def carrier_room(s: GameState, c: Unit) -> int:
-    cap = s.edition.units[c.type].abilities.carrier_capacity
-    return cap - sum(1 for x in cargo_of(s, c) if utype(s, x) == "air")
-
-
-# --------------------------------------------------------------------------------------------
-# Paths
+from rules.board import (  # the board queries movement uses
+    COMBAT,
+    NONCOMBAT,
+    air_distance_now,
+    air_dists,
+    canal_open,
+    cargo_of,
+    carrier_room,
+    dist_table,
+    enemy_aa_guns,
+    enemy_units,
+    friendly_at_turn_start,
+    full_move,
+    has_enemy_destroyer,
+    hostile_sea_why,
+    is_hostile_sea,
+    is_hostile_territory,
+    is_neutral,
+    neutral_fee,
+    remaining,
+    transport_room,
+    unowned_neutrals,
+)
 
 
 @dataclass
@@ -445,7 +290,7 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                 )
     else:
         blocked = frozenset() if over else neutrals
-        d = _air_dists(ed, frm, blocked).get(to, 10**6)
+        d = air_dists(ed, frm, blocked).get(to, 10**6)
         if d > budget:
             around = ""
             if not over and fee is not None and air_distance_now(s, frm, to, True) < d:
@@ -471,7 +316,7 @@ def _best_air_path(s: GameState, power: str, frm: str, to: str, blocked: frozens
     past the fewest enemy antiaircraft guns (each costs a die per aircraft in Combat Move,
     R-AIR-05); ties by name."""
     ed = s.edition
-    back = _air_dists(ed, to, blocked)  # steps to the target: only shortest routes are tried
+    back = air_dists(ed, to, blocked)  # steps to the target: only shortest routes are tried
     neutrals = unowned_neutrals(s)
     guns: dict[str, int] = {}
     if phase == COMBAT and ed.rules.rules.aa_overflight_fire:
@@ -676,7 +521,7 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             moves.append(ev.UnitMove(id=c.id, path=m.path, cost=0, carried_by=host_id))
     if phase == COMBAT:
         _check_transports_not_alone(s, order, moves)
-    from rules.mechanisms import territory
+    from rules import territory
 
     violated = _violations(s, moves) if phase == COMBAT else []
     fee = neutral_fee(s) or 0
@@ -991,7 +836,7 @@ def _carrier_zones(s: GameState, power: str, moving: bool = True,
                 if d <= remaining(s, c):
                     zones.add(z)
     if any(ed.units[u].abilities.carrier_capacity for u in s.purchase):
-        from rules.mechanisms import production
+        from rules import production
 
         for f in production.eligible_factories(s, power):
             zones.update(z for z in ed.neighbours[f] if ed.is_sea(z))  # NC-6, A-22

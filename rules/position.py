@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import codec
-from rules.edition import Edition
+from rules.edition import Edition, phase_id
 from rules.errors import InvalidOrder
 from rules.state import BattleState, GameState, TurnMarks, Unit
 from rules.words import possessive
@@ -393,21 +393,6 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
         if k in pos:
             out[k] = pos[k]
     return out
-
-
-def phase_id(ed: Edition, text: Any) -> str:
-    """A phase's id from its id or its name, any case ('Combat Move' -> 'combat_move')."""
-    def norm(x: str) -> str:
-        return " ".join(x.replace("_", " ").replace("-", " ").casefold().split())
-
-    if isinstance(text, str):
-        for p in ed.rules.phases:
-            if norm(text) in (norm(p.id), norm(p.name)):
-                return p.id
-    raise InvalidOrder(
-        f"Unknown phase {text!r}. Phases: "
-        + ", ".join(f"{p.id} ({p.name})" for p in ed.rules.phases) + "."
-    )
 
 
 def developments(ed: Edition, ts: Any, where: str) -> list[str]:

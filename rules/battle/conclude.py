@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules.battle.forces import alive, rules_of, side_units
-from rules.movement import is_hostile_territory
+from rules.board import is_hostile_territory
 from rules.state import BattleState
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def conclude(tx: Tx, b: BattleState, result: str) -> None:
     """Step 7: repair, land fighters, capture (CC-7a..c), seaborne landing (AA-3)."""
-    from rules.mechanisms import territory
+    from rules import territory
 
     s = tx.state
     ed = s.edition

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules.battle import model as bm
-from rules.movement import enemy_units, is_hostile_sea, is_hostile_territory
+from rules.board import enemy_units, is_hostile_sea, is_hostile_territory
 from rules.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def open_battles(tx: Tx, from_position: bool = False) -> None:
     """Open every battle of the acting power; take empty territories (CC-0b)."""
-    from rules.mechanisms import territory
+    from rules import territory
 
     s = tx.state
     ed = s.edition

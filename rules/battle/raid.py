@@ -29,7 +29,7 @@ def decide_raid(tx: Tx, order: od.Bomb, dice: Dice) -> None:
     """The antiaircraft gun fires one die per raiding bomber (each 1 destroys one, R-SBR-02);
     each survivor rolls its attack dice (R-SBR-03) and the territory's owner pays the sum to
     the bank, a shortfall becoming a debt (R-SBR-04/05)."""
-    from rules.mechanisms import territory
+    from rules import territory
 
     s = tx.state
     ed = s.edition

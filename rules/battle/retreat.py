@@ -9,8 +9,8 @@ from rules import events as ev
 from rules import orders as od
 from rules.battle.conclude import conclude
 from rules.battle.forces import alive, rules_of
+from rules.board import is_hostile_sea
 from rules.errors import IllegalOrder, InvalidOrder
-from rules.movement import is_hostile_sea
 from rules.state import BattleState, GameState, Unit
 
 if TYPE_CHECKING:

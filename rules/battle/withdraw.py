@@ -14,8 +14,8 @@ from rules import events as ev
 from rules import orders as od
 from rules.battle.conclude import conclude
 from rules.battle.forces import alive, rules_of, side_units
+from rules.board import canal_open, enemy_units
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn
-from rules.movement import canal_open, enemy_units
 from rules.state import BattleState, GameState, Unit
 from rules.words import counted, possessive
 

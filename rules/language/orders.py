@@ -237,7 +237,7 @@ def _end(rest: str, names: Names, verb: str) -> EndPhase:
         return EndPhase(confirm=bool(confirm))
     if names.edition is None:
         raise InvalidOrder(usage)
-    from rules.position import phase_id
+    from rules.edition import phase_id
 
     try:
         phase = phase_id(names.edition, what.removesuffix(" phase"))

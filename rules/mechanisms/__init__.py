@@ -11,5 +11,4 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
     purchase,
     research,
     rockets,
-    territory,
 )

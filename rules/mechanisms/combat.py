@@ -12,8 +12,8 @@ from rules import combat
 from rules import events as ev
 from rules import orders as od
 from rules.errors import IllegalOrder
-from rules.mechanisms.territory import leave_conduct_combat
 from rules.state import BattleState, GameState
+from rules.territory import leave_conduct_combat
 from rules.turn import registry as reg
 
 if TYPE_CHECKING:

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules import events as ev
-from rules.mechanisms.territory import add_debt
 from rules.state import GameState
+from rules.territory import add_debt
 from rules.turn import registry as reg
 
 if TYPE_CHECKING:

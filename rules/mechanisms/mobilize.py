@@ -8,6 +8,7 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rules import board
 from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
@@ -20,14 +21,14 @@ from rules.words import counted, possessive
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
-from rules.mechanisms.production import (
+from rules.mechanisms.purchase import fmt_units, purchase_cost
+from rules.production import (
     aa_guns,
     cap_left,
     eligible_factories,
     hostile_for_placement,
     new_factory_sites,
 )
-from rules.mechanisms.purchase import fmt_units, purchase_cost
 
 
 def decide_place(tx: Tx, order: od.Place) -> None:
@@ -190,7 +191,6 @@ def _place_factory(tx: Tx, order: od.Place) -> None:
 
 def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
     """Own fighters at sea with no carrier berth, by zone: they wait for a new carrier (NC-6)."""
-    from rules import movement
 
     ed = s.edition
     out: dict[str, int] = {}
@@ -199,7 +199,7 @@ def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
                 and ed.units[u.type].abilities.carrier_landable):
             out[u.space] = out.get(u.space, 0) + 1
     for z in list(out):
-        room = sum(movement.carrier_room(s, c) for c in s.units_in(z)
+        room = sum(board.carrier_room(s, c) for c in s.units_in(z)
                    if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power))
         out[z] -= room
         if out[z] <= 0:

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from rules import board, movement
 from rules import events as ev
-from rules import movement
 from rules import orders as od
 from rules.dice import Dice
 from rules.state import GameState
@@ -25,7 +25,7 @@ def _wrong_phase(state: GameState, order: od.Move) -> str:
             f"{phase_name(state)} now (CM-1). Use 'end' to finish this phase.")
 
 
-@reg.order(od.Move, phases=(movement.COMBAT, movement.NONCOMBAT), wrong_phase=_wrong_phase)
+@reg.order(od.Move, phases=(board.COMBAT, board.NONCOMBAT), wrong_phase=_wrong_phase)
 def _decide(tx: Tx, order: od.Move, dice: Dice) -> None:
     movement.decide_move(tx, order, dice)
 
@@ -38,7 +38,7 @@ def _idle_noncombat(s: GameState) -> str | None:
     able: dict[str, int] = {}
     for u in s.units.values():
         if (u.owner != p or u.combat_moved or u.fought or u.stopped
-                or u.carried_by is not None or movement.remaining(s, u) <= 0):
+                or u.carried_by is not None or board.remaining(s, u) <= 0):
             continue
         able[u.space] = able.get(u.space, 0) + 1
     if able:
@@ -52,9 +52,9 @@ def _idle_noncombat(s: GameState) -> str | None:
     return None
 
 
-_combat_move = reg.phase(movement.COMBAT)
+_combat_move = reg.phase(board.COMBAT)
 _combat_move.end.append(lambda tx, order: movement.check_end_combat_move(tx.state))
-_noncombat = reg.phase(movement.NONCOMBAT)
+_noncombat = reg.phase(board.NONCOMBAT)
 _noncombat.enter.append(lambda tx, initial: movement.land_stranded_fighters(tx))
 _noncombat.end.append(lambda tx, order: movement.end_noncombat(tx, confirm=order.confirm))
 _noncombat.idle.append(_idle_noncombat)

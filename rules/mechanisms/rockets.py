@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
+from rules import board, tech
 from rules import events as ev
 from rules import orders as od
-from rules import tech
 from rules.dice import Dice
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.language.names import Names
@@ -26,7 +26,7 @@ from rules.words import possessive, rule_suffix
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
-from rules.mechanisms.territory import charge_damage
+from rules.territory import charge_damage
 
 # --------------------------------------------------------------------------------------------
 # The order and the event
@@ -115,7 +115,6 @@ def rocket_range(s: GameState, power: str) -> int:
 
 def rocket_targets(s: GameState, power: str, frm: str) -> list[str]:
     """Enemy-owned industrial complexes within rocket range of ``frm`` (A-10)."""
-    from rules import movement
 
     ed = s.edition
     reach = rocket_range(s, power)
@@ -123,7 +122,7 @@ def rocket_targets(s: GameState, power: str, frm: str) -> list[str]:
     for u in s.units.values():
         if not ed.units[u.type].abilities.factory or not s.enemy(u.owner, power):
             continue
-        if movement.air_distance(ed, frm, u.space) <= reach:
+        if board.air_distance(ed, frm, u.space) <= reach:
             out.append(u.space)
     return sorted(set(out))
 
@@ -184,9 +183,8 @@ def decide_rocket(tx: Tx, order: Rocket, dice: Dice) -> None:
         )
     targets = rocket_targets(s, p, order.frm)
     if order.target not in targets:
-        from rules import movement
 
-        d = movement.air_distance(ed, order.frm, order.target)
+        d = board.air_distance(ed, order.frm, order.target)
         far = f"{d} spaces" if d < 10**6 else "out of reach"
         raise IllegalOrder(
             f"{order.target} is {far} from {order.frm}; a rocket reaches "

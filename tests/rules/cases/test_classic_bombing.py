@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules import orders as od
+from rules import territory
 from rules.defaults import default_orders
 from rules.engine import Tx, pending
 from rules.events import DamagePaid, DiceRolled
 from rules.legal import legal_orders
-from rules.mechanisms import territory
 from tests.rules.helpers import Game, position
 
 GER, UK = "Germany", "United Kingdom"

@@ -5,9 +5,8 @@ Each test is named after its rule ID in the digest.
 
 from __future__ import annotations
 
-from rules import engine
+from rules import engine, territory
 from rules import events as ev
-from rules.mechanisms import territory
 from tests.rules.helpers import Game, position
 
 

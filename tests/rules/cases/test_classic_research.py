@@ -247,7 +247,7 @@ def test_research_dice_are_in_the_dice_audit() -> None:
 def test_R_TEC_05_status_shows_developments_and_debts() -> None:
     """The 'state' document gives developments and debts (docs/positions.md); 'game status'
     text names each power's developments and what it owes (R-SBR-05)."""
-    from rules.mechanisms import territory
+    from rules import territory
     from service.describe import status_lines
 
     g = research_game()
