@@ -299,7 +299,7 @@ class BattleEnded(Event):
 
 
 class DamagePaid(Event):
-    """A power pays damage to the bank (strategic bombing R-SBR-04, rockets A-10); what its
+    """A power pays damage to the bank (R-SBR-04, and other attacks on its complexes); what its
     treasury cannot cover becomes a debt, settled out of its next income (R-SBR-05, R-INC-03)."""
 
     type: Literal["DamagePaid"] = "DamagePaid"

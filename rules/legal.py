@@ -110,16 +110,13 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
             yield from _place_candidates(state, power)
         case _:
             pass
-    for more in reg.candidates_in(state.phase):  # what mechanisms add (e.g. rockets)
+    for more in reg.candidates_in(state.phase):  # what the mechanisms add (rules.turn.registry)
         yield from more(state, power)
     yield od.EndPhase(power=power, phase=state.phase)
 
 
 # --------------------------------------------------------------------------------------------
 # Purchase
-
-
-# Research dice offered: 1 up to this many (more are legal, but a list has to stop somewhere).
 
 
 def _purchase_candidates(s: GameState, power: str) -> Iterator[od.Order]:

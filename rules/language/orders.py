@@ -1,5 +1,6 @@
 """The turn's orders outside battle, described once each (``rules.language.registry``): buy,
-move (load, unload), place, research, rocket, end, standing casualties.
+move (load, unload), place, end, standing casualties. Orders of a mechanism of their own are
+described in its module (``rules/mechanisms/``).
 
 Each description holds the order's syntax line, its reader, its example and explanation for
 ``help``, and what autocomplete offers for its arguments; registering it in ``ORDERS`` is all

@@ -50,7 +50,7 @@ def _end_conduct_combat(tx: Tx, order: od.EndPhase) -> None:
 
 
 _conduct = reg.phase(CONDUCT)
-_conduct.auto_pass = True  # passed when no battle, raid (or rocket) is left (CC-0, A-10)
+_conduct.auto_pass = True  # passed when no mechanism has work left in it (CC-0)
 _conduct.enter.append(lambda tx, initial: combat.open_battles(tx, from_position=initial))
 _conduct.busy.append(lambda s: any(b.step != "done" for b in s.battles.values()))
 _conduct.busy.append(lambda s: bool(combat.open_raids(s)))

@@ -54,7 +54,7 @@ def enter_phase(tx: Tx, phase: str, initial: bool = False) -> None:
     for enter in handler.enter:
         enter(tx, initial)
     if handler.auto_pass and not initial and not any(busy(tx.state) for busy in handler.busy):
-        # Nothing to do in it (e.g. Conduct Combat without battles, raids or rockets): passed.
+        # No mechanism has work left in it (its handler's ``busy``): passed.
         for leave in handler.leave:
             leave(tx)
         enter_phase(tx, after(tx.state, pid))
