@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules import events as ev
+from rules import movement_end
 from rules.battle.forces import alive, rules_of, side_units
 from rules.board import is_hostile_territory
 from rules.state import BattleState
@@ -49,9 +50,8 @@ def conclude(tx: Tx, b: BattleState, result: str) -> None:
     if b.sea and rules_of(s).stranded_fighters == "same_zone":
         # R-AIR-10: fighters of a sunk carrier that survived land in this zone (another carrier,
         # an island there) as the battle ends, or are lost.
-        from rules import movement
 
-        movement.land_stranded_fighters(tx, b.space)
+        movement_end.land_stranded_fighters(tx, b.space)
     if not b.sea and result == "attacker":
         land = [u for u in alive(tx.state, b.attacking + b.seaborne)
                 if ed.units[u.type].abilities.can_capture and u.space == b.space]

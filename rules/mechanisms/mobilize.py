@@ -8,7 +8,7 @@ import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules import board
+from rules import board, movement_end
 from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
@@ -253,7 +253,6 @@ def _caps_allow(ed: Edition, caps: dict[str, int], per_zone: dict[str, int]) -> 
 
 def end_mobilize(tx: Tx, confirm: bool) -> None:
     s = tx.state
-    from rules import movement
 
     if _fighters_left_waiting(s, s.power) < sum(_waiting_fighters(s, s.power).values()):
         # MB-6/AIR-5: a promised carrier that can still be placed must be placed.
@@ -278,7 +277,7 @@ def end_mobilize(tx: Tx, confirm: bool) -> None:
         else:
             amount = purchase_cost(s, s.purchase)
             tx.emit(ev.PurchaseRefunded(power=s.power, units=dict(s.purchase), amount=amount))
-    movement.remove_unlanded_air(tx, final=True)
+    movement_end.remove_unlanded_air(tx, final=True)
 
 
 def _could_place(s: GameState, utype: str) -> bool:

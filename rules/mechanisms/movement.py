@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from rules import board, movement
+from rules import board, movement, movement_end
 from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
@@ -53,10 +53,10 @@ def _idle_noncombat(s: GameState) -> str | None:
 
 
 _combat_move = reg.phase(board.COMBAT)
-_combat_move.end.append(lambda tx, order: movement.check_end_combat_move(tx.state))
+_combat_move.end.append(lambda tx, order: movement_end.check_end_combat_move(tx.state))
 _noncombat = reg.phase(board.NONCOMBAT)
-_noncombat.enter.append(lambda tx, initial: movement.land_stranded_fighters(tx))
-_noncombat.end.append(lambda tx, order: movement.end_noncombat(tx, confirm=order.confirm))
+_noncombat.enter.append(lambda tx, initial: movement_end.land_stranded_fighters(tx))
+_noncombat.end.append(lambda tx, order: movement_end.end_noncombat(tx, confirm=order.confirm))
 _noncombat.idle.append(_idle_noncombat)
 
 

@@ -1,0 +1,284 @@
+"""The ends of the movement phases: the checks before Combat Move ends (transports alone,
+air units without a landing, CM-14, UT-12), fighters stranded by a sunk carrier (NC-3,
+R-AIR-10), and air units left without a landing when Noncombat Move ends (NC-7).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules import events as ev
+from rules.errors import IllegalOrder
+from rules.state import GameState, Unit
+
+if TYPE_CHECKING:
+    from rules.turn.tx import Tx
+
+from rules.board import (
+    COMBAT,
+    canal_open,
+    cargo_of,
+    carrier_room,
+    enemy_units,
+    friendly_at_turn_start,
+    is_hostile_sea,
+    remaining,
+)
+from rules.movement import _carrier_zones, _waiting
+
+
+def check_end_combat_move(s: GameState) -> None:
+    ed = s.edition
+    power = s.power
+    problems: list[str] = []
+    # The zone an assault is made from: where the cargo waits, or where it offloaded from.
+    assault_zones = {
+        c.space if ed.is_sea(c.space) else (c.came_from or c.space)
+        for c in s.units.values() if c.owner == power and c.assault
+    }
+    for u in s.units.values():
+        if u.owner != power or u.carried_by is not None:
+            continue
+        dom = ed.units[u.type].domain
+        if dom == "sea" and u.combat_moved:
+            z = u.space
+            if is_hostile_sea(s, z, power) or enemy_units(s, z, power):
+                continue
+            if z in assault_zones or u.offloaded:
+                continue  # CM-4 exception 2
+            if u.start and is_hostile_sea(s, u.start, power):
+                continue  # CM-13: escaped from a hostile zone
+            problems.append(
+                f"{u.type} in {z}: Combat Move must end in combat (CM-4); move it in Noncombat "
+                "Move instead, or use 'undo'."
+            )
+    for c in s.units.values():
+        if c.owner == power and c.carried_by is not None and c.loaded == COMBAT and not c.assault:
+            problems.append(
+                f"{c.type} loaded in Combat Move aboard in {c.space} must offload in an amphibious "
+                "assault (CM-28): offload it into a hostile territory, or 'undo'."
+            )
+    for z in sorted(assault_zones):
+        subs = [e for e in enemy_units(s, z, power) if ed.units[e.type].abilities.submersible]
+        warships = [w for w in s.units_in(z)
+                    if w.owner == power and ed.units[w.type].abilities.warship]
+        if subs and not warships and not is_hostile_sea(s, z, power):
+            problems.append(
+                f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
+                f"{power} warship is in {z} at the end of Combat Move (CM-29)."
+            )
+    problems.extend(_landing_problems(s, power))
+    problems.extend(_lone_transport_problems(s, power, assault_zones))
+    if problems:
+        raise IllegalOrder("Cannot end Combat Move yet: " + " ".join(problems))
+
+
+def _landing_problems(s: GameState, power: str) -> list[str]:
+    """AIR-4 / CM-16: every air unit that moved in Combat Move keeps some way to land, all of
+    them at once (each carrier takes two fighters and ends the turn in one zone)."""
+    from rules import landing
+
+    ed = s.edition
+    p = landing.plan(s, power)
+    out = []
+    for u in p.lost:
+        if not u.combat_moved:
+            continue
+        crowded = p.options.get(u.id, 0) > 0
+        out.append(
+            f"{u.type} in {u.space} has no possible landing place ({ed.cite('AIR-4')})"
+            + (": the carriers it could reach are needed by other fighters, two a carrier "
+               f"({ed.cite('UF-2', 'UC-2')})" if crowded else "")
+            + "; move it where it can land, or 'undo'."
+        )
+    return out
+
+
+def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) -> list[str]:
+    """UT-3: transports attack only with a unit that has an attack value. A-9: transports alone
+    in a hostile zone at the start of the turn must leave it if they can; if they cannot, they
+    stay and no battle happens. UT-3 / CM-4: transports that moved in Combat Move into a zone
+    with enemy units (submarines, transports) and nothing to attack them with fight no battle,
+    so they may end there only for an amphibious assault from that zone."""
+    ed = s.edition
+    out: list[str] = []
+    zones = sorted({u.space for u in s.units.values()
+                    if u.owner == power and u.carried_by is None and ed.is_sea(u.space)
+                    and ed.units[u.type].abilities.cannot_attack_alone})
+    for z in zones:
+        mine = [u for u in s.units_in(z) if u.owner == power and u.carried_by is None]
+        if any(ed.units[u.type].attack > 0 for u in mine):
+            continue
+        alone = [u for u in mine if ed.units[u.type].abilities.cannot_attack_alone]
+        if not is_hostile_sea(s, z, power):
+            moved = [u for u in alone if u.combat_moved and not u.offloaded
+                     and not (u.start and is_hostile_sea(s, u.start, power))]  # CM-13
+            if moved and enemy_units(s, z, power) and z not in assault_zones:
+                laden = any(cargo_of(s, u) for u in moved)
+                out.append(
+                    f"Transports cannot attack alone ({ed.cite('UT-3')}): the enemy units in {z} "
+                    "would not be attacked, and Combat Move must end in combat "
+                    f"({ed.cite('CM-4')}). "
+                    + ("Offload the cargo from there in an amphibious assault, send "
+                       if laden else "Send ")
+                    + f"a unit with an attack value into {z}, or 'undo' the transports' move."
+                )
+            continue
+        if any(u.combat_moved for u in alone):
+            out.append(
+                f"Transports cannot attack alone (UT-3): send a unit with an attack value into "
+                f"hostile {z} with them, or 'undo' their move."
+            )
+        elif any(_can_leave(s, u) for u in alone):
+            out.append(
+                f"Transports alone cannot stay in hostile {z} (UT-3, §18 A-9): move them out to a "
+                "friendly sea zone, or bring a unit with an attack value to fight there."
+            )
+    return out
+
+
+def _can_leave(s: GameState, u: Unit) -> bool:
+    """A-9: the unit can still reach some adjacent sea zone that is not hostile."""
+    ed = s.edition
+    closed = set(ed.map.closed_sea_zones)
+    if remaining(s, u) <= 0 or u.offloaded or u.retreated or u.space in closed:
+        return False
+    return any(ed.is_sea(y) and y not in closed and canal_open(s, u.space, y, u.owner)
+               and not is_hostile_sea(s, y, u.owner) for y in ed.neighbours[u.space])
+
+
+def land_stranded_fighters(tx: Tx, space: str | None = None) -> None:
+    """Fighters of a sunk defending carrier land: another carrier there, else 1 space to a
+    friendly territory or carrier (NC-3); or only in that zone, on another carrier or an island
+    there (Classic R-AIR-10, ``RuleSet.stranded_fighters``). Else they are lost.
+
+    With ``space``: only the fighters there (Classic: when their battle ends, R-AIR-10)."""
+    s = tx.state
+    ed = s.edition
+    same_zone = ed.rules.rules.stranded_fighters == "same_zone"
+    for u in sorted(s.units.values(), key=lambda x: x.id):
+        if not u.stranded or (space is not None and u.space != space):
+            continue
+        s = tx.state
+        z = u.space
+        carriers = [c for c in s.units_in(z) if ed.units[c.type].abilities.carrier_capacity
+                    and s.friendly(c.owner, u.owner) and carrier_room(s, c) > 0]
+        if carriers:
+            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=z, moves=(
+                ev.UnitMove(id=u.id, path=(z,), cost=0, carried_by=carriers[0].id),)))
+            continue
+        lands = sorted(t for t in ed.neighbours[z]
+                       if not ed.is_sea(t) and s.friendly(s.owners.get(t), u.owner)
+                       and (ed.spaces[t].island or not same_zone))
+        if lands:
+            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
+                ev.UnitMove(id=u.id, path=(z, lands[0]), cost=1),)))
+            continue
+        near = [c for t in sorted(ed.neighbours[z]) if ed.is_sea(t) and not same_zone
+                for c in s.units_in(t)
+                if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
+                and carrier_room(s, c) > 0]
+        if near:
+            c = near[0]
+            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
+                ev.UnitMove(id=u.id, path=(z, c.space), cost=1, carried_by=c.id),)))
+            continue
+        tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"stranded {u.type} could not land",
+                                rule="R-AIR-10" if same_zone else "NC-3"))
+
+
+def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Unit, Unit]]]:
+    """Acting power's air units without a safe landing; and fighters to set on carriers."""
+    ed = s.edition
+    power = s.power
+    lost: list[Unit] = []
+    boards: list[tuple[Unit, Unit]] = []
+    room: dict[int, int] = {}
+    for u in sorted(s.units.values(), key=lambda x: x.id):
+        if u.owner != power or ed.units[u.type].domain != "air" or u.carried_by is not None:
+            continue
+        if not ed.is_sea(u.space):
+            if not friendly_at_turn_start(s, u.space, power):
+                lost.append(u)
+            continue
+        carriers = [c for c in s.units_in(u.space)
+                    if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power)]
+        carriers.sort(key=lambda c: (c.owner != power, c.id))
+        host = None
+        if ed.units[u.type].abilities.carrier_landable:
+            for c in carriers:
+                r = room.setdefault(c.id, carrier_room(s, c))
+                if r > 0:
+                    host = c
+                    room[c.id] = r - 1
+                    break
+        if host is not None:
+            boards.append((u, host))
+        elif final or not (ed.units[u.type].abilities.carrier_landable
+                           and u.space in _carrier_zones(s, power, moving=False)):
+            # Once Noncombat Move ends no carrier moves any more: only carriers present or a
+            # new carrier to be placed here can still take the fighter (NC-6, A-22).
+            lost.append(u)
+    return lost, boards
+
+
+def end_noncombat(tx: Tx, confirm: bool) -> None:
+    from rules import landing
+
+    s = tx.state
+    ed = s.edition
+    lost, boards = _unlanded_air(s, final=False)
+    # Fighters that ended a noncombat move at sea wait there; the others may still fly.
+    bound = landing.plan(s, s.power, fixed=_waiting(s, s.power)) if lost else landing.Plan()
+    rescue = landing.plan(s, s.power) if lost else landing.Plan()
+    for u in lost:
+        # AIR-5 / NC-10 / UF-4: a carrier that can still catch the fighter is bound to go.
+        deck, zone = bound.deck.get(u.id) or rescue.deck.get(u.id) or (None, "")
+        c = deck.carrier if deck is not None else None
+        if c is None or c.space == zone:
+            continue
+        if u.space == zone:
+            raise IllegalOrder(
+                f"The {c.type} in {c.space} must move to {zone} to collect the {u.type} waiting "
+                f"there ({ed.cite('AIR-5', 'NC-10', 'UF-4')}): move it there before ending "
+                "Noncombat Move."
+            )
+        raise IllegalOrder(
+            f"The {u.type} in {u.space} can still land: move it to {zone}; the {c.type} in "
+            f"{c.space} must move to {zone} to collect it ({ed.cite('AIR-5', 'NC-10', 'UF-4')}). "
+            "Make both moves before ending Noncombat Move."
+        )
+    if lost and not confirm:
+        def where(u: Unit) -> str:
+            if u.id in rescue.land:
+                return f" (it can still reach {rescue.land[u.id]})"
+            if u.id in rescue.deck:
+                d, z = rescue.deck[u.id]
+                if d.carrier is None:
+                    return f" (it can still reach {z}, where a new {d.kind} can be placed)"
+                return f" (it can still reach the {d.kind} in {z})"
+            return ""
+
+        names = ", ".join(f"{u.type} in {u.space}{where(u)}" for u in lost)
+        raise IllegalOrder(
+            f"These air units have no safe landing place and would be destroyed: {names} "
+            "(NC-7). Move them to land, or 'end confirm' to accept the loss."
+        )
+    for u, c in boards:
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
+            ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
+    if lost:
+        tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
+                                reason="air units with no safe landing place", rule="NC-7"))
+
+
+def remove_unlanded_air(tx: Tx, final: bool) -> None:
+    """After Mobilize: fighters waiting for a new carrier land on it or are lost (MB-6, NC-7)."""
+    s = tx.state
+    lost, boards = _unlanded_air(s, final=final)
+    for u, c in boards:
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
+            ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
+    if lost:
+        tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
+                                reason="air units with no safe landing place", rule="NC-7"))
