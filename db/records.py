@@ -161,7 +161,7 @@ class StoredEvent:
     seq: int
     order: int
     event: ev.Event
-    hash: str = ""  # the log's hash after this event (``db.repo.next_hash``): the head it makes
+    hash: str = ""  # the log's hash after this event (``db.sql_core.next_hash``): the head it makes
 
 
 def head_of(game_id: str, events: Sequence[StoredEvent]) -> str:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from db.repo import next_hash
+from db.sql_core import next_hash
 from rules import events as ev
 from rules.dice import CHAIN_LENGTH, Dice, ScriptedDice
 from rules.engine import evolve, pending, replay
@@ -246,7 +246,7 @@ class Folded:
 
 def head_after(read: tuple[int, str], events: Sequence[ev.Event]) -> tuple[int, str]:
     """The log's head (event count, hash) once ``events`` are appended to a log read as
-    ``read``: what the store computes as it writes them (``db.repo.next_hash``)."""
+    ``read``: what the store computes as it writes them (``db.sql_core.next_hash``)."""
     seq, h = read
     for e in events:
         h = next_hash(h, ev.event_to_json(e))

@@ -38,7 +38,7 @@ from db.records import (
     status_moved,
     undo_moved,
 )
-from db.repo import next_hash
+from db.sql_core import next_hash
 from rules import events as ev
 
 

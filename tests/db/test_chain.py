@@ -7,7 +7,8 @@ import pytest
 import sqlalchemy as sa
 
 from db.models import EVENT, SNAPSHOT
-from db.repo import SqlStore, next_hash
+from db.repo import SqlStore
+from db.sql_core import next_hash
 from rules.engine import replay
 from service.games import GameService
 from service.store import CorruptGame

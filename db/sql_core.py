@@ -1,0 +1,337 @@
+"""The core of ``SqlStore`` (``db/repo.py``): the connection, its transactions, the game row's lock,
+and what every part of the store reads or writes inside a transaction (game records, statuses,
+seats, appending to and cutting the log, reading the log with its hash chain checked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Self
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from db.engine import create_engine
+from db.migrate import upgrade
+from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SEAT, SNAPSHOT, utcnow
+from db.records import (
+    CorruptGame,
+    DiceSpec,
+    GameNotFound,
+    GameRecord,
+    GameStatus,
+    OrderRecord,
+    StateMovedOn,
+    status_moved,
+)
+from rules import events as ev
+
+SNAPSHOT_EVERY = 200
+
+
+def canonical_json(obj: Any) -> bytes:
+    """Sorted keys, no spaces, UTF-8 (the same bytes as ``service.fair.canonical_json``)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8"
+    )
+
+
+def next_hash(prev: str, payload: Mapping[str, Any]) -> str:
+    """``hash_n = sha256(hash_{n-1} ‖ canonical_json(event_n))``, hex."""
+    return hashlib.sha256(prev.encode("utf-8") + canonical_json(payload)).hexdigest()
+
+
+def _moved_on(have: int, expected: int, what: str) -> StateMovedOn:
+    return StateMovedOn(
+        f"The game moved on (event {have}, expected {expected}); nothing was {what}. "
+        "Look at the game again and give the order anew."
+        if what == "written"
+        else f"The game moved on (event {have}, expected {expected}); nothing was {what}."
+    )
+
+
+def _dice_json(d: DiceSpec) -> dict[str, Any]:
+    return {
+        "kind": d.kind,
+        "faces": list(d.faces),
+        "commitment": d.commitment,
+        "chain_length": d.chain_length,
+        "master": d.master,
+    }
+
+
+def _dice_of(d: Mapping[str, Any]) -> DiceSpec:
+    return DiceSpec(
+        kind=d["kind"],
+        faces=tuple(int(f) for f in d.get("faces", ())),
+        commitment=str(d.get("commitment", "")),
+        chain_length=int(d.get("chain_length", 0)),
+        master=str(d.get("master", "")),
+    )
+
+
+def _order_of(row: Any) -> OrderRecord:
+    return OrderRecord(
+        index=row.index,
+        person=row.person,
+        power=row.power,
+        text=row.text,
+        first_seq=row.first_seq,
+        count=row.count,
+        dice_used=row.dice_used,
+    )
+
+
+class SqlCore:
+    """The connection and what every part of the store does inside a transaction."""
+
+    def __init__(self, engine: AsyncEngine, *, snapshot_every: int = SNAPSHOT_EVERY) -> None:
+        self.engine = engine
+        self.snapshot_every = snapshot_every
+
+    @classmethod
+    async def open(
+        cls, url: str, *, migrate: bool = True, snapshot_every: int = SNAPSHOT_EVERY
+    ) -> Self:
+        """Connect to ``url``, first bringing its schema up to date (``migrate``)."""
+        if migrate:
+            await upgrade(url)
+        return cls(create_engine(url), snapshot_every=snapshot_every)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # --- transactions ---------------------------------------------------------------------
+    @asynccontextmanager
+    async def _write(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn:
+            conn = await conn.execution_options(immediate=True)
+            async with conn.begin():
+                yield conn
+
+    @asynccontextmanager
+    async def _read(self) -> AsyncIterator[AsyncConnection]:
+        async with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    async def _touch(self, conn: AsyncConnection, game_id: str, *, order: bool = False) -> int:
+        """Lock the game's row for this transaction; its ``next_order`` (bumped if ``order``)."""
+        values: dict[str, Any] = {"updated_at": utcnow()}
+        if order:
+            values["next_order"] = GAME.c.next_order + 1
+        row = (
+            await conn.execute(
+                GAME.update()
+                .where(GAME.c.id == game_id)
+                .values(**values)
+                .returning(GAME.c.next_order)
+            )
+        ).first()
+        if row is None:
+            raise GameNotFound(f"No game {game_id!r}.")
+        return int(row[0])
+
+    @staticmethod
+    async def _count(conn: AsyncConnection, game_id: str) -> int:
+        n = await conn.scalar(
+            sa.select(sa.func.count()).select_from(EVENT).where(EVENT.c.game_id == game_id)
+        )
+        return int(n or 0)
+
+    @staticmethod
+    async def _hash_at(conn: AsyncConnection, game_id: str, seq: int) -> str:
+        """The log's hash after ``seq`` events (the game id when ``seq`` is 0)."""
+        if seq == 0:
+            return game_id
+        h = await conn.scalar(
+            sa.select(EVENT.c.hash).where(EVENT.c.game_id == game_id, EVENT.c.seq == seq - 1)
+        )
+        return str(h) if h is not None else game_id
+
+    async def _records(self, conn: AsyncConnection, where: Any) -> list[GameRecord]:
+        rows = (
+            await conn.execute(
+                sa.select(GAME).where(where).order_by(GAME.c.created_at, GAME.c.id)
+            )
+        ).all()
+        if not rows:
+            return []
+        ids = [r.id for r in rows]
+        seats: dict[str, dict[str, str]] = {i: {} for i in ids}
+        phrases: dict[str, dict[str, str]] = {i: {} for i in ids}
+        for s in await conn.execute(sa.select(SEAT).where(SEAT.c.game_id.in_(ids))):
+            seats[s.game_id][s.power] = s.person
+            if s.entropy:
+                phrases[s.game_id][s.power] = s.entropy
+        return [
+            GameRecord(
+                id=r.id,
+                edition=r.edition,
+                options=tuple(r.options),
+                channel=r.channel,
+                owner=r.owner,
+                status=r.status,
+                dice=_dice_of(r.dice),
+                seats=seats[r.id],
+                entropy=phrases[r.id],
+                position=r.position,
+                guild=r.guild,
+            )
+            for r in rows
+        ]
+
+    @staticmethod
+    async def _status_in(
+        conn: AsyncConnection, game_id: str, statuses: Sequence[GameStatus]
+    ) -> None:
+        """``StateMovedOn`` unless the (locked) game's status is one of ``statuses``."""
+        have = await conn.scalar(sa.select(GAME.c.status).where(GAME.c.id == game_id))
+        if have not in statuses:
+            raise StateMovedOn(status_moved(str(have), statuses[0]))
+
+    @staticmethod
+    async def _seats(conn: AsyncConnection, game_id: str) -> dict[str, tuple[str, str]]:
+        """power → (person, entropy) of the game, as the transaction sees them."""
+        rows = await conn.execute(
+            sa.select(SEAT.c.power, SEAT.c.person, SEAT.c.entropy).where(SEAT.c.game_id == game_id)
+        )
+        return {r.power: (r.person, r.entropy or "") for r in rows}
+
+    async def _append_in(
+        self,
+        conn: AsyncConnection,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        power: str,
+        text: str,
+        dice_used: int = 0,
+        head: str | None = None,
+    ) -> OrderRecord:
+        """``append`` inside the caller's write transaction (which it locks the game row of)."""
+        bodies = [ev.event_to_json(e) for e in events]
+        index = await self._touch(conn, game_id, order=True) - 1
+        have = await self._count(conn, game_id)
+        if have != expected_seq:
+            raise _moved_on(have, expected_seq, "written")
+        prev = await self._hash_at(conn, game_id, expected_seq)
+        if head is not None and prev != head:
+            raise _moved_on(have, expected_seq, "written")
+        rows = []
+        for i, body in enumerate(bodies):
+            prev = next_hash(prev, body)
+            rows.append(
+                {
+                    "game_id": game_id,
+                    "seq": expected_seq + i,
+                    "order_index": index,
+                    "payload": body,
+                    "hash": prev,
+                }
+            )
+        if rows:
+            await conn.execute(EVENT.insert(), rows)
+        await conn.execute(
+            ORDER.insert().values(
+                game_id=game_id,
+                index=index,
+                person=person,
+                power=power,
+                text=text,
+                first_seq=expected_seq,
+                count=len(events),
+                dice_used=dice_used,
+                created_at=utcnow(),
+            )
+        )
+        return OrderRecord(
+            index=index,
+            person=person,
+            power=power,
+            text=text,
+            first_seq=expected_seq,
+            count=len(events),
+            dice_used=dice_used,
+        )
+
+    async def _raw_events(self, conn: AsyncConnection, game_id: str) -> list[Any]:
+        exists = await conn.scalar(sa.select(GAME.c.id).where(GAME.c.id == game_id))
+        if exists is None:
+            raise GameNotFound(f"No game {game_id!r}.")
+        return list(
+            (
+                await conn.execute(
+                    sa.select(EVENT.c.seq, EVENT.c.order_index, EVENT.c.payload, EVENT.c.hash)
+                    .where(EVENT.c.game_id == game_id)
+                    .order_by(EVENT.c.seq)
+                )
+            ).all()
+        )
+
+    @staticmethod
+    def first_bad(game_id: str, rows: Sequence[Any]) -> tuple[int, str] | None:
+        """The first row that breaks the chain (its 0-based position) and why, else ``None``."""
+        prev = game_id
+        for i, r in enumerate(rows):
+            if r.seq != i:
+                return i, f"sequence number {r.seq} where {i} belongs: a row is missing"
+            prev = next_hash(prev, r.payload)
+            if r.hash != prev:
+                return i, "its content or hash was changed"
+        return None
+
+    @staticmethod
+    async def _heads(conn: AsyncConnection, game_id: str) -> list[tuple[int, str]]:
+        rows = await conn.execute(
+            sa.select(PUBLISHED_HEAD.c.seq, PUBLISHED_HEAD.c.hash)
+            .where(PUBLISHED_HEAD.c.game_id == game_id)
+            .order_by(PUBLISHED_HEAD.c.seq)
+        )
+        return [(int(r.seq), str(r.hash)) for r in rows]
+
+    @classmethod
+    def problem(
+        cls, game_id: str, rows: Sequence[Any], heads: Sequence[tuple[int, str]]
+    ) -> CorruptGame | None:
+        """What is wrong with a stored log, else ``None``: the first row that breaks the hash
+        chain, else the first published head (event count, chain hash) the log does not reach
+        or reaches with another hash. The log is trusted up to the last head it matches."""
+        bad = cls.first_bad(game_id, rows)
+        if bad is not None:
+            return CorruptGame(game_id, *bad)
+        trusted = 0
+        for seq, h in heads:
+            shown = f"log #{seq} · {h[:8]}"
+            if seq > len(rows):
+                return CorruptGame(
+                    game_id, trusted, "events were removed from the end of the log",
+                    what=f"the log ends after event #{len(rows)}, but the referee published "
+                    f"{shown} to the players: events were removed from its end",
+                )
+            have = rows[seq - 1].hash if seq else game_id
+            if have != h:
+                return CorruptGame(
+                    game_id, trusted, "the log was rewritten and its hashes recomputed",
+                    what=f"the log's hash after event #{seq} is {have[:8]}, but the referee "
+                    f"published {shown} to the players: the log before it was rewritten",
+                )
+            trusted = seq
+        return None
+
+    async def _cut(self, conn: AsyncConnection, game_id: str, seq: int) -> None:
+        """Delete events from ``seq`` on, and the snapshots and published heads that include
+        any of them."""
+        await conn.execute(EVENT.delete().where(EVENT.c.game_id == game_id, EVENT.c.seq >= seq))
+        await conn.execute(
+            SNAPSHOT.delete().where(SNAPSHOT.c.game_id == game_id, SNAPSHOT.c.seq > seq)
+        )
+        await conn.execute(
+            PUBLISHED_HEAD.delete().where(
+                PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq > seq
+            )
+        )
