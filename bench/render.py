@@ -40,16 +40,12 @@ sys.path.insert(0, str(ROOT))
 
 from local.table import Table  # noqa: E402
 from render import png_bytes  # noqa: E402
+from render.base import base_layer  # noqa: E402
+from render.chips import map_items  # noqa: E402
 from render.geo import geometry_for  # noqa: E402
-from render.map import (  # noqa: E402
-    _OUTSIDE,
-    _PLANS,
-    base_layer,
-    full_view,
-    layout,
-    map_items,
-    render_map,
-)
+from render.map import render_map  # noqa: E402
+from render.placement import _OUTSIDE, _PLANS, layout  # noqa: E402
+from render.view import full_view  # noqa: E402
 from rules import engine  # noqa: E402
 from rules import events as ev  # noqa: E402
 from rules import orders as od  # noqa: E402

@@ -9,22 +9,13 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from render.base import BaseLayer, base_layer
+from render.chips import Chip, Marker, map_items, stacks
 from render.geo import Geometry, geometry_for
 from render.layout import Rect, apart, inside_polygons
-from render.map import (
-    BaseLayer,
-    Chip,
-    Layout,
-    Marker,
-    View,
-    base_layer,
-    focus_view,
-    full_view,
-    layout,
-    map_items,
-    render_map,
-    stacks,
-)
+from render.map import render_map
+from render.placement import Layout, layout
+from render.view import View, focus_view, full_view
 from rules.state import GameState, Unit
 
 
