@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 __all__ = [
-    "MASS_NOUNS", "agree", "counted", "plural", "possessive", "regular_plural", "rule_suffix",
+    "MASS_NOUNS", "agree", "counted", "ipcs", "plural", "possessive", "regular_plural",
+    "rule_suffix",
 ]
 
 # Mass nouns keep their form in the plural ("3 infantry"); parsing accepts both forms.
@@ -52,3 +53,8 @@ def possessive(name: str) -> str:
 def rule_suffix(rule: str) -> str:
     """`` (CC-5)`` after a sentence's words, or nothing when no rule is named."""
     return f" ({rule})" if rule else ""
+
+
+def ipcs(n: int) -> str:
+    """``1 IPC``, ``3 IPCs``: an amount of money."""
+    return f"{n} IPC" if n == 1 else f"{n} IPCs"

@@ -18,16 +18,12 @@ from rules.engine import evolve, phase_name
 from rules.state import GameState
 from rules.tech import technologies
 from rules.turn import registry as reg
-from rules.words import agree, possessive, rule_suffix
+from rules.words import agree, ipcs, possessive, rule_suffix
 
 
 def format_units(units: Mapping[str, int]) -> str:
     """``{"infantry": 3, "tank": 1}`` → ``"3 infantry, 1 tank"``: the parser's own spelling."""
     return language.format_units(units)
-
-
-def ipcs(n: int) -> str:
-    return f"{n} IPC" if n == 1 else f"{n} IPCs"
 
 
 def _hits(n: int) -> str:
@@ -65,9 +61,6 @@ def _phase(state: GameState, phase: str) -> str:
     return info.name if info is not None else phase.replace("_", " ").title()
 
 
-_rule = rule_suffix
-
-
 # --------------------------------------------------------------------------------------------
 # One describer per event type
 
@@ -93,7 +86,7 @@ def _phase_changed(s: GameState, e: ev.PhaseChanged) -> str:
     line = f"{e.power}: {_phase(s, e.phase)}."
     if e.skipped:
         skipped = ", ".join(_phase(s, p) for p in e.skipped)
-        line += f" Skipped {skipped}{_rule(e.rule)}."
+        line += f" Skipped {skipped}{rule_suffix(e.rule)}."
     return line
 
 
@@ -156,7 +149,7 @@ def _captured(s: GameState, e: ev.TerritoryCaptured) -> str:
 
 def _neutral_violated(s: GameState, e: ev.NeutralViolated) -> str:
     return (f"{e.power} violated the neutrality of {e.space} and paid {ipcs(e.fee)} to the bank"
-            f"{_rule(e.rule)}.")
+            f"{rule_suffix(e.rule)}.")
 
 
 def _battle_opened(s: GameState, e: ev.BattleOpened) -> str:
@@ -375,12 +368,12 @@ def _damage(s: GameState, e: ev.DamagePaid) -> str:
     line = f"{e.power} paid {ipcs(e.paid)} to the bank for {e.reason}"
     if e.debt:
         line += f"; {ipcs(e.debt)} more is owed from its next income"
-    return f"{line}{_rule(e.rule)}."
+    return f"{line}{rule_suffix(e.rule)}."
 
 
 def _lost(s: GameState, e: ev.PurchaseLost) -> str:
     return (f"{e.power} lost {format_units(e.units)} it could not place, without refund"
-            f"{_rule(e.rule)}.")
+            f"{rule_suffix(e.rule)}.")
 
 
 def _placed(s: GameState, e: ev.UnitsPlaced) -> str:
@@ -396,7 +389,7 @@ def _placed(s: GameState, e: ev.UnitsPlaced) -> str:
 def _refunded(s: GameState, e: ev.PurchaseRefunded) -> str:
     return (
         f"{e.power} got {ipcs(e.amount)} back for {format_units(e.units)} it could not place"
-        f"{_rule(e.rule)}."
+        f"{rule_suffix(e.rule)}."
     )
 
 
@@ -417,7 +410,7 @@ def _won(s: GameState, e: ev.GameWon) -> str:
     holding = f", holding {', '.join(e.capitals)}" if e.capitals else ""
     if e.production is not None:
         holding = f" with a combined national production of {e.production} IPCs"
-    return f"The {e.side} won the game{holding}{_rule(e.rule)}."
+    return f"The {e.side} won the game{holding}{rule_suffix(e.rule)}."
 
 
 def _conceded(s: GameState, e: ev.SideConceded) -> str:

@@ -19,7 +19,7 @@ from rules.language.units import MAX_COUNT
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
-from rules.words import rule_suffix
+from rules.words import ipcs, rule_suffix
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -222,7 +222,7 @@ def _tech_name(s: GameState, tech_id: str) -> str:
 @reg.words(ResearchRolled)
 def _rolled(s: GameState, e: ResearchRolled) -> str:
     dice = "1 research die" if e.dice == 1 else f"{e.dice} research dice"
-    line = f"{e.power} bought {dice} ({_ipcs(e.cost)}) and rolled {_faces_text(e.faces)}: "
+    line = f"{e.power} bought {dice} ({ipcs(e.cost)}) and rolled {_faces_text(e.faces)}: "
     if not e.breakthroughs:
         line += "no breakthrough, research failed this turn"
     else:
@@ -246,8 +246,4 @@ def _developed(s: GameState, e: TechnologyDeveloped) -> str:
 
 def _faces_text(faces: Sequence[int]) -> str:
     return ",".join(str(f) for f in faces) or "nothing"
-
-
-def _ipcs(n: int) -> str:
-    return f"{n} IPC" if n == 1 else f"{n} IPCs"
 
