@@ -18,12 +18,12 @@ from rules.dice import Dice
 from rules.edition import Edition, load_edition
 from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, RulesError, WrongPhase
 from rules.mechanisms.game import empty_state
+from rules.messages import catalogue, msg
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import enter_phase, phase_name
 from rules.turn.registry import evolve
 from rules.turn.tx import Tx
-from rules.words import possessive
 
 # --------------------------------------------------------------------------------------------
 # Starting a game
@@ -40,7 +40,7 @@ def resolve_edition(name: str) -> Edition:
     from rules.edition import edition_catalog
 
     known = "; ".join(f"{r.word} = {r.title}" for r in edition_catalog())
-    raise InvalidOrder(f"Unknown edition {name!r}. Editions: {known}.")
+    raise InvalidOrder(msg("engine.unknown_edition", name=name, known=known))
 
 
 def new_game(
@@ -51,10 +51,8 @@ def new_game(
     opts = tuple(sorted(set(options)))
     for o in opts:
         if o not in ed.rules.options:
-            raise InvalidOrder(
-                f"Unknown option {o!r} for {ed.rules.title}. Options: "
-                + ", ".join(f"{k} ({v})" for k, v in ed.rules.options.items())
-            )
+            raise InvalidOrder(msg("engine.unknown_option", option=o, edition=ed.rules.title,
+                                   options=[f"{k} ({v})" for k, v in ed.rules.options.items()]))
     from rules import position as pos_
 
     derived: dict[str, Any] = {}
@@ -84,7 +82,7 @@ def new_game(
 def replay(events: Sequence[ev.Event]) -> GameState:
     """Fold a whole event log, starting with its ``GameStarted``."""
     if not events or not isinstance(events[0], ev.GameStarted):
-        raise InvalidOrder("An event log must begin with GameStarted.")
+        raise InvalidOrder(msg("engine.no_start"))
     state = empty_state(load_edition(events[0].edition))
     for e in events:
         state = evolve(state, e)
@@ -128,29 +126,23 @@ def decide_folded(state: GameState, order: od.Order, dice: Dice) -> Tx:
 
 def _decide(state: GameState, order: od.Order, dice: Dice) -> Tx:
     if state.winner:
-        raise IllegalOrder(f"The game is over: the {state.winner} won. No more orders.")
+        raise IllegalOrder(msg("engine.won", side=state.winner))
     if state.ended:
-        raise IllegalOrder(f"The game is over ({state.ended}). No more orders.")
+        raise IllegalOrder(msg("engine.ended", result=state.ended))
     if not order.power or order.power not in state.edition.powers:
-        raise InvalidOrder(f"Unknown power {order.power!r}.")
+        raise InvalidOrder(msg("engine.unknown_power", power=order.power))
     rule = reg.order_rule(type(order))
     if rule is None:
-        raise InvalidOrder(f"Unsupported order {order.kind!r}.")
+        raise InvalidOrder(msg("engine.unsupported", kind=order.kind))
     if rule.in_turn and order.power != state.power:
-        raise NotYourTurn(
-            f"It is {possessive(state.power)} turn ({phase_name(state)}); "
-            f"{order.power} cannot "
-            f"give that order now. Wait for your turn, or answer your own battle "
-            "questions with 'casualties' (T-1)."
-        )
+        raise NotYourTurn(msg("engine.not_your_turn", "T-1", turn=state.power,
+                              phase=phase_name(state), power=order.power))
     if rule.phases and state.phase not in rule.phases:
         if rule.wrong_phase is not None:
             raise WrongPhase(rule.wrong_phase(state, order))
         want = state.edition.phase_info[rule.phases[0]].name
-        raise WrongPhase(
-            f"'{order.kind}' belongs to {want}; it is {phase_name(state)} now. "
-            "Use 'end' to finish the current phase."
-        )
+        raise WrongPhase(msg("engine.wrong_phase", kind=order.kind, want=want,
+                             phase=phase_name(state)))
     tx = Tx(state)
     rule.decide(tx, order, dice)
     return tx
@@ -167,9 +159,9 @@ def concession(state: GameState, side: str) -> list[ev.Event]:
     """``side`` gives up: it concedes, and the other side wins the game by concession."""
     sides = state.edition.rules.sides
     if side not in sides:
-        raise InvalidOrder(f"Unknown side {side!r}; sides: {', '.join(sides)}.")
+        raise InvalidOrder(msg("engine.unknown_side", side=side, sides=sides))
     if state.winner or state.ended:
-        raise IllegalOrder("The game is over already.")
+        raise IllegalOrder(msg("engine.over"))
     others = [s for s in sides if s != side]
     powers = tuple(p for p in state.edition.turn_order if state.side(p) == side)
     return [
@@ -181,9 +173,9 @@ def concession(state: GameState, side: str) -> list[ev.Event]:
 def game_ended(state: GameState, result: str, powers: Sequence[str]) -> list[ev.Event]:
     """The game ends without a winner: ``draw`` or ``cancelled`` by the players' vote."""
     if result not in ("draw", "cancelled"):
-        raise InvalidOrder(f"A game ends in a draw or is cancelled, not {result!r}.")
+        raise InvalidOrder(msg("engine.bad_result", result=result))
     if state.winner or state.ended:
-        raise IllegalOrder("The game is over already.")
+        raise IllegalOrder(msg("engine.over"))
     return [ev.GameEnded(result=result, powers=tuple(powers))]  # type: ignore[arg-type]
 
 
@@ -207,3 +199,22 @@ __all__ = [
     "phase_name",
     "replay",
 ]
+
+
+catalogue("en", "engine", {
+    "unknown_edition": "Unknown edition {name!r}. Editions: {known}.",
+    "unknown_option": "Unknown option {option!r} for {edition}. Options: {options:join}",
+    "no_start": "An event log must begin with GameStarted.",
+    "won": "The game is over: the {side} won. No more orders.",
+    "ended": "The game is over ({result}). No more orders.",
+    "unknown_power": "Unknown power {power!r}.",
+    "unsupported": "Unsupported order {kind!r}.",
+    "not_your_turn": "It is {turn:possessive} turn ({phase}); {power} cannot give that order now. "
+                     "Wait for your turn, or answer your own battle questions with 'casualties' "
+                     "({rule}).",
+    "wrong_phase": "'{kind}' belongs to {want}; it is {phase} now. Use 'end' to finish the "
+                   "current phase.",
+    "unknown_side": "Unknown side {side!r}; sides: {sides:join}.",
+    "over": "The game is over already.",
+    "bad_result": "A game ends in a draw or is cancelled, not {result!r}.",
+})

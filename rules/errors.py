@@ -1,15 +1,25 @@
-"""Errors the rules raise. Every message says what is wrong and what to do instead."""
+"""Errors the rules raise. Every message says what is wrong and what to do instead.
+
+A refusal carries its message as data (``rules.messages.Msg``: key, parameters, cited rule);
+``reason`` is its English text, which front ends show. A refusal built from a plain string
+(``msg`` is then ``None``) is only for text that is not the referee's own words (a quoted
+parser error); ``tests/test_messages.py`` keeps the rules to messages.
+"""
 
 from __future__ import annotations
+
+from rules.messages import Msg
 
 
 class RulesError(Exception):
     """Base class: an order could not be accepted. Nothing changed."""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str | Msg, rule: str | None = None) -> None:
+        self.msg = message if isinstance(message, Msg) else None
+        text = str(message)
         self.rule = rule
-        self.reason = message
-        super().__init__(f"{message} (rule {rule})" if rule else message)
+        self.reason = text
+        super().__init__(f"{text} (rule {rule})" if rule else text)
 
 
 class InvalidOrder(RulesError):
@@ -23,7 +33,7 @@ class IllegalOrder(RulesError):
 class AmbiguousOrder(InvalidOrder):
     """A name or a choice matches several things; the message lists them."""
 
-    def __init__(self, message: str, choices: list[str], rule: str | None = None) -> None:
+    def __init__(self, message: str | Msg, choices: list[str], rule: str | None = None) -> None:
         self.choices = choices
         super().__init__(message, rule)
 

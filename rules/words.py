@@ -8,10 +8,11 @@ says "1 submarine make", "2 hit(s)" or "United States's".
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 __all__ = [
     "MASS_NOUNS", "agree", "counted", "ipcs", "plural", "possessive", "regular_plural",
-    "rule_suffix",
+    "rule_suffix", "unit_list",
 ]
 
 # Mass nouns keep their form in the plural ("3 infantry"); parsing accepts both forms.
@@ -58,3 +59,11 @@ def rule_suffix(rule: str) -> str:
 def ipcs(n: int) -> str:
     """``1 IPC``, ``3 IPCs``: an amount of money."""
     return f"{n} IPC" if n == 1 else f"{n} IPCs"
+
+
+def unit_list(units: Mapping[str, int], plurals: bool = True) -> str:
+    """{'infantry': 3, 'tank': 2} -> '3 infantry, 2 tanks': the order language's own spelling
+    (it parses back to the same units). Entries keep the mapping's order; counts below 1 are left
+    out; nothing at all is 'no units'. With ``plurals=False`` names stay singular ('2 tank')."""
+    parts = [f"{n} {plural(u) if plurals and n != 1 else u}" for u, n in units.items() if n >= 1]
+    return ", ".join(parts) if parts else "no units"

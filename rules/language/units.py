@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from rules.errors import InvalidOrder
 from rules.language.names import Names
 from rules.orders import Units
-from rules.words import plural
+from rules.words import plural, unit_list
 
 __all__ = [
     "GOOD_COUNT",
@@ -118,8 +118,7 @@ def format_units(units: Mapping[str, int], *, plurals: bool = True) -> str:
     Entries keep the mapping's order; counts below 1 are left out; nothing at all is 'no units'.
     With ``plurals=False`` names stay singular ('2 tank').
     """
-    parts = [f"{n} {plural(u) if plurals and n != 1 else u}" for u, n in units.items() if n >= 1]
-    return ", ".join(parts) if parts else "no units"
+    return unit_list(units, plurals)
 
 
 

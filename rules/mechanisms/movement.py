@@ -5,13 +5,15 @@ does. The rules of movement themselves are in ``rules.movement`` and ``rules.lan
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules import board, movement, movement_end
 from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
@@ -20,9 +22,8 @@ if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
 
-def _wrong_phase(state: GameState, order: od.Move) -> str:
-    return (f"Moves are made in Combat Move or Noncombat Move; it is "
-            f"{phase_name(state)} now (CM-1). Use 'end' to finish this phase.")
+def _wrong_phase(state: GameState, order: od.Move) -> Msg:
+    return msg("movement.wrong_phase", "CM-1", phase=phase_name(state))
 
 
 @reg.order(od.Move, phases=(board.COMBAT, board.NONCOMBAT), wrong_phase=_wrong_phase)
@@ -30,7 +31,7 @@ def _decide(tx: Tx, order: od.Move, dice: Dice) -> None:
     movement.decide_move(tx, order, dice)
 
 
-def _idle_noncombat(s: GameState) -> str | None:
+def _idle_noncombat(s: GameState) -> Msg | None:
     """A bare ``end`` would pass an empty Noncombat Move while units can still move."""
     if s.marks.moved_noncombat:
         return None
@@ -43,12 +44,8 @@ def _idle_noncombat(s: GameState) -> str | None:
         able[u.space] = able.get(u.space, 0) + 1
     if able:
         where = sorted(able, key=lambda x: (-able[x], x))
-        shown = ", ".join(f"{able[x]} in {x}" for x in where[:3])
-        more = f" and {len(where) - 3} more spaces" if len(where) > 3 else ""
-        n = sum(able.values())
-        return (f"Nothing has moved in {phase_name(s)} and {n} of {p}'s "
-                f"{'unit' if n == 1 else 'units'} can still move ({shown}{more}). Move "
-                f"them, or 'end confirm' to end {phase_name(s)} without moving.")
+        return msg("movement.idle", phase=phase_name(s), power=p, count=sum(able.values()),
+                   where=[(able[x], x) for x in where])
     return None
 
 
@@ -87,3 +84,19 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
         return replace(s, units=units, marks=replace(s.marks, moved_noncombat=True))
     return replace(s, units=units)
 
+
+def _idle_text(p: Mapping[str, Any]) -> str:
+    where = p["where"]
+    shown = ", ".join(f"{n} in {x}" for n, x in where[:3])
+    more = f" and {len(where) - 3} more spaces" if len(where) > 3 else ""
+    n = p["count"]
+    return (f"Nothing has moved in {p['phase']} and {n} of {p['power']}'s "
+            f"{'unit' if n == 1 else 'units'} can still move ({shown}{more}). Move them, or "
+            f"'end confirm' to end {p['phase']} without moving.")
+
+
+catalogue("en", "movement", {
+    "idle": _idle_text,
+    "wrong_phase": "Moves are made in Combat Move or Noncombat Move; it is {phase} now ({rule}). "
+                   "Use 'end' to finish this phase.",
+})

@@ -9,6 +9,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
@@ -21,7 +22,6 @@ def fmt_units(units: dict[str, int]) -> str:
     return ", ".join(f"{n} {u}" for u, n in units.items())
 
 
-
 def decide_purchase(tx: Tx, order: od.Buy | od.ClearPurchase) -> None:
     s = tx.state
     if isinstance(order, od.ClearPurchase):
@@ -30,31 +30,23 @@ def decide_purchase(tx: Tx, order: od.Buy | od.ClearPurchase) -> None:
         return
     ed = s.edition
     if not order.units:
-        raise InvalidOrder("Name what to buy, e.g. 'buy 3 infantry, 1 tank'.")
+        raise InvalidOrder(msg("purchase.nothing"))
     for u, n in order.units.items():
         ut = ed.units.get(u)
         if ut is None:
-            raise InvalidOrder(f"Unknown unit {u!r}.")
+            raise InvalidOrder(msg("purchase.unknown_unit", unit=u))
         if ut.abilities.factory and ut.cost is not None and not s.ruleset().buy_factories:
-            raise IllegalOrder(
-                f"No {u} may be bought in this game (option O-5 'No New Complexes'): only the "
-                "complexes on the board at the start are used."
-            )
+            raise IllegalOrder(msg("purchase.no_new_complexes", "O-5", unit=u))
         if ut.cost is None:
-            raise IllegalOrder(
-                f"{u.capitalize()} cannot be bought in {ed.rules.title} ({ed.cite('PU-6')}: the "
-                "Mobilization Zone chart lists what can be bought)."
-            )
+            raise IllegalOrder(msg("purchase.not_for_sale", ed.cite("PU-6"), unit=u,
+                                   edition=ed.rules.title))
         if n <= 0:
-            raise InvalidOrder(f"Counts must be positive: {n} {u}.")
+            raise InvalidOrder(msg("purchase.not_positive", count=n, unit=u))
     cost = purchase_cost(s, order.units, order.power)
     have = s.treasury[order.power]
     if cost > have:
-        raise IllegalOrder(
-            f"{fmt_units(order.units)} costs {cost} IPCs; {order.power} has {have} "
-            f"({ed.cite('PU-2', 'PU-3')}: buy only what you can afford; the treasury never goes "
-            "negative)."
-        )
+        raise IllegalOrder(msg("purchase.too_dear", ed.cite("PU-2", "PU-3"), units=order.units,
+                               cost=cost, power=order.power, have=have))
     tx.emit(ev.UnitsPurchased(power=order.power, units=dict(order.units), cost=cost))
 
 
@@ -86,7 +78,7 @@ def _ev_cleared(s: GameState, e: ev.PurchaseCleared) -> GameState:
 
 
 
-def _idle(s: GameState) -> str | None:
+def _idle(s: GameState) -> Msg | None:
     """A bare ``end`` would pass an empty Purchase with money to spend (asks ``end confirm``)."""
     from rules import tech
 
@@ -96,8 +88,7 @@ def _idle(s: GameState) -> str | None:
                   if (c := tech.cost(s, p, u)) is not None and c > 0]
         money = s.treasury.get(p, 0)
         if prices and money >= min(prices):
-            return (f"{p} has bought nothing and has {money} IPCs to spend. Buy with "
-                    f"'buy <units>', or 'end confirm' to end {phase_name(s)} without buying.")
+            return msg("purchase.idle", power=p, money=money, phase=phase_name(s))
     return None
 
 
@@ -110,3 +101,18 @@ def _decide(tx: Tx, order: od.Buy | od.ClearPurchase, dice: Dice) -> None:
 
 reg.order(od.Buy, phases=("purchase",))(_decide)
 reg.order(od.ClearPurchase, phases=("purchase",))(_decide)
+
+
+catalogue("en", "purchase", {
+    "nothing": "Name what to buy, e.g. 'buy 3 infantry, 1 tank'.",
+    "unknown_unit": "Unknown unit {unit!r}.",
+    "no_new_complexes": "No {unit} may be bought in this game (option {rule} 'No New Complexes'): "
+                        "only the complexes on the board at the start are used.",
+    "not_for_sale": "{unit:capitalize} cannot be bought in {edition} ({rule}: the Mobilization "
+                    "Zone chart lists what can be bought).",
+    "not_positive": "Counts must be positive: {count} {unit}.",
+    "too_dear": "{units:units:singular} costs {cost} IPCs; {power} has {have} ({rule}: buy only "
+                "what you can afford; the treasury never goes negative).",
+    "idle": "{power} has bought nothing and has {money} IPCs to spend. Buy with 'buy <units>', "
+            "or 'end confirm' to end {phase} without buying.",
+})

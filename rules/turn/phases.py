@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice import Dice
 from rules.errors import IllegalOrder, WrongPhase
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
 from rules.turn import registry as reg
 
@@ -84,16 +85,14 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
     del dice
 
 
-def stale_end(s: GameState, phase: str) -> str:
+def stale_end(s: GameState, phase: str) -> Msg:
     """Why an ``end`` meant for ``phase`` is refused now that the game is elsewhere."""
     info = s.edition.phase_info
     meant = info[phase].name if phase in info else phase
     ids = s.edition.phase_ids
     if phase in ids and ids.index(phase) < ids.index(s.phase):
-        return (f"{meant} has already ended; it is {phase_name(s)} now. Nothing was ended: "
-                f"'end' again to end {phase_name(s)}.")
-    return (f"It is {s.power}'s {phase_name(s)} now, not {meant}: nothing was ended. "
-            f"'end' again to end {phase_name(s)}.")
+        return msg("phases.stale_end", meant=meant, phase=phase_name(s))
+    return msg("phases.not_now", meant=meant, phase=phase_name(s), power=s.power)
 
 
 
@@ -125,3 +124,10 @@ def end_turn(tx: Tx) -> None:
     tx.emit(ev.TurnStarted(round=rnd, power=nxt))
     enter_phase(tx, s.edition.phase_ids[0])
 
+
+catalogue("en", "phases", {
+    "stale_end": "{meant} has already ended; it is {phase} now. Nothing was ended: 'end' again to "
+                 "end {phase}.",
+    "not_now": "It is {power}'s {phase} now, not {meant}: nothing was ended. 'end' again to end "
+               "{phase}.",
+})

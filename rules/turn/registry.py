@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.decisions import Pending
 from rules.errors import InvalidOrder
+from rules.messages import Msg
 from rules.state import GameState
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 Evolve = Callable[[GameState, Any], GameState]
 Decide = Callable[["Tx", Any, "Dice"], None]
-WrongPhaseText = Callable[[GameState, Any], str]
+WrongPhaseText = Callable[[GameState, Any], Msg]
 Candidates = Callable[[GameState, str], Iterator["od.Order"]]
 Words = Callable[[GameState, Any], str]
 
@@ -70,7 +71,7 @@ class PhaseHandler:
     # Ending the phase: checks (raise to refuse) and actions, ``fn(tx, end_order)``.
     end: list[Callable[[Tx, Any], None]] = field(default_factory=list)
     # Why a bare ``end`` would pass the phase over idle (asks ``end confirm``), or None.
-    idle: list[Callable[[GameState], str | None]] = field(default_factory=list)
+    idle: list[Callable[[GameState], Msg | None]] = field(default_factory=list)
     # Leaving the phase by auto-pass: the actions of ending it without an order.
     leave: list[Callable[[Tx], None]] = field(default_factory=list)
     # A deadline's default for a power absent in this phase with nothing owed: end it
