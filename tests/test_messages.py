@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import rules.engine  # noqa: F401  (registers every mechanism and its catalogue)
+import rules.engine
+import service.describe
 from rules import messages
 from rules.errors import IllegalOrder
 from rules.messages import Msg, msg
@@ -136,3 +137,16 @@ def test_another_language_needs_no_change_in_the_rules() -> None:
 def test_a_key_without_text_is_an_error() -> None:
     with pytest.raises(KeyError):
         msg("nowhere.nothing").text()
+
+
+def test_event_lines_are_messages() -> None:
+    """Every event line is a message with a key and English text (``service.describe_en``)."""
+    from tests.service.test_describe import samples
+
+    state = rules.engine.replay(rules.engine.new_game("1941"))
+    for t, e in samples(state).items():
+        fn = service.describe.describer(t)
+        assert fn is not None
+        m = fn(state, e)
+        if t in service.describe.DESCRIBERS:
+            assert isinstance(m, Msg) and m.key in messages.known_keys(), t.__name__
