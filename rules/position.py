@@ -3,11 +3,12 @@
 A position is the human-oriented form of the state (``rules/codec.py`` has the full one): the
 keys of a position file, which ``state`` prints too. ``FIELDS`` says, for every field of the
 state's model and of every dataclass it holds (``codec.model_types``: ``GameState``, ``Unit``,
-``BattleState``, ``TurnMarks``), under which keys a position writes it and reads it back, or why
-a position does not carry it: it follows from what is written, or it is bookkeeping within a
-turn (a position starts its phase afresh). A model with a field ``FIELDS`` does not declare is
-refused (``UndeclaredField``) by ``state_json`` and ``canonical``, so a field added to
-``rules/state.py`` cannot silently be lost from positions.
+``BattleState``, ``TurnMarks``) and of every mechanism's part (``rules.state.Parts``, declared
+with the part by ``rules.turn.registry.part``), under which keys a position writes it and reads
+it back, or why a position does not carry it: it follows from what is written, or it is
+bookkeeping within a turn (a position starts its phase afresh). A model with a field ``FIELDS``
+does not declare is refused (``UndeclaredField``) by ``state_json`` and ``canonical``, so a
+field added to ``rules/state.py`` cannot silently be lost from positions.
 
 Reading: names are read as orders read them (``language.Names``: any case, the same
 aliases), and ``canonical`` returns the position in data names only, which is what
@@ -20,14 +21,14 @@ event. Keys that ``state`` prints but that follow from the others (``income``, `
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from rules import codec
 from rules.edition import Edition, phase_id
 from rules.errors import InvalidOrder
-from rules.state import BattleState, GameState, TurnMarks, Unit
+from rules.state import BattleState, GameState, TurnMarks, Unit, part_infos
 from rules.words import possessive
 
 # --------------------------------------------------------------------------------------------
@@ -63,6 +64,13 @@ def _written(*keys: str) -> Written:
 
 
 _TURN = "bookkeeping within a turn (a position starts its phase afresh): "
+
+
+def within_turn(what: str) -> NotCarried:
+    """A field that is bookkeeping within a turn: a position starts its phase afresh."""
+    return NotCarried(_TURN + what)
+
+
 _BATTLE = "a battle's progress (a position in Conduct Combat opens its battles afresh): "
 _SIDES = ("a battle is opened wherever enemies share a space, attacked by the power whose "
           "turn it is: ")
@@ -97,6 +105,8 @@ FIELDS: dict[type, dict[str, Treatment]] = {
         "techs": _written("techs"),
         "debts": _written("debts"),
         "marks": NotCarried(_TURN + "what the power whose turn it is has done this turn"),
+        "parts": NotCarried("the mechanisms' parts: each part declares its own fields where "
+                            "it is registered (rules.turn.registry.part)"),
         "ended": NotCarried("a game over without a winner (a draw, cancelled): a position "
                             "starts a game in play"),
     },
@@ -123,8 +133,6 @@ FIELDS: dict[type, dict[str, Treatment]] = {
         "raid": NotCarried(_TURN + "bomber declared on a strategic bombing raid"),
     },
     TurnMarks: {
-        "researched": NotCarried(_TURN + "research rolled this turn"),
-        "rocket_fired": NotCarried(_TURN + "rockets fired this turn"),
         "moved_noncombat": NotCarried(_TURN + "a unit moved in this Noncombat Move"),
         "raided": NotCarried(_TURN + "bombing raids resolved this turn"),
         "new_factories": NotCarried(_TURN + "industrial complexes placed this turn"),
@@ -155,6 +163,12 @@ FIELDS: dict[type, dict[str, Treatment]] = {
 }
 
 
+def declare(cls: type, fields: Mapping[str, Treatment]) -> None:
+    """Declare how positions treat the fields of ``cls``, a mechanism's part of the state
+    (``rules.turn.registry.part`` calls it)."""
+    FIELDS[cls] = dict(fields)
+
+
 class UndeclaredField(TypeError):
     """The state's model has a field that ``FIELDS`` does not say how a position treats."""
 
@@ -173,7 +187,7 @@ def undeclared(model: type = GameState) -> list[str]:
     position keys that no field is written under. Empty when the model is fully declared."""
     out: list[str] = []
     claimed: set[str] = set()
-    for cls in codec.model_types(model):
+    for cls in [*codec.model_types(model), *(i.cls for i in part_infos())]:
         table = _declared(cls) or {}
         names = [f.name for f in dataclasses.fields(cls)]
         out += [f"{cls.__name__}.{n} is neither written nor declared derived or not carried"
@@ -188,12 +202,13 @@ def undeclared(model: type = GameState) -> list[str]:
     return out
 
 
-_CHECKED: set[type] = set()
+_CHECKED: set[tuple[type, int]] = set()
 
 
 def check_model(model: type) -> None:
     """Refuse a model that a position could lose fields of (``UndeclaredField``)."""
-    if model in _CHECKED:
+    key = (model, len(part_infos()))
+    if key in _CHECKED:
         return
     missing = undeclared(model)
     if missing:
@@ -203,7 +218,7 @@ def check_model(model: type) -> None:
             "canonical reads and state_json writes, or derived, or not carried, with why) and "
             "update docs/positions.md."
         )
-    _CHECKED.add(model)
+    _CHECKED.add(key)
 
 
 def positional(state: GameState) -> dict[str, Any]:
@@ -624,9 +639,11 @@ __all__ = [
     "canonical",
     "check_derived",
     "check_model",
+    "declare",
     "developments",
     "phase_id",
     "positional",
     "state_json",
     "undeclared",
+    "within_turn",
 ]

@@ -3,13 +3,17 @@
 Containers inside a ``GameState`` are never mutated after construction; ``evolve`` builds new
 ones. Units are individual pieces with ids so that cargo, carriers, air range and per-turn flags
 can be tracked exactly (digest a1941 §19).
+
+A mechanism owns its part of the state (``Parts``): a frozen dataclass it registers with
+``rules.turn.registry.part``, read with ``state.part(Cls)`` and changed with
+``state.with_part(value)``; this module knows no mechanism's part.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal, TypeVar, cast
 
 from rules.edition import Edition, RuleSet
 
@@ -85,11 +89,66 @@ class BattleState:
 class TurnMarks:
     """What the acting power has done this turn that the rules remember (reset each turn)."""
 
-    researched: bool = False  # rolled research dice this turn (R-TEC-01: once per turn)
-    rocket_fired: bool = False  # fired its rockets this turn (R-TEC-04 / A-10: once per turn)
     moved_noncombat: bool = False  # a unit moved in this Noncombat Move (a bare 'end' ends it)
     raided: frozenset[str] = frozenset()  # territories whose bombing raid is resolved (R-SBR-01)
     new_factories: frozenset[str] = frozenset()  # complexes placed this turn (R-PLC-03)
+
+
+P = TypeVar("P")
+
+
+@dataclass(frozen=True, slots=True)
+class PartInfo:
+    """A mechanism's part of the state, as registered (``rules.turn.registry.part``)."""
+
+    cls: type
+    key: str  # its name in the state's full document (snapshots, exports): keep it stable
+    default: Any  # ``cls()``: the part while the mechanism has recorded nothing
+    per_turn: bool  # reset when a turn starts (``TurnStarted``)
+    # (field, where an older full document kept it, "marks.disrupted"): read by
+    # ``rules.codec.differences`` so that older exports still import
+    formerly: tuple[tuple[str, str], ...] = ()
+
+
+_PARTS: dict[type, PartInfo] = {}
+
+
+def register_part(info: PartInfo) -> None:
+    """Add a mechanism's part (``rules.turn.registry.part`` calls it, with the part's
+    position declarations)."""
+    known = _PARTS.get(info.cls)
+    if known is not None and known != info:
+        raise RuntimeError(f"{info.cls.__name__} is registered twice as a part of the state")
+    clash = [i for i in _PARTS.values() if i.key == info.key and i.cls is not info.cls]
+    if clash:
+        raise RuntimeError(f"two parts of the state are named {info.key!r}")
+    _PARTS[info.cls] = info
+
+
+def part_infos() -> tuple[PartInfo, ...]:
+    """The registered parts, in the order they were registered."""
+    return tuple(_PARTS.values())
+
+
+def part_info(cls: type) -> PartInfo:
+    info = _PARTS.get(cls)
+    if info is None:
+        raise TypeError(f"{cls.__name__} is not a registered part of the state "
+                        "(rules.turn.registry.part)")
+    return info
+
+
+class Parts(dict[type, Any]):
+    """The mechanisms' parts of a state: part class -> its value, only those that differ from
+    their default (so equal states have equal parts). Never mutated once in a state."""
+
+    __slots__ = ()
+
+    def at_new_turn(self) -> Parts:
+        """Without the parts that are reset each turn."""
+        if not self:
+            return self
+        return Parts({c: v for c, v in self.items() if not _PARTS[c].per_turn})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +177,25 @@ class GameState:
     techs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # power -> developments (R-TEC)
     debts: dict[str, int] = field(default_factory=dict)  # unpaid bombing damage (R-SBR-05)
     marks: TurnMarks = TurnMarks()  # this turn's markers (cleared per turn)
+    parts: Parts = field(default_factory=Parts)  # the mechanisms' own parts (``part``)
     ended: str | None = None  # "draw" or "cancelled": over without a winner (GameEnded)
+
+    # --- the mechanisms' parts ---------------------------------------------------------------
+    def part(self, cls: type[P]) -> P:
+        """The part of the state that the mechanism registered as ``cls`` (its default
+        ``cls()`` while nothing was recorded)."""
+        got = self.parts.get(cls)
+        return cast(P, got if got is not None else part_info(cls).default)
+
+    def with_part(self, value: object) -> GameState:
+        """This state with ``value`` as its part of type ``type(value)``."""
+        cls = type(value)
+        parts = Parts(self.parts)
+        if value == part_info(cls).default:
+            parts.pop(cls, None)
+        else:
+            parts[cls] = value
+        return replace(self, parts=parts)
 
     # --- convenience -----------------------------------------------------------------------
     def side(self, power: str) -> str:

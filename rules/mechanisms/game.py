@@ -72,6 +72,7 @@ def _ev_turn(s: GameState, e: ev.TurnStarted) -> GameState:
         carrier_promises=(),
         battles={},
         marks=TurnMarks(),
+        parts=s.parts.at_new_turn(),
     )
 
 

@@ -1,11 +1,13 @@
 """Weapons development (Classic R-TEC-01..06): the research phase, research dice and
-breakthroughs. Editions without ``research`` in their rules have no research phase.
+breakthroughs. Editions without ``research`` in their rules have no research phase. Whether
+this turn's research dice were rolled is the mechanism's own part of the state
+(``ResearchMarks``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Literal
 
 from rules import events as ev
@@ -16,6 +18,7 @@ from rules.language.names import Names
 from rules.language.reading import small_int
 from rules.language.registry import ORDERS, Hint, OrderSyntax
 from rules.language.units import MAX_COUNT
+from rules.position import within_turn
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
@@ -65,6 +68,18 @@ class TechnologyDeveloped(ev.Event):
     tech: str  # Technology.id
     rolls: ev.Rolls = ()
     rule: str = "R-TEC-03"
+
+
+@dataclass(frozen=True, slots=True)
+class ResearchMarks:
+    """The research's part of the state, reset each turn."""
+
+    rolled: bool = False  # this turn's research dice are rolled (R-TEC-01: once per turn)
+
+
+reg.part(ResearchMarks, key="research", per_turn=True,
+         position={"rolled": within_turn("research rolled this turn")},
+         formerly={"rolled": "marks.researched"})
 
 
 # --------------------------------------------------------------------------------------------
@@ -132,7 +147,7 @@ def decide_research(tx: Tx, order: Research, dice: Dice) -> None:
         raise InvalidOrder(
             f"{order.dice} research dice is more than one order may buy ({MAX_RESEARCH_DICE})."
         )
-    if s.marks.researched:
+    if s.part(ResearchMarks).rolled:
         raise IllegalOrder(
             f"{p} has already rolled its research dice this turn: all of a turn's research dice "
             "are bought at once and rolled together (R-TEC-01/02). Use 'end' to go on to "
@@ -179,7 +194,7 @@ def decide_research(tx: Tx, order: Research, dice: Dice) -> None:
 def _ev_research(s: GameState, e: ResearchRolled) -> GameState:
     treasury = dict(s.treasury)
     treasury[e.power] -= e.cost
-    return replace(s, treasury=treasury, marks=replace(s.marks, researched=True))
+    return replace(s, treasury=treasury).with_part(ResearchMarks(rolled=True))
 
 
 @reg.evolver(TechnologyDeveloped)

@@ -1,13 +1,14 @@
 """Rockets (Classic development table "Rockets", A-10): once a turn, during Conduct Combat, an
 antiaircraft gun of a power with Rockets fires one die of damage at an enemy industrial complex
-within range.
+within range. Whether this turn's rocket was fired is the mechanism's own part of the state
+(``RocketMarks``).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules import board, tech
@@ -18,6 +19,7 @@ from rules.errors import IllegalOrder, InvalidOrder
 from rules.language.names import Names
 from rules.language.reading import split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Chosen, Hint, OrderSyntax
+from rules.position import within_turn
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
@@ -58,6 +60,18 @@ class RocketFired(ev.Event):
     def damage(self) -> int:
         return sum(f for _, fs in self.rolls for f in fs)
 
+
+
+@dataclass(frozen=True, slots=True)
+class RocketMarks:
+    """The rockets' part of the state, reset each turn."""
+
+    fired: bool = False  # this turn's rocket is fired (A-10: one per turn, whatever the guns)
+
+
+reg.part(RocketMarks, key="rockets", per_turn=True,
+         position={"fired": within_turn("rockets fired this turn")},
+         formerly={"fired": "marks.rocket_fired"})
 
 
 # --------------------------------------------------------------------------------------------
@@ -137,7 +151,7 @@ def rocket_sites(s: GameState, power: str) -> list[str]:
 
 def rocket_possible(s: GameState, power: str) -> bool:
     """The power may still fire this turn's rocket at something."""
-    if not has_rockets(s, power) or s.marks.rocket_fired:
+    if not has_rockets(s, power) or s.part(RocketMarks).fired:
         return False
     return any(rocket_targets(s, power, f) for f in rocket_sites(s, power))
 
@@ -163,7 +177,7 @@ def decide_rocket(tx: Tx, order: Rocket, dice: Dice) -> None:
             f"Rockets are fired during {phase}, alongside bombing raids (A-10); it is "
             f"{phase_name(s)} now."
         )
-    if s.marks.rocket_fired:
+    if s.part(RocketMarks).fired:
         raise IllegalOrder(
             f"{p} has already fired its rocket this turn: one rocket attack per turn in all, "
             "whatever the number of AA guns (A-10)."
@@ -201,7 +215,7 @@ def decide_rocket(tx: Tx, order: Rocket, dice: Dice) -> None:
 
 @reg.evolver(RocketFired)
 def _ev_rocket(s: GameState, e: RocketFired) -> GameState:
-    return replace(s, marks=replace(s.marks, rocket_fired=True))
+    return s.with_part(RocketMarks(fired=True))
 
 
 

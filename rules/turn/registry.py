@@ -6,7 +6,14 @@ A mechanism module (``rules/mechanisms/``) registers, at import:
 - ``order(OrderType, ...)``: how its orders are decided, in which phases, by whom;
 - ``phase(id)``: the handlers of a phase it runs (entering it, whether work is left in it, the
   checks and actions of ending it, why a bare ``end`` would pass it over idle);
-- ``waits``: whom the game waits for because of it (``Pending``).
+- ``waits``: whom the game waits for because of it (``Pending``);
+- ``part(Cls, ...)``: its own part of the state, a frozen dataclass whose fields all have
+  defaults (``Convoys(disrupted: frozenset[str] = frozenset())``), read with
+  ``state.part(Convoys)`` (its default while absent) and changed with
+  ``state.with_part(Convoys(disrupted=...))``; it says whether the part is reset when a turn
+  starts, how positions treat each field (``rules.position``: derived or not carried, with why),
+  and where older exports kept its fields. The state's codec writes and reads every registered
+  part under its ``key`` (``rules.codec``).
 
 The engine (``rules.engine``) dispatches through these tables only; it names no mechanism. An
 edition lists its phases in its data; every phase id it lists must have a handler here
@@ -15,14 +22,15 @@ edition lists its phases in its data; every phase id it lists must have a handle
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from rules.decisions import Pending
 from rules.errors import InvalidOrder
 from rules.messages import Msg
-from rules.state import GameState
+from rules.position import Derived, NotCarried, declare
+from rules.state import GameState, PartInfo, register_part
 
 if TYPE_CHECKING:
     from rules import events as ev
@@ -136,6 +144,20 @@ def words(event_type: type[ev.Event]) -> Callable[[Words], Words]:
         return fn
 
     return put
+
+
+def part(
+    cls: type, *, key: str, per_turn: bool, position: Mapping[str, Derived | NotCarried],
+    formerly: Mapping[str, str] | None = None,
+) -> None:
+    """Register ``cls`` (a frozen dataclass whose fields all have defaults) as a mechanism's
+    part of the state: ``key`` names it in the full document (snapshots, exports; keep it
+    stable), ``per_turn`` resets it when a turn starts, ``position`` says for each field
+    why a position does not write it (``rules.position.FIELDS``), and ``formerly`` maps a field
+    to where older full documents kept it (``"marks.disrupted"``), so that older exports still
+    import."""
+    register_part(PartInfo(cls, key, cls(), per_turn, tuple((formerly or {}).items())))
+    declare(cls, position)
 
 
 # --- lookups (the engine's) -----------------------------------------------------------------

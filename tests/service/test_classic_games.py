@@ -17,8 +17,9 @@ from db.repo import SqlStore
 from rules import codec
 from rules.defaults import default_orders
 from rules.engine import pending, replay
+from rules.mechanisms.research import ResearchMarks
+from rules.mechanisms.rockets import RocketMarks
 from rules.position import state_json
-from rules.state import TurnMarks
 from service.games import GameService, Result
 from tools import verify_dice as vd
 
@@ -143,13 +144,12 @@ async def test_classic_state_fields_round_trip_through_snapshots() -> None:
         state,
         techs={"Germany": ("jet_power", "heavy_bombers"), "Russia": ("rockets",)},
         debts={"United Kingdom": 4},
-        marks=TurnMarks(researched=True, rocket_fired=True),
-    )
+    ).with_part(ResearchMarks(rolled=True)).with_part(RocketMarks(fired=True))
     doc = json.loads(json.dumps(codec.state_to_json(rich)))
     back = codec.state_from_json(doc)
     assert back == rich
     assert back.techs["Germany"] == ("jet_power", "heavy_bombers")
-    assert back.debts == {"United Kingdom": 4} and back.marks.researched
+    assert back.debts == {"United Kingdom": 4} and back.part(ResearchMarks).rolled
     assert back.edition.id == "classic"
 
 

@@ -13,7 +13,12 @@ from rules import events as ev
 from rules import orders as od
 from rules.dice_audit import read_log
 from rules.errors import InvalidOrder
-from rules.mechanisms.research import Research, ResearchRolled, TechnologyDeveloped
+from rules.mechanisms.research import (
+    Research,
+    ResearchMarks,
+    ResearchRolled,
+    TechnologyDeveloped,
+)
 from rules.position import state_json
 from rules.state import TurnMarks
 from tests.rules.helpers import Game, position
@@ -191,12 +196,13 @@ def test_R_TEC_05_developments_last_beyond_the_turn() -> None:
     """The flags of a turn reset at the next turn; developments stay."""
     g = research_game()
     research(g, 1, 6, 1)
-    assert g.state.marks.researched
+    assert g.state.part(ResearchMarks).rolled
     for _ in range(6):
         if g.state.power != GER:
             break
         g.end(confirm=True)
     assert g.state.power == UK and g.state.marks == TurnMarks()
+    assert g.state.part(ResearchMarks) == ResearchMarks()
     assert g.state.techs == {GER: ("jet_power",)}
 
 
