@@ -1,8 +1,8 @@
 """Messages as data (issue 15, deliverable 8): what the referee says, as a key, parameters and the
 rule it cites; the words are produced in one place, from catalogues.
 
-A refusal or an event's description is a ``Msg``: ``msg("rockets.no_gun", "A-10", power=p,
-space=frm, sites=sites)``. The rules decide *what* is said (the key), about *what* (the
+A refusal or an event's description is a ``Msg``: ``msg("mobilize.no_complex", "MB-1",
+power=p, space=where, sites=sites)``. The rules decide *what* is said (the key), about *what* (the
 parameters: names of powers, spaces and unit types as the edition spells them, counts, lists,
 unit counts as mappings) and under *which rule* (``rule``: the rule IDs the text cites, also a
 parameter ``{rule}`` of the template). They never hold the sentence.
@@ -10,9 +10,9 @@ parameter ``{rule}`` of the template). They never hold the sentence.
 The sentence is in a catalogue: each mechanism (or area of the rules) registers one, for one
 language, beside its code::
 
-    messages.catalogue("en", "rockets", {
-        "no_gun": "{power} has no antiaircraft gun in {space} to fire a rocket from ({rule}). "
-                  "Its AA guns: {sites:join|none}.",
+    messages.catalogue("en", "mobilize", {
+        "no_complex": "{power} has no industrial complex in {space} ({rule}). Its complexes: "
+                      "{sites:join|none}.",
         "far": lambda p: f"...",   # a function of the parameters where a template cannot say it
     })
 
