@@ -19,6 +19,7 @@ from rules import events as ev
 from rules.battle.odds import OddsResult
 from rules.edition import Edition
 from rules.state import GameState
+from rules.turn import registry as reg
 
 WIDTH = 1200
 _PAD = 24
@@ -183,8 +184,8 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
         elif isinstance(e, ev.SubmarinesDeclared):
             if e.submerge:
                 current().notes.append(f"{len(e.submerge)} {e.side} submarine(s) submerged")
-        elif isinstance(e, ev.SubmarinesWithdrew):
-            current().notes.append(f"{len(e.units)} {e.side} submarine(s) withdrew to {e.to}")
+        elif (note := reg.battle_note_for(type(e))) is not None:
+            current().notes.append(note(e))  # a mechanism's event in the battle
         elif isinstance(e, ev.SeaborneLanded):
             joined = [i for i in e.units if i not in side_of]  # not counted at the opening
             for i in joined:

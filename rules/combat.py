@@ -5,9 +5,9 @@ The rules of a battle round are stated once in ``rules/battle/model.py`` and
 in the modules of ``rules/battle``: finding battles (``opening``), the rounds (``rounds``),
 casualty choices (``choice``), retreat (``retreat``), the end of a battle (``conclude``), and
 the mechanisms of one edition each: submarines that declare and submerge (1941 SS-2/SS-3,
-``submerge``), submarines that withdraw between rounds (Classic R-SUB-05, ``withdraw``),
-strategic bombing raids (Classic R-SBR, ``raid``). This module takes the orders of Conduct
-Combat and says who owes what.
+``submerge``), strategic bombing raids (Classic R-SBR, ``raid``). This module takes the orders
+of Conduct Combat and says who owes what; other battle decisions are their mechanisms' own
+(``rules/mechanisms/``).
 
 Asynchronous by design: each round stops where a player owes a decision (casualties, press
 or retreat) and continues when it is given. ``battle <space> all`` fights to the end, answering
@@ -19,7 +19,7 @@ once the defender answers.
 
 Edition differences hang off unit abilities and ``RuleSet`` switches, never an edition id:
 submarines declare (1941 SS-2) or attacking ones always strike first (Classic R-SUB-02);
-submarines submerge (SS-3) or withdraw between rounds (R-SUB-05, ``withdraw``); antiaircraft
+submarines submerge (SS-3) or leave between rounds (``sub_retreat``); antiaircraft
 guns fire before a land battle (``anti_air``, R-LC-02); battleships bombard (``bombard``,
 R-AMP-05); strategic bombing raids (``bomb``, R-SBR); dice by column (R-CBT-01/04); who
 retreats and where (CC-6B / R-RET, A-13, A-28).
@@ -42,6 +42,8 @@ from rules.battle.choice import (
 )
 from rules.battle.forces import (
     attacker_can_fire,
+    battle_at,
+    decision_battle,
     owed_hits,
     owed_side,
     rules_of,
@@ -54,10 +56,9 @@ from rules.battle.raid import decide_raid, open_raids
 from rules.battle.retreat import retreat, retreat_options
 from rules.battle.rounds import auto_end_unfireable, fight, go_on
 from rules.battle.submerge import awaiting_declaration, declare_subs
-from rules.battle.withdraw import submarines, withdraw, withdraw_zones
 from rules.decisions import Owed, Pending
 from rules.dice import Dice
-from rules.errors import IllegalOrder, InvalidOrder, NotYourTurn, WrongPhase
+from rules.errors import IllegalOrder, NotYourTurn
 from rules.state import BattleState, GameState
 
 if TYPE_CHECKING:
@@ -66,8 +67,8 @@ if TYPE_CHECKING:
 __all__ = [
     "decide_attacker", "decide_decision", "decide_raid", "default_choice", "forced_choice",
     "movement_left", "next_battles", "open_battles", "open_raids", "owed_hits", "owed_side",
-    "pending_decisions", "retreat_options", "submarines", "targets", "validate_choice",
-    "withdraw_zones", "worth_less_first", "worth_now",
+    "pending_decisions", "retreat_options", "targets", "validate_choice", "worth_less_first",
+    "worth_now",
 ]
 
 _targets = targets  # the name rules/legal.py reads
@@ -94,21 +95,9 @@ def pending_decisions(s: GameState) -> list[Pending]:
     return out
 
 
-def _battle(s: GameState, space: str) -> BattleState:
-    if space not in s.edition.spaces:
-        raise InvalidOrder(f"Unknown space {space!r}.")
-    b = s.battles.get(space)
-    if b is None or b.step == "done":
-        open_ = [x.space for x in s.battles.values() if x.step != "done"]
-        raise IllegalOrder(
-            f"There is no battle to fight in {space}. Open battles: {', '.join(open_) or 'none'}."
-        )
-    return b
-
-
 def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice) -> None:
     s = tx.state
-    b = _battle(s, order.space)
+    b = battle_at(s, order.space)
     if isinstance(order, od.Retreat):
         retreat(tx, b, order)
         return
@@ -173,21 +162,15 @@ def _is_amphibious_part(s: GameState, b: BattleState) -> bool:
     return any(x.blocked_by == b.space for x in s.battles.values() if x.step != "done")
 
 
-def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike | od.Withdraw,
-                    dice: Dice) -> None:
+def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice: Dice) -> None:
     s = tx.state
-    if s.phase != "conduct_combat":
-        raise WrongPhase("Casualties are chosen during Conduct Combat (§9).")
-    b = _battle(s, order.space)
-    if isinstance(order, od.Withdraw):
-        withdraw(tx, b, order)
-        return
+    b = decision_battle(s, order.space)
     if isinstance(order, od.Submerge | od.Strike):
         if not bm.declares(rules_of(s)) or rules_of(s).sub_retreat != "submerge":
-            raise IllegalOrder(
+            raise IllegalOrder(  # the edition's order for leaving between rounds is its verb
                 f"Submarines neither submerge nor declare a strike in this game: attacking "
                 f"submarines always strike first (R-SUB-02), and submarines leave a battle "
-                f"between rounds with 'withdraw {b.space}' (R-SUB-05)."
+                f"between rounds with '{rules_of(s).sub_retreat} {b.space}' (R-SUB-05)."
             )
         declare_subs(tx, b, order, dice)
         return

@@ -21,8 +21,8 @@ class Owed(Enum):
 
     @property
     def answers(self) -> frozenset[str]:
-        """The order kinds (``rules.orders``) that answer this wait."""
-        return _ANSWERS[self]
+        """The order kinds that answer this wait, as the mechanisms registered them."""
+        return frozenset(_ANSWERS[self])
 
     @property
     def verb(self) -> str:
@@ -39,13 +39,14 @@ _VERBS: dict[Owed, str] = {
     Owed.BOMBING_RAID: "bomb",
 }
 
-_ANSWERS: dict[Owed, frozenset[str]] = {
-    Owed.TURN: frozenset(),
-    Owed.CASUALTIES: frozenset({"casualties"}),
-    Owed.SUBMERGE_OR_STRIKE: frozenset({"submerge", "strike", "withdraw"}),
-    Owed.PRESS_OR_RETREAT: frozenset({"press", "retreat"}),
-    Owed.BOMBING_RAID: frozenset({"bomb"}),
-}
+# Filled by the mechanisms that register their orders (``rules.turn.registry.order``).
+_ANSWERS: dict[Owed, set[str]] = {kind: set() for kind in Owed}
+
+
+def answered_by(kind: Owed, order_kind: str) -> None:
+    """Orders of ``order_kind`` answer the wait ``kind`` (a mechanism registers its orders
+    with ``rules.turn.registry.order(..., answers=kind)``)."""
+    _ANSWERS[kind].add(order_kind)
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,9 @@
 A standing casualty order, or else the default (cheapest first, two-hit units absorb first,
 transports last, the attacker keeping its last land unit — H-1..H-7) answers casualties;
 submarines strike (SS-2); an attacker that must press or retreat presses (CC-6); a strategic
-bombing raid left unresolved is resolved (R-SBR). Submarines never withdraw by default
-(R-SUB-05 is a choice, never owed). A power absent in an optional phase (a phase handler's
-``absent_ends``: Classic's weapons development, R-TEC-01) has the phase ended.
+bombing raid left unresolved is resolved (R-SBR). A choice that is never owed has no default.
+A power absent in an optional phase (a phase handler's ``absent_ends``: Classic's weapons
+development, R-TEC-01) has the phase ended.
 
 ``phase_end_order`` is the referee's order that moves an absent player's phase on once no
 decision is owed: the phase ends, unless Conduct Combat still has a battle open (CC-0: combat

@@ -241,17 +241,6 @@ class UnitsRemoved(Event):
     launched: tuple[int, ...] = ()  # own fighters of a sunk attacking carrier: airborne (A-7)
 
 
-class SubmarinesWithdrew(Event):
-    """Submarines leave a sea battle between rounds for an adjacent zone (Classic R-SUB-05)."""
-
-    type: Literal["SubmarinesWithdrew"] = "SubmarinesWithdrew"
-    space: str
-    side: Literal["attacker", "defender"]
-    by: str
-    units: tuple[int, ...]
-    to: str
-
-
 class RaidResolved(Event):
     """A strategic bombing raid is over (R-SBR-01..04): the bombers that raided, those the
     antiaircraft gun shot down, and the damage (the sum of the survivors' dice) the territory's

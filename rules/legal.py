@@ -32,8 +32,8 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
     Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
     whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
     offloads, battle/press/retreat, strategic bombing raids (``bomb``), casualty choices and
-    submarine declarations (strike, submerge all or some) the power owes, submarine withdrawals
-    (``withdraw``), placements, what the mechanisms add (``rules.turn.registry.candidates``)
+    submarine declarations (strike, submerge all or some) the power owes, placements, what the
+    mechanisms add (``rules.turn.registry.candidates``, battle decisions included)
     and ``end``. ``end confirm`` is listed only when a
     plain ``end`` is refused (it forfeits something, e.g. unlanded air units or unplaced
     units). Standing casualty orders are settings rather than moves and are not listed.
@@ -96,7 +96,8 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
     if state.phase == "conduct_combat":
         yield from _casualty_candidates(state, power)
         yield from _submarine_candidates(state, power)
-        yield from _withdraw_candidates(state, power)
+    for more in reg.candidates_in(state.phase, anyone=True):  # a mechanism's battle decisions
+        yield from more(state, power)
     if power != state.power:
         return
     match state.phase:
@@ -246,19 +247,6 @@ def _submarine_candidates(s: GameState, power: str) -> Iterator[od.Order]:
         yield od.Submerge(power=power, space=b.space)
         for n in range(1, subs):
             yield od.Submerge(power=power, space=b.space, count=n)
-
-
-def _withdraw_candidates(s: GameState, power: str) -> Iterator[od.Order]:
-    """Submarines leaving a sea battle between rounds (R-SUB-05): all, or one, to each zone."""
-    for b in s.battles.values():
-        if b.step != "press_or_retreat" or (power != b.attacker and power not in b.defenders):
-            continue
-        subs = combat.submarines(s, b, power)
-        zones = sorted({z for u in subs for z in combat.withdraw_zones(s, b, u)})
-        for z in zones:
-            yield od.Withdraw(power=power, space=b.space, to=z)
-            if len(subs) > 1:
-                yield od.Withdraw(power=power, space=b.space, count=1, to=z)
 
 
 def _casualty_candidates(s: GameState, power: str) -> Iterator[od.Order]:

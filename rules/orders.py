@@ -122,19 +122,6 @@ class Strike(Order):
     space: str
 
 
-class Withdraw(Order):
-    """Submarines of this power leave a sea battle between rounds (Classic R-SUB-05).
-
-    ``count`` None means all of them; ``to`` names the zone (the attacker's is implied: where
-    they came from; the defender's may be any adjacent zone without enemy units).
-    """
-
-    kind: Literal["withdraw"] = "withdraw"
-    space: str
-    count: int | None = None
-    to: str | None = None
-
-
 class Bomb(Order):
     """Resolve the strategic bombing raid on a territory (Classic R-SBR-01..05)."""
 

@@ -184,11 +184,6 @@ def _subs_declared(s: GameState, e: ev.SubmarinesDeclared) -> Msg:
                strike=_count_ids(s, e.strike), submerge=_count_ids(s, e.submerge), how=e.how)
 
 
-def _subs_withdrew(s: GameState, e: ev.SubmarinesWithdrew) -> Msg:
-    return msg("event.subs_withdrew", "R-SUB-05", space=e.space, by=e.by, side=e.side,
-               units=_count_ids(s, e.units), to=e.to)
-
-
 def _raid(s: GameState, e: ev.RaidResolved) -> Msg:
     return msg("event.raid", "R-SBR-03", space=e.space, attacker=e.attacker, note=e.note,
                lost=len(e.lost), bombers=len(e.bombers), defender=e.defender,
@@ -331,7 +326,6 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], Msg]] = {
     ev.BattleRoundEnded: _round_ended,
     ev.BattleRoundStarted: _round_started,
     ev.SubmarinesDeclared: _subs_declared,
-    ev.SubmarinesWithdrew: _subs_withdrew,
     ev.RaidResolved: _raid,
     ev.BattlePressed: _pressed,
     ev.BattleRetreated: _retreated,

@@ -198,12 +198,6 @@ def _subs_declared(p: P) -> str:
             f"({p['rule']}{how}).")
 
 
-def _subs_withdrew(p: P) -> str:
-    who = "attacking" if p["side"] == "attacker" else "defending"
-    return (f"In {p['space']} {possessive(p['by'])} {who} {_units(p['units'])} withdrew to "
-            f"{p['to']} ({p['rule']}).")
-
-
 def _raid(p: P) -> str:
     line = f"Bombing raid on {p['space']} by {p['attacker']}"
     if p["note"]:
@@ -339,7 +333,6 @@ catalogue("en", "event", {
     "removed": _removed,
     "round_started": "Battle in {space}: round {round} begins.",
     "subs_declared": _subs_declared,
-    "subs_withdrew": _subs_withdrew,
     "raid": _raid,
     "round_ended": _round_ended,
     "pressed": lambda p: f"{p['attacker'] or 'The attacker'} presses the attack in {p['space']}.",

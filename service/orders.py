@@ -21,6 +21,7 @@ from rules.dice import OutOfDice
 from rules.engine import decide_folded, pending
 from rules.errors import InvalidOrder, NotYourTurn, RulesError
 from rules.state import GameState
+from rules.turn import registry as reg
 from rules.words import possessive
 from service import describe as ds
 from service import fair
@@ -41,10 +42,6 @@ from service.store import StateMovedOn, StoreError, undo_moved
 from service.waits import REFEREE_NOTE
 
 log = logging.getLogger(__name__)
-
-# Orders a defender (or any side owing a battle decision) gives outside its own turn.
-_DECISIONS = (od.Casualties, od.Submerge, od.Strike, od.Withdraw)
-
 
 class OrdersRoom(ServiceCore):
     """Orders and undo."""
@@ -252,29 +249,28 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
         if name not in mine:
             raise NotYourTurn(f"{name} is not yours; you hold {and_list(mine)}.")
         return name
-    if isinstance(order, _DECISIONS):
-        return _deciding_power(state, mine, order)
+    # A battle decision: a defender (or any side owing one) gives it outside its own turn.
+    space = reg.decision_space(order)
+    if space is not None:
+        return _deciding_power(state, mine, order.kind, space)
     if state.power in mine:
         return state.power
     raise NotYourTurn(f"It is {possessive(state.power)} turn; you hold {and_list(mine)}.")
 
 
-def _deciding_power(
-    state: GameState,
-    mine: Sequence[str],
-    order: od.Casualties | od.Submerge | od.Strike | od.Withdraw,
-) -> str:
-    """Among ``mine``, the power that owes this battle decision per ``pending(state)``."""
+def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str) -> str:
+    """Among ``mine``, the power that owes this battle decision (an order of ``kind`` about the
+    battle in ``space``) per ``pending(state)``."""
     owed = [p for p in pending(state) if not p.turn]
-    here = [p for p in owed if p.space is None or p.space.casefold() == order.space.casefold()]
+    here = [p for p in owed if p.space is None or p.space.casefold() == space.casefold()]
     candidates = [p for p in here if p.power in mine]
     if len(candidates) > 1:
-        keyed = [p for p in candidates if order.kind in p.kind.answers]
+        keyed = [p for p in candidates if kind in p.kind.answers]
         candidates = keyed or candidates
     powers = list(dict.fromkeys(p.power for p in candidates))
     if powers:
         return powers[0]
-    battle = state.battles.get(order.space)
+    battle = state.battles.get(space)
     if battle is not None and battle.step != "done":
         # Not waited on, but a party to this battle: the rules say whether the order fits now
         # (e.g. a submarine choice the edition offers outside the pending list).
@@ -288,7 +284,7 @@ def _deciding_power(
         f"{p.power} ({p.what}{' in ' + p.space if p.space else ''})" for p in owed
     ) or "nobody"
     raise NotYourTurn(
-        f"None of your powers ({and_list(mine)}) owes a decision in {order.space} now; "
+        f"None of your powers ({and_list(mine)}) owes a decision in {space} now; "
         f"waiting for: {waiting}."
     )
 

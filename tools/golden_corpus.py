@@ -54,7 +54,7 @@ from rules import orders as od
 from rules.dice import ScriptedDice
 from rules.errors import RulesError
 from rules.legal import legal_orders
-from rules.mechanisms import research, rockets
+from rules.mechanisms import research, rockets, withdrawal
 from rules.position import state_json
 from rules.state import GameState
 from service import language as ps
@@ -273,7 +273,7 @@ def order_line(order: od.Order) -> str:
             return f"submerge {order.space}" + ("" if order.count is None else f" {order.count}")
         case od.Strike():
             return f"strike {order.space}"
-        case od.Withdraw():
+        case withdrawal.Withdraw():
             line = f"withdraw {order.space}" + ("" if order.count is None else f" {order.count}")
             return line + ("" if order.to is None else f" to {order.to}")
         case od.Bomb():

@@ -14,7 +14,8 @@ The combat, which rolls dice, asks players and emits events (``rules.combat`` ta
 ``forces`` (the units of an open battle, as the model sees them), ``opening`` (finding
 battles), ``rounds`` (the steps of a round), ``choice`` (casualty choices), ``retreat``,
 ``conclude`` (Step 7), and one module per edition mechanism: ``submerge`` (1941 SS-2/SS-3),
-``withdraw`` (Classic R-SUB-05), ``raid`` (Classic strategic bombing, R-SBR).
+``raid`` (Classic strategic bombing, R-SBR). Mechanisms of their own (``rules/mechanisms/``)
+build on these modules; nothing here imports them.
 
 Modules here import each other without cycles (import-linter ``battle-acyclic``).
 """

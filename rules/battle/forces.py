@@ -14,11 +14,33 @@ from rules.battle import model as bm
 from rules.battle.casualties import best_total
 from rules.battle.model import CATEGORIES, Kind
 from rules.edition import RuleSet
+from rules.errors import IllegalOrder, InvalidOrder, WrongPhase
 from rules.state import BattleState, GameState, Unit
 
 
 def rules_of(s: GameState) -> RuleSet:
     return s.edition.rules.rules
+
+
+def battle_at(s: GameState, space: str) -> BattleState:
+    """The open battle in ``space`` (refused when there is none)."""
+    if space not in s.edition.spaces:
+        raise InvalidOrder(f"Unknown space {space!r}.")
+    b = s.battles.get(space)
+    if b is None or b.step == "done":
+        open_ = [x.space for x in s.battles.values() if x.step != "done"]
+        raise IllegalOrder(
+            f"There is no battle to fight in {space}. Open battles: {', '.join(open_) or 'none'}."
+        )
+    return b
+
+
+def decision_battle(s: GameState, space: str) -> BattleState:
+    """The open battle a party's decision (casualties, submarines) is given in, in Conduct
+    Combat (§9)."""
+    if s.phase != "conduct_combat":
+        raise WrongPhase("Casualties are chosen during Conduct Combat (§9).")
+    return battle_at(s, space)
 
 
 def side_word(side: str) -> bm.Side:

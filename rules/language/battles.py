@@ -1,5 +1,5 @@
 """The battle orders, described once each (``rules.language.registry``): battle, casualties,
-retreat, press, submerge, strike, withdraw, bomb.
+retreat, press, submerge, strike, bomb.
 
 Their space argument is a ``battle`` argument where the order decides a battle: autocomplete
 offers the spaces of the asking power's legal battle decisions and every space with a battle.
@@ -33,7 +33,6 @@ from rules.orders import (
     Strike,
     Submerge,
     Units,
-    Withdraw,
 )
 
 __all__ = [
@@ -44,7 +43,6 @@ __all__ = [
     "RETREAT",
     "STRIKE",
     "SUBMERGE",
-    "WITHDRAW",
     "space_count",
 ]
 
@@ -217,7 +215,7 @@ with '{battle}').""",
 ))
 
 
-# --- submarines: submerge, strike (1941 SS-2, SS-3), withdraw (Classic R-SUB-05) ---------------
+# --- submarines: submerge, strike (1941 SS-2, SS-3) ---------------------------------------------
 
 
 def space_count(rest: str, names: Names, verb: str) -> tuple[str, int | None]:
@@ -289,41 +287,6 @@ surprise strike this round (their victims may not fire back when the other side 
 destroyer).""",
     args=(_SPACE,),
     hints=(_space_hint("strike", "/strike"),),
-))
-
-
-def _withdraw(rest: str, names: Names, verb: str) -> Withdraw:
-    if not rest:
-        raise WITHDRAW.expected("withdraw North Sea Zone 2 to Baltic Sea Zone")
-    got = try_splits(split_all(rest, TO), lambda x: space_count(x, names, "withdraw"),
-                     names.space)
-    if got is not None:
-        (space, count), to = got
-        return Withdraw(space=space, count=count, to=to)
-    space, count = space_count(rest, names, "withdraw")
-    return Withdraw(space=space, count=count)
-
-
-def _withdraw_to(o: Any, c: Chosen) -> str | None:
-    return o.to if isinstance(o, Withdraw) else None
-
-
-WITHDRAW = ORDERS.register(OrderSyntax[Order](
-    verb="withdraw",
-    usage="withdraw <space> [n] [to <sea zone>]  (submarines leave a sea battle between "
-          "rounds, where the edition has it)",
-    read=_withdraw,
-    rank=110,
-    topic="battles",
-    makes=(Withdraw,),
-    needs=lambda r: r.sub_retreat == "withdraw",  # Classic R-SUB-05
-    example=lambda b: (f"withdraw {b.sea}", f"/withdraw space:{b.sea}"),
-    explain="""\
-By the owner of submarines in a sea battle, where the edition has it: between rounds, once the
-round's casualties are removed, they leave for an adjacent sea zone ('to' chooses it when there
-are several).""",
-    args=(_SPACE, Arg("to", "space", offer=_withdraw_to)),
-    hints=(Hint("withdraw", "/withdraw", (r"(?P<space>.+?)(?: (?P<n>\d+))?(?: to (?P<to>.+))?",)),),
 ))
 
 

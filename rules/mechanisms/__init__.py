@@ -11,4 +11,5 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
     purchase,
     research,
     rockets,
+    withdrawal,
 )

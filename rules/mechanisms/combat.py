@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from rules import combat
 from rules import events as ev
 from rules import orders as od
+from rules.decisions import Owed
 from rules.errors import IllegalOrder
 from rules.state import BattleState, GameState
 from rules.territory import leave_conduct_combat
@@ -22,12 +23,13 @@ if TYPE_CHECKING:
 CONDUCT = "conduct_combat"
 
 reg.order(od.Battle, phases=(CONDUCT,))(combat.decide_attacker)
-reg.order(od.Press, phases=(CONDUCT,))(combat.decide_attacker)
-reg.order(od.Retreat, phases=(CONDUCT,))(combat.decide_attacker)
-reg.order(od.Bomb, phases=(CONDUCT,))(combat.decide_raid)
-for _kind in (od.Casualties, od.Submerge, od.Strike, od.Withdraw):
+reg.order(od.Press, phases=(CONDUCT,), answers=Owed.PRESS_OR_RETREAT)(combat.decide_attacker)
+reg.order(od.Retreat, phases=(CONDUCT,), answers=Owed.PRESS_OR_RETREAT)(combat.decide_attacker)
+reg.order(od.Bomb, phases=(CONDUCT,), answers=Owed.BOMBING_RAID)(combat.decide_raid)
+for _kind, _owed in ((od.Casualties, Owed.CASUALTIES), (od.Submerge, Owed.SUBMERGE_OR_STRIKE),
+                     (od.Strike, Owed.SUBMERGE_OR_STRIKE)):
     # Decisions in a battle: owed by a party to it, in or out of its turn.
-    reg.order(_kind, in_turn=False)(combat.decide_decision)
+    reg.order(_kind, in_turn=False, answers=_owed)(combat.decide_decision)
 reg.waits(combat.pending_decisions)
 
 
@@ -129,18 +131,6 @@ def _ev_subs(s: GameState, e: ev.SubmarinesDeclared) -> GameState:
                 fired=(*b.fired, f"declare:{e.side}") if b.step != "ready" and b.step !=
                 "press_or_retreat" else b.fired)
     return replace(s, battles={**s.battles, e.space: b})
-
-
-@reg.evolver(ev.SubmarinesWithdrew)
-def _ev_withdrew(s: GameState, e: ev.SubmarinesWithdrew) -> GameState:
-    units = dict(s.units)
-    for uid in e.units:
-        units[uid] = replace(units[uid], space=e.to, came_from=e.space, stopped=True)
-    gone = set(e.units)
-    b = s.battles[e.space]
-    b = replace(b, attacking=tuple(i for i in b.attacking if i not in gone),
-                defending=tuple(i for i in b.defending if i not in gone))
-    return replace(s, units=units, battles={**s.battles, e.space: b})
 
 
 @reg.evolver(ev.RaidResolved)

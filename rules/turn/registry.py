@@ -3,7 +3,8 @@
 A mechanism module (``rules/mechanisms/``) registers, at import:
 
 - ``evolver(EventType)``: how its events change the state (the fold);
-- ``order(OrderType, ...)``: how its orders are decided, in which phases, by whom;
+- ``order(OrderType, ...)``: how its orders are decided, in which phases, by whom, and which
+  wait (``Owed``) they answer;
 - ``phase(id)``: the handlers of a phase it runs (entering it, whether work is left in it, the
   checks and actions of ending it, why a bare ``end`` would pass it over idle);
 - ``waits``: whom the game waits for because of it (``Pending``);
@@ -13,7 +14,10 @@ A mechanism module (``rules/mechanisms/``) registers, at import:
   ``state.with_part(Convoys(disrupted=...))``; it says whether the part is reset when a turn
   starts, how positions treat each field (``rules.position``: derived or not carried, with why),
   and where older exports kept its fields. The state's codec writes and reads every registered
-  part under its ``key`` (``rules.codec``).
+  part under its ``key`` (``rules.codec``);
+- ``candidates(phase)``: the orders ``rules.legal`` offers for it;
+- ``words(EventType)``, ``battle_note(EventType)``: the English line that tells its events, and
+  the note a battle board writes for one.
 
 The engine (``rules.engine``) dispatches through these tables only; it names no mechanism. An
 edition lists its phases in its data; every phase id it lists must have a handler here
@@ -26,7 +30,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from rules.decisions import Pending
+from rules.decisions import Owed, Pending, answered_by
 from rules.errors import InvalidOrder
 from rules.messages import Msg
 from rules.position import Derived, NotCarried, declare
@@ -44,13 +48,16 @@ Decide = Callable[["Tx", Any, "Dice"], None]
 WrongPhaseText = Callable[[GameState, Any], Msg]
 Candidates = Callable[[GameState, str], Iterator["od.Order"]]
 Words = Callable[[GameState, Any], str]
+Note = Callable[[Any], str]
 
 _EVOLVERS: dict[type, Evolve] = {}
 _ORDERS: dict[type, OrderRule] = {}
 _PHASES: dict[str, PhaseHandler] = {}
 _WAITS: list[Callable[[GameState], list[Pending]]] = []
 _CANDIDATES: list[tuple[str, Candidates]] = []
+_ANYONE_CANDIDATES: list[tuple[str, Candidates]] = []
 _WORDS: dict[type, Words] = {}
+_NOTES: dict[type, Note] = {}
 
 
 @dataclass(frozen=True)
@@ -64,6 +71,9 @@ class OrderRule:
     in_turn: bool = True
     # The refusal when given outside ``phases`` (default: "'<kind>' belongs to <phase>").
     wrong_phase: WrongPhaseText | None = None
+    # The wait it answers (``Pending.kind``). With ``in_turn=False`` it is a battle decision: a
+    # party to the battle in the order's ``space`` gives it, in or out of its turn.
+    answers: Owed | None = None
 
 
 @dataclass
@@ -101,14 +111,17 @@ def evolver(event_type: type[ev.Event]) -> Callable[[Evolve], Evolve]:
 
 def order(
     order_type: type[od.Order], *, phases: Iterable[str] = (), in_turn: bool = True,
-    wrong_phase: WrongPhaseText | None = None,
+    wrong_phase: WrongPhaseText | None = None, answers: Owed | None = None,
 ) -> Callable[[Decide], Decide]:
-    """Decorator: ``fn(tx, order, dice)`` decides ``order_type``."""
+    """Decorator: ``fn(tx, order, dice)`` decides ``order_type``; with ``answers``, its kind
+    answers that wait too (``Owed.answers``)."""
 
     def put(fn: Decide) -> Decide:
         if order_type in _ORDERS:
             raise RuntimeError(f"two deciders for {order_type.__name__}")
-        _ORDERS[order_type] = OrderRule(fn, tuple(phases), in_turn, wrong_phase)
+        _ORDERS[order_type] = OrderRule(fn, tuple(phases), in_turn, wrong_phase, answers)
+        if answers is not None:
+            answered_by(answers, order_type.model_fields["kind"].default)
         return fn
 
     return put
@@ -125,12 +138,13 @@ def waits(fn: Callable[[GameState], list[Pending]]) -> Callable[[GameState], lis
     return fn
 
 
-def candidates(phase_id: str) -> Callable[[Candidates], Candidates]:
+def candidates(phase_id: str, *, anyone: bool = False) -> Callable[[Candidates], Candidates]:
     """Decorator: ``fn(state, power)`` yields cheap, unchecked candidate orders of the power
-    whose turn it is in ``phase_id`` (``rules.legal`` checks them), after the built-in ones."""
+    whose turn it is in ``phase_id`` (``rules.legal`` checks them), after the built-in ones.
+    ``anyone``: of any power, in or out of its turn (battle decisions), before the turn's own."""
 
     def put(fn: Candidates) -> Candidates:
-        _CANDIDATES.append((phase_id, fn))
+        (_ANYONE_CANDIDATES if anyone else _CANDIDATES).append((phase_id, fn))
         return fn
 
     return put
@@ -160,6 +174,17 @@ def part(
     declare(cls, position)
 
 
+def battle_note(event_type: type[ev.Event]) -> Callable[[Note], Note]:
+    """Decorator: ``fn(event)`` is the note a battle board (``render.battle``) writes in the
+    current round for ``event_type``, an event of the battle in its ``space``."""
+
+    def put(fn: Note) -> Note:
+        _NOTES[event_type] = fn
+        return fn
+
+    return put
+
+
 # --- lookups (the engine's) -----------------------------------------------------------------
 def evolve(state: GameState, event: ev.Event) -> GameState:
     """Apply one event. Unchecked: only for events produced by ``decide`` or ``new_game``."""
@@ -185,12 +210,26 @@ def owed_decisions(state: GameState) -> list[Pending]:
     return out
 
 
-def candidates_in(phase_id: str) -> list[Candidates]:
-    return [fn for p, fn in _CANDIDATES if p == phase_id]
+def candidates_in(phase_id: str, *, anyone: bool = False) -> list[Candidates]:
+    return [fn for p, fn in (_ANYONE_CANDIDATES if anyone else _CANDIDATES) if p == phase_id]
 
 
 def words_for(event_type: type) -> Words | None:
     return _WORDS.get(event_type)
+
+
+def battle_note_for(event_type: type) -> Note | None:
+    return _NOTES.get(event_type)
+
+
+def decision_space(order: od.Order) -> str | None:
+    """Where the battle is when ``order`` is a battle decision (registered with ``answers`` and
+    ``in_turn=False``: a party to that battle gives it, in or out of its turn), else None."""
+    rule = _ORDERS.get(type(order))
+    if rule is None or rule.answers is None or rule.in_turn:
+        return None
+    space = getattr(order, "space", None)
+    return space if isinstance(space, str) else None
 
 
 def check_phases(ed: Edition) -> None:

@@ -8,6 +8,7 @@ from rules import events as ev
 from rules.engine import new_game, replay
 from rules.mechanisms import rockets
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
+from rules.mechanisms.withdrawal import SubmarinesWithdrew
 from rules.state import GameState
 from service.describe import describe, describe_all, describer, map_lines, status_lines
 
@@ -34,7 +35,7 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         ev.SubmarinesDeclared: ev.SubmarinesDeclared(
             space="Ukraine", side="defender", by="Soviet Union", strike=sov[:1], submerge=sov[1:2]
         ),
-        ev.SubmarinesWithdrew: ev.SubmarinesWithdrew(
+        SubmarinesWithdrew: SubmarinesWithdrew(
             space="Ukraine", side="defender", by="Soviet Union", units=sov[:1], to="Russia"
         ),
         ev.RaidResolved: ev.RaidResolved(

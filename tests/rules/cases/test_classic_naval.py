@@ -12,6 +12,7 @@ from rules import orders as od
 from rules.dice import ScriptedDice
 from rules.events import DiceRolled, UnitsRemoved
 from rules.legal import legal_orders
+from rules.mechanisms.withdrawal import Withdraw
 from tests.rules.helpers import Game, position
 
 GER, UK, JPN, US, SU = "Germany", "United Kingdom", "Japan", "United States", "Russia"
@@ -157,19 +158,19 @@ def test_R_SUB_05_defending_sub_with_no_free_zone_cannot_withdraw() -> None:
         NSZ: {UK: {"battleship": 1}}}, {"fighter": 1})
     g.script(6)
     g.do(od.Battle(space=BSZ))
-    g.refuse(od.Withdraw(space=BSZ), "cannot withdraw", "R-SUB-05", power=GER)
+    g.refuse(Withdraw(space=BSZ), "cannot withdraw", "R-SUB-05", power=GER)
 
 
 def test_R_SUB_05_attacking_submarines_withdraw_where_they_came_from() -> None:
     """R-SUB-05 / R-NC-07: after a round the attacking submarines may go back to the zone they
     came from, and nowhere else; with nobody left the battle is over."""
     g = sub_raid_on_north_sea({"battleship": 1})
-    g.refuse(od.Withdraw(space=NSZ), "not yet fought")
+    g.refuse(Withdraw(space=NSZ), "not yet fought")
     g.script(6, 6)
     g.do(od.Battle(space=NSZ))
-    g.refuse(od.Withdraw(space=NSZ, to=WSZ), "back to the zone they came from", BSZ)
-    assert od.Withdraw(power=GER, space=NSZ, to=BSZ) in list(legal_orders(g.state, GER))
-    g.do(od.Withdraw(space=NSZ))
+    g.refuse(Withdraw(space=NSZ, to=WSZ), "back to the zone they came from", BSZ)
+    assert Withdraw(power=GER, space=NSZ, to=BSZ) in list(legal_orders(g.state, GER))
+    g.do(Withdraw(space=NSZ))
     assert g.units(BSZ, GER) == {"submarine": 1}
     assert g.json["battles"] == []
     assert g.state.battles[NSZ].step == "done"
@@ -183,15 +184,15 @@ def test_R_SUB_05_defending_submarines_withdraw_to_a_free_zone() -> None:
                               BSZ: {SU: {"submarine": 1}}}, {"battleship": 1})
     g.script(6, 6, 6, 6)
     g.do(od.Battle(space=NSZ))
-    g.refuse(od.Withdraw(space=NSZ, to=BSZ), "free of enemy units", power=GER)
-    g.refuse(od.Withdraw(space=NSZ), "Say where", power=GER)
-    g.do(od.Withdraw(space=NSZ, count=1, to="Karelia Sea Zone"), power=GER)
+    g.refuse(Withdraw(space=NSZ, to=BSZ), "free of enemy units", power=GER)
+    g.refuse(Withdraw(space=NSZ), "Say where", power=GER)
+    g.do(Withdraw(space=NSZ, count=1, to="Karelia Sea Zone"), power=GER)
     assert g.units("Karelia Sea Zone", GER) == {"submarine": 1}
     assert g.units(NSZ, GER) == {"submarine": 1, "transport": 1}
     g.script(6, 6, 6)
     g.do(od.Press(space=NSZ))
     spent(g)
-    g.do(od.Withdraw(space=NSZ, to="East Canada Sea Zone"), power=GER)
+    g.do(Withdraw(space=NSZ, to="East Canada Sea Zone"), power=GER)
     assert g.units(NSZ, GER) == {"transport": 1}
 
 
@@ -201,7 +202,7 @@ def test_R_SUB_05_last_defenders_withdraw_the_attacker_holds_the_zone() -> None:
                {"battleship": 1})
     g.script(6, 6)
     g.do(od.Battle(space=NSZ))
-    g.do(od.Withdraw(space=NSZ, to=BSZ), power=GER)
+    g.do(Withdraw(space=NSZ, to=BSZ), power=GER)
     assert g.json["battles"] == [] and g.units(BSZ, GER) == {"submarine": 1}
 
 
@@ -213,7 +214,7 @@ def test_R_SUB_02_R_SUB_05_submerge_and_strike_refused() -> None:
     g.refuse(od.Strike(space=NSZ), "always strike first", "R-SUB-02")
     g1941 = Game(position(GER, "conduct_combat", {
         "Sea Zone 5": {GER: {"submarine": 1}, UK: {"battleship": 1}}}))
-    g1941.refuse(od.Withdraw(space="Sea Zone 5"), "submerge Sea Zone 5")
+    g1941.refuse(Withdraw(space="Sea Zone 5"), "submerge Sea Zone 5")
 
 
 def test_R_SUB_05_withdraw_after_any_round() -> None:
@@ -225,7 +226,7 @@ def test_R_SUB_05_withdraw_after_any_round() -> None:
     g.script(6, 6, 6)
     g.do(od.Press(space=NSZ))
     g.script()
-    g.do(od.Withdraw(space=NSZ))
+    g.do(Withdraw(space=NSZ))
     assert g.units(BSZ, GER) == {"submarine": 1}
 
 
@@ -329,7 +330,7 @@ def sink_the_carrier(zone: str, frm: str, end: bool = True) -> Game:
     g.do(od.Battle(space=zone))
     spent(g)
     assert rolls(g)[-1].groups == (("fighter", 4, (6, 6)),)  # R-AIR-10: they keep defending
-    g.do(od.Withdraw(space=zone))
+    g.do(Withdraw(space=zone))
     if end:
         g.end()
     return g
