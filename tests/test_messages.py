@@ -28,7 +28,7 @@ ERRORS = {"RulesError", "InvalidOrder", "IllegalOrder", "AmbiguousOrder", "NotYo
 # Modules whose refusals still hold English (shrinks to nothing; never grows).
 NOT_YET = {
     "rules/battle/choice.py", "rules/battle/odds.py", "rules/battle/raid.py",
-    "rules/battle/retreat.py", "rules/battle/submerge.py", "rules/battle/withdraw.py",
+    "rules/battle/retreat.py", "rules/battle/submerge.py",
     "rules/combat.py", "rules/edition.py", "rules/edits.py",
     "rules/language/names.py", "rules/language/orders.py", "rules/language/reading.py",
     "rules/language/registry.py", "rules/language/units.py", "rules/mechanisms/combat.py",

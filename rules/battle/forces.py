@@ -15,6 +15,7 @@ from rules.battle.casualties import best_total
 from rules.battle.model import CATEGORIES, Kind
 from rules.edition import RuleSet
 from rules.errors import IllegalOrder, InvalidOrder, WrongPhase
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState, Unit
 
 
@@ -25,13 +26,11 @@ def rules_of(s: GameState) -> RuleSet:
 def battle_at(s: GameState, space: str) -> BattleState:
     """The open battle in ``space`` (refused when there is none)."""
     if space not in s.edition.spaces:
-        raise InvalidOrder(f"Unknown space {space!r}.")
+        raise InvalidOrder(msg("battle.unknown_space", space=space))
     b = s.battles.get(space)
     if b is None or b.step == "done":
         open_ = [x.space for x in s.battles.values() if x.step != "done"]
-        raise IllegalOrder(
-            f"There is no battle to fight in {space}. Open battles: {', '.join(open_) or 'none'}."
-        )
+        raise IllegalOrder(msg("battle.none_here", space=space, open=open_))
     return b
 
 
@@ -39,8 +38,9 @@ def decision_battle(s: GameState, space: str) -> BattleState:
     """The open battle a party's decision (casualties, submarines) is given in, in Conduct
     Combat (§9)."""
     if s.phase != "conduct_combat":
-        raise WrongPhase("Casualties are chosen during Conduct Combat (§9).")
+        raise WrongPhase(msg("battle.decision_phase", "§9"))
     return battle_at(s, space)
+
 
 
 def side_word(side: str) -> bm.Side:
@@ -173,3 +173,10 @@ def attacker_can_fire(s: GameState, b: BattleState) -> bool:
 def cargo_ids(s: GameState, hosts: Iterable[int]) -> tuple[int, ...]:
     hs = set(hosts)
     return tuple(u.id for u in s.units.values() if u.carried_by in hs)
+
+
+catalogue("en", "battle", {
+    "unknown_space": "Unknown space {space!r}.",
+    "none_here": "There is no battle to fight in {space}. Open battles: {open:join|none}.",
+    "decision_phase": "Casualties are chosen during Conduct Combat ({rule}).",
+})

@@ -11,7 +11,7 @@ referee's default is to stay (R-SUB-05 is a choice: no absent-player default ans
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -26,10 +26,10 @@ from rules.language.battles import space_count
 from rules.language.names import Names
 from rules.language.reading import TO, split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Chosen, Hint, OrderSyntax
-from rules.language.units import format_units
+from rules.messages import Msg, catalogue, msg
 from rules.state import BattleState, GameState, Unit
 from rules.turn import registry as reg
-from rules.words import counted, possessive
+from rules.words import possessive, unit_list
 
 if TYPE_CHECKING:
     from rules.dice import Dice
@@ -150,50 +150,37 @@ def decide_withdraw(tx: Tx, order: Withdraw, dice: Dice) -> None:
     b = decision_battle(s, order.space)
     ed = s.edition
     if rules_of(s).sub_retreat != "withdraw":
-        raise IllegalOrder(
-            f"Submarines do not withdraw in this game; they submerge with 'submerge {b.space}' "
-            "(SS-3)."
-        )
+        raise IllegalOrder(msg("withdrawal.not_here", "SS-3", space=b.space))
     if order.power != b.attacker and order.power not in b.defenders:
-        raise NotYourTurn(f"{order.power} takes no part in the battle in {b.space}.")
+        raise NotYourTurn(msg("withdrawal.no_part", power=order.power, space=b.space))
     side: Literal["attacker", "defender"] = "attacker" if order.power == b.attacker \
         else "defender"
     if order.to is not None and order.to not in ed.spaces:
-        raise InvalidOrder(f"Unknown space {order.to!r}.")
+        raise InvalidOrder(msg("battle.unknown_space", space=order.to))
     subs = submarines(s, b, order.power)
     if not subs:
-        raise IllegalOrder(f"{order.power} has no submarines in a sea battle in {b.space}.")
+        raise IllegalOrder(msg("withdrawal.no_submarines", power=order.power, space=b.space))
     if b.step != "press_or_retreat":
-        when = "waiting for casualties" if b.step == "casualties" else "not yet fought"
-        raise IllegalOrder(
-            f"Submarines withdraw after a round, once its casualties are removed (R-SUB-05, "
-            f"R-NC-07); the battle in {b.space} is {when}."
-        )
+        raise IllegalOrder(msg("withdrawal.too_soon", "R-SUB-05, R-NC-07", space=b.space,
+                               casualties=b.step == "casualties"))
     options = sorted({z for u in subs for z in withdraw_zones(s, b, u)})
     if not options:
-        why = ("came from no adjacent sea zone" if side == "attacker"
-               else "have no adjacent sea zone free of enemy units")
-        raise IllegalOrder(f"{possessive(order.power)} submarines in {b.space} {why}, so "
-                           f"they cannot "
-                           "withdraw (R-SUB-05).")
+        raise IllegalOrder(msg("withdrawal.nowhere", "R-SUB-05", power=order.power,
+                               space=b.space, side=side))
     to = order.to
     if to is None:
         if len(options) > 1:
-            raise IllegalOrder(
-                f"Say where the submarines withdraw to: 'withdraw {b.space} to <zone>' "
-                f"({', '.join(options)}) (R-SUB-05)."
-            )
+            raise IllegalOrder(msg("withdrawal.say_where", "R-SUB-05", space=b.space,
+                                   options=options))
         to = options[0]
     going = [u for u in subs if to in withdraw_zones(s, b, u)]
     if not going:
-        rule = ("back to the zone they came from" if side == "attacker"
-                else "to an adjacent sea zone free of enemy units")
-        raise IllegalOrder(f"Submarines withdraw {rule} (R-SUB-05): {', '.join(options)}, not "
-                           f"{to}.")
+        raise IllegalOrder(msg("withdrawal.not_there", "R-SUB-05", side=side, options=options,
+                               to=to))
     n = len(going) if order.count is None else order.count
     if n < 1 or n > len(going):
-        raise IllegalOrder(f"{counted(len(going), 'submarine')} of {order.power} in {b.space} may "
-                           f"withdraw to {to}, not {n}.")
+        raise IllegalOrder(msg("withdrawal.count", may=len(going), power=order.power,
+                               space=b.space, to=to, count=n))
     tx.emit(SubmarinesWithdrew(space=b.space, side=side, by=order.power,
                                units=tuple(u.id for u in going[:n]), to=to))
     b = tx.state.battles[b.space]
@@ -216,7 +203,7 @@ def _ev_withdrew(s: GameState, e: SubmarinesWithdrew) -> GameState:
 
 
 # --------------------------------------------------------------------------------------------
-# Legal candidates and words
+# Legal candidates, the line that tells the event, the battle board's note
 
 
 @reg.candidates("conduct_combat", anyone=True)
@@ -233,17 +220,61 @@ def _candidates(s: GameState, power: str) -> Iterator[od.Order]:
                 yield Withdraw(power=power, space=b.space, count=1, to=z)
 
 
-def _units_of_ids(s: GameState, ids: Iterable[int]) -> str:
-    return format_units(Counter(s.units[i].type if i in s.units else "unit" for i in ids))
+def _count_ids(s: GameState, ids: Iterable[int]) -> dict[str, int]:
+    return dict(Counter(s.units[i].type if i in s.units else "unit" for i in ids))
 
 
 @reg.words(SubmarinesWithdrew)
-def _withdrew(s: GameState, e: SubmarinesWithdrew) -> str:
-    who = "attacking" if e.side == "attacker" else "defending"
-    return (f"In {e.space} {possessive(e.by)} {who} {_units_of_ids(s, e.units)} withdrew to {e.to} "
-            "(R-SUB-05).")
+def _withdrew(s: GameState, e: SubmarinesWithdrew) -> Msg:
+    return msg("withdrawal.withdrew", "R-SUB-05", space=e.space, by=e.by, side=e.side,
+               units=_count_ids(s, e.units), to=e.to)
 
 
 @reg.battle_note(SubmarinesWithdrew)
 def _note(e: SubmarinesWithdrew) -> str:
     return f"{len(e.units)} {e.side} submarine(s) withdrew to {e.to}"
+
+
+# --------------------------------------------------------------------------------------------
+# Its words and refusals in English (rules.messages)
+
+
+def _withdrew_text(p: Mapping[str, Any]) -> str:
+    who = "attacking" if p["side"] == "attacker" else "defending"
+    return (f"In {p['space']} {possessive(p['by'])} {who} {unit_list(p['units'])} withdrew to "
+            f"{p['to']} ({p['rule']}).")
+
+
+def _too_soon(p: Mapping[str, Any]) -> str:
+    when = "waiting for casualties" if p["casualties"] else "not yet fought"
+    return (f"Submarines withdraw after a round, once its casualties are removed ({p['rule']}); "
+            f"the battle in {p['space']} is {when}.")
+
+
+def _nowhere(p: Mapping[str, Any]) -> str:
+    why = ("came from no adjacent sea zone" if p["side"] == "attacker"
+           else "have no adjacent sea zone free of enemy units")
+    return (f"{possessive(p['power'])} submarines in {p['space']} {why}, so they cannot "
+            f"withdraw ({p['rule']}).")
+
+
+def _not_there(p: Mapping[str, Any]) -> str:
+    rule = ("back to the zone they came from" if p["side"] == "attacker"
+            else "to an adjacent sea zone free of enemy units")
+    return (f"Submarines withdraw {rule} ({p['rule']}): {', '.join(p['options'])}, not "
+            f"{p['to']}.")
+
+
+catalogue("en", "withdrawal", {
+    "withdrew": _withdrew_text,
+    "not_here": "Submarines do not withdraw in this game; they submerge with 'submerge {space}' "
+                "({rule}).",
+    "no_part": "{power} takes no part in the battle in {space}.",
+    "no_submarines": "{power} has no submarines in a sea battle in {space}.",
+    "too_soon": _too_soon,
+    "nowhere": _nowhere,
+    "say_where": "Say where the submarines withdraw to: 'withdraw {space} to <zone>' "
+                 "({options:join}) ({rule}).",
+    "not_there": _not_there,
+    "count": "{may:counted:submarine} of {power} in {space} may withdraw to {to}, not {count}.",
+})

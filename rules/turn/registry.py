@@ -47,7 +47,7 @@ Evolve = Callable[[GameState, Any], GameState]
 Decide = Callable[["Tx", Any, "Dice"], None]
 WrongPhaseText = Callable[[GameState, Any], Msg]
 Candidates = Callable[[GameState, str], Iterator["od.Order"]]
-Words = Callable[[GameState, Any], str]
+Words = Callable[[GameState, Any], Msg | str]
 Note = Callable[[Any], str]
 
 _EVOLVERS: dict[type, Evolve] = {}
@@ -151,7 +151,8 @@ def candidates(phase_id: str, *, anyone: bool = False) -> Callable[[Candidates],
 
 
 def words(event_type: type[ev.Event]) -> Callable[[Words], Words]:
-    """Decorator: ``fn(before, event)`` is the one English line that tells ``event_type``."""
+    """Decorator: ``fn(before, event)`` is the one line that tells ``event_type`` (a message,
+    ``rules.messages.Msg``, or its English)."""
 
     def put(fn: Words) -> Words:
         _WORDS[event_type] = fn
