@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from typing import Protocol
 
 from rules.errors import RulesError
+from rules.messages import catalogue, msg
 
 SIDES = 6  # CMP-3 / A-19: standard d6
 
@@ -65,10 +66,8 @@ class ScriptedDice:
 
     def roll(self, n: int, purpose: str) -> list[int]:
         if self.pos + n > len(self.faces):
-            raise OutOfDice(
-                f"scripted dice ran out: {purpose} needs {n}, "
-                f"{len(self.faces) - self.pos} left of {len(self.faces)}"
-            )
+            raise OutOfDice(msg("dice.ran_out", purpose=purpose, need=n,
+                                left=len(self.faces) - self.pos, total=len(self.faces)))
         out = self.faces[self.pos : self.pos + n]
         self.pos += n
         return out
@@ -205,3 +204,8 @@ class FairDice(HmacDice):
 
     def __init__(self, seed: bytes, game: str, entropy: bytes = b"", start: int = 0) -> None:
         super().__init__(round_key(seed, game, entropy), game, start)
+
+
+catalogue("en", "dice", {
+    "ran_out": "scripted dice ran out: {purpose} needs {need}, {left} left of {total}",
+})

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import InvalidOrder
+from rules.messages import catalogue, msg
 
 EDITIONS_DIR = Path(__file__).parent / "editions"
 
@@ -553,7 +554,11 @@ def phase_id(ed: Edition, text: object) -> str:
         for p in ed.rules.phases:
             if norm(text) in (norm(p.id), norm(p.name)):
                 return p.id
-    raise InvalidOrder(
-        f"Unknown phase {text!r}. Phases: "
-        + ", ".join(f"{p.id} ({p.name})" for p in ed.rules.phases) + "."
-    )
+    raise InvalidOrder(msg("edition.unknown_phase", text=text,
+                           phases=[(p.id, p.name) for p in ed.rules.phases]))
+
+
+catalogue("en", "edition", {
+    "unknown_phase": lambda p: (f"Unknown phase {p['text']!r}. Phases: "
+                                + ", ".join(f"{i} ({name})" for i, name in p["phases"]) + "."),
+})

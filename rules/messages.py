@@ -20,7 +20,8 @@ A template is ``str.format`` text whose fields may name a *form* after a colon, 
 language gives a value: ``{n:ipcs}`` (3 IPCs), ``{n:counted:hit}`` (1 hit, 2 hits),
 ``{units:units}`` (3 infantry, 2 tanks; ``{units:units:singular}``: 2 tank), ``{x:join}``
 (a, b), ``{x:and}`` (a, b and c), ``{x:join|none}`` (``none`` when empty),
-``{power:possessive}``, ``{name:plural}``, ``{x:capitalize}``. Forms are registered per
+``{power:possessive}``, ``{name:plural}``, ``{x:capitalize}``. A parameter that is itself a
+``Msg`` (a refusal quoted in another) is written in the same language. Forms are registered per
 language (``form``); English's are at the end of this module. ``text(m, lang)`` renders a
 message in a language, falling back to English for keys a catalogue lacks. Another language is
 another set of catalogues and forms, registered by a module of its own: nothing in the rules
@@ -95,6 +96,8 @@ class _Formatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Msg):  # a refusal quoted in another: in the same language
+            return text(value, self.lang)
         if not format_spec:
             return str(super().format_field(value, format_spec))
         spec, _, empty = format_spec.partition("|")

@@ -16,11 +16,12 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Literal, NoReturn
+from typing import Any, Literal, NoReturn
 
 from rules.edition import Edition, load_edition
 from rules.edition import edition_catalog as edition_rules_catalog
 from rules.errors import AmbiguousOrder, InvalidOrder
+from rules.messages import catalogue, msg
 from rules.words import regular_plural
 
 __all__ = ["NEAR_MISS", "NameKind", "NameTable", "Names", "edition_catalog", "names_for"]
@@ -195,26 +196,18 @@ _POWER_SYNONYMS_BY_KEY = {_compact(_place_canon(_tokens(k))): v for k, v in _POW
 _SHOWN = 10  # names listed in an ambiguity message
 
 
-def _join_names(names: Sequence[str]) -> str:
-    if len(names) <= _SHOWN:
-        return ", ".join(names)
-    return ", ".join(names[:_SHOWN]) + f" and {len(names) - _SHOWN} more"
-
-
 class NameTable:
     """One kind of name: precomputed keys for exact, normalised, prefix and fuzzy lookup."""
 
     def __init__(
         self,
         kind: str,
-        kinds: str,
         primary: Mapping[str, Iterable[str]],
         canon: Callable[[list[str]], list[str]],
         secondary: Mapping[str, Iterable[str]] | None = None,
         listed: bool = False,
     ) -> None:
-        self.kind = kind
-        self.kinds = kinds
+        self.kind = kind  # a NameKind; the refusals' words for it are in the catalogue below
         self.canon = canon
         self.listed = listed  # list every name in "unknown" messages (few names: units, powers)
         self.targets: tuple[str, ...] = tuple(primary)
@@ -321,11 +314,8 @@ class NameTable:
         shown = " ".join(text.split())
         if not self.targets:
             if self.kind == "edition":
-                raise InvalidOrder("No editions are installed.")
-            raise InvalidOrder(
-                f"No {self.kinds} are known here yet: create a game first with "
-                "'game new <edition>'."
-            )
+                raise InvalidOrder(msg("names.no_editions"))
+            raise InvalidOrder(msg("names.none_yet", kind=self.kind))
         hit = self._exact.get(shown.casefold())
         if hit is not None:
             if len(hit) == 1:
@@ -334,7 +324,7 @@ class NameTable:
         tokens = self.canon(_tokens(text))
         key = _compact(tokens)
         if not key:
-            raise InvalidOrder(f"Expected the name of a {self.kind}, got {shown!r}.")
+            raise InvalidOrder(msg("names.not_a_name", kind=self.kind, text=shown))
         found = self._norm.get(key)
         if found:
             if len(found) == 1:
@@ -345,23 +335,14 @@ class NameTable:
             return next(iter(found))
         if found:
             self._ambiguous(shown, found)
-        close = self.suggestions(text)
-        msg = f"Unknown {self.kind} {shown!r}."
-        if close:
-            msg += f" Did you mean: {', '.join(close)}?"
-        if self.listed:
-            msg += f" {self.kinds.capitalize()}: {', '.join(self.targets)}."
-        elif not close:
-            msg += f" Check the spelling ('game map' shows the {self.kinds})."
-        raise InvalidOrder(msg)
+        raise InvalidOrder(msg("names.unknown", kind=self.kind, text=shown,
+                               close=self.suggestions(text),
+                               known=self.targets if self.listed else ()))
 
     def _ambiguous(self, shown: str, found: set[str]) -> NoReturn:
         choices = sorted(found)
-        raise AmbiguousOrder(
-            f"{shown!r} could be any of {len(choices)} {self.kinds}: {_join_names(choices)}. "
-            "Write more of the name.",
-            choices,
-        )
+        raise AmbiguousOrder(msg("names.ambiguous", kind=self.kind, text=shown, choices=choices,
+                                 shown=_SHOWN), choices)
 
     def complete(self, text: str, limit: int) -> list[str]:
         if limit <= 0:
@@ -447,10 +428,10 @@ class Names:
             catalog.setdefault(edition.id, []).extend((edition.rules.word, *edition.rules.aliases))
         # what to type for each edition: its first alias (the keyword), else its id
         self._edition_words = {eid: next(iter(ids), eid) for eid, ids in catalog.items()}
-        self._spaces = NameTable("space", "spaces", spaces, _place_canon)
-        self._units = NameTable("unit", "units", units, _plain_canon, unit_extra, listed=True)
-        self._powers = NameTable("power", "powers", powers, _place_canon, power_extra, listed=True)
-        self._editions = NameTable("edition", "editions", catalog, _plain_canon, listed=True)
+        self._spaces = NameTable("space", spaces, _place_canon)
+        self._units = NameTable("unit", units, _plain_canon, unit_extra, listed=True)
+        self._powers = NameTable("power", powers, _place_canon, power_extra, listed=True)
+        self._editions = NameTable("edition", catalog, _plain_canon, listed=True)
 
     def table(self, kind: NameKind) -> NameTable:
         """The table of one kind of name (for grammars that read a name off the front of a text)."""
@@ -524,3 +505,37 @@ def names_for(edition_id: str) -> Names:
     """``Names`` of an installed edition, built once."""
     return Names(load_edition(edition_id))
 
+
+# --- the words of its refusals ----------------------------------------------------------------
+# ``kind`` is the kind of name (``NameKind``); the word for several of them:
+_KINDS = {"space": "spaces", "unit": "units", "power": "powers", "edition": "editions"}
+
+
+def _unknown(p: Mapping[str, Any]) -> str:
+    kinds = _KINDS[p["kind"]]
+    out = f"Unknown {p['kind']} {p['text']!r}."
+    if p["close"]:
+        out += f" Did you mean: {', '.join(p['close'])}?"
+    if p["known"]:
+        out += f" {kinds.capitalize()}: {', '.join(p['known'])}."
+    elif not p["close"]:
+        out += f" Check the spelling ('game map' shows the {kinds})."
+    return out
+
+
+def _ambiguous(p: Mapping[str, Any]) -> str:
+    choices, top = p["choices"], p["shown"]
+    listed = ", ".join(choices[:top]) + (f" and {len(choices) - top} more"
+                                         if len(choices) > top else "")
+    return (f"{p['text']!r} could be any of {len(choices)} {_KINDS[p['kind']]}: {listed}. "
+            "Write more of the name.")
+
+
+catalogue("en", "names", {
+    "no_editions": "No editions are installed.",
+    "none_yet": lambda p: (f"No {_KINDS[p['kind']]} are known here yet: create a game first "
+                           "with 'game new <edition>'."),
+    "not_a_name": "Expected the name of a {kind}, got {text!r}.",
+    "unknown": _unknown,
+    "ambiguous": _ambiguous,
+})

@@ -17,6 +17,7 @@ from rules.language.names import Names
 from rules.language.reading import FROM, IN, TO, lead_name, split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
 from rules.language.units import format_units, is_count, parse_units, plural
+from rules.messages import catalogue, msg
 from rules.orders import (
     Buy,
     ClearPurchase,
@@ -43,10 +44,7 @@ def _buy(rest: str, names: Names, verb: str) -> Buy | ClearPurchase:
     if rest.casefold() == "clear":
         return ClearPurchase()
     if not rest:
-        raise InvalidOrder(
-            "Expected 'buy <units>', e.g. 'buy 3 infantry, 1 tank', or 'buy clear' to empty "
-            "the purchase list."
-        )
+        raise InvalidOrder(msg("orders.buy_usage"))
     return Buy(units=parse_units(rest, names))
 
 
@@ -82,11 +80,7 @@ _PATH_SEP = re.compile(r"\s*(?:,|;|->|→|\band\b|\bthen\b)\s*", re.I)
 
 
 def _move(rest: str, names: Names, verb: str) -> Move:
-    usage = InvalidOrder(
-        f"Expected '{verb} <units> from <space> to <space>'. Add 'via <space>, <space>' to "
-        f"fix the path, and 'raid' after the target for a strategic bombing raid. For example: "
-        f"'{verb} 2 infantry, 1 tank from Germany to Eastern Europe'."
-    )
+    usage = InvalidOrder(msg("orders.move_usage", verb=verb))
     m = FROM.search(rest)
     if m is None:
         raise usage
@@ -226,8 +220,7 @@ edition says.""",
 
 def _end(rest: str, names: Names, verb: str) -> EndPhase:
     """`end [<phase>] [confirm]`: a phase named is the one meant (refused once it has passed)."""
-    usage = ("Expected 'end' (ends the phase; asks to confirm if something would be lost), "
-             "'end <phase>' (only that phase), 'end confirm' or 'end!'.")
+    usage = msg("orders.end_usage")
     words = " ".join(rest.casefold().split())
     what, confirm = re.fullmatch(r"(.*?)\s*(confirm!?|!)?", words).groups()  # type: ignore[union-attr]
     if verb == "end!":
@@ -243,7 +236,7 @@ def _end(rest: str, names: Names, verb: str) -> EndPhase:
     try:
         phase = phase_id(names.edition, what.removesuffix(" phase"))
     except InvalidOrder as e:
-        raise InvalidOrder(f"{usage} {e}") from None
+        raise InvalidOrder(msg("orders.end_phase", usage=usage, reason=e.msg or e.reason)) from None
     return EndPhase(confirm=bool(confirm), phase=phase)
 
 
@@ -294,10 +287,7 @@ def _segment_units(chunk: str, names: Names) -> list[str]:
 
 def _standing(rest: str, names: Names, verb: str) -> StandingCasualties:
     example = "standing casualties Germany infantry, tank, fighter"
-    usage = InvalidOrder(
-        "Expected 'standing casualties <power> <unit>, <unit>, ...' (cheapest first), "
-        f"e.g. '{example}'."
-    )
+    usage = InvalidOrder(msg("orders.standing_usage", example=example))
     first, _, rest = rest.partition(" ")
     if first.casefold() not in ("casualties", "casualty"):
         raise usage
@@ -320,10 +310,7 @@ def _standing(rest: str, names: Names, verb: str) -> StandingCasualties:
             continue
         for word in chunk.split():
             if is_count(word) and word.casefold() not in ("a", "an"):
-                raise InvalidOrder(
-                    f"A standing casualty order lists unit types without counts, first lost "
-                    f"first: e.g. '{example}'."
-                )
+                raise InvalidOrder(msg("orders.standing_counts", example=example))
         for unit in _segment_units(chunk, names):
             if unit not in order:
                 order.append(unit)
@@ -347,3 +334,19 @@ player. Unnamed units come after, cheapest first.""",
     args=(Arg("power", "own power"), Arg("units", "units")),
     hints=(Hint("standing casualties", "/standing", (r"(?P<power><[^>]+>) (?P<units>.+)",)),),
 ))
+
+
+catalogue("en", "orders", {
+    "buy_usage": "Expected 'buy <units>', e.g. 'buy 3 infantry, 1 tank', or 'buy clear' to empty "
+                 "the purchase list.",
+    "move_usage": "Expected '{verb} <units> from <space> to <space>'. Add 'via <space>, <space>' "
+                  "to fix the path, and 'raid' after the target for a strategic bombing raid. "
+                  "For example: '{verb} 2 infantry, 1 tank from Germany to Eastern Europe'.",
+    "end_usage": "Expected 'end' (ends the phase; asks to confirm if something would be lost), "
+                 "'end <phase>' (only that phase), 'end confirm' or 'end!'.",
+    "end_phase": "{usage} {reason}",
+    "standing_usage": "Expected 'standing casualties <power> <unit>, <unit>, ...' (cheapest "
+                      "first), e.g. '{example}'.",
+    "standing_counts": "A standing casualty order lists unit types without counts, first lost "
+                       "first: e.g. '{example}'.",
+})

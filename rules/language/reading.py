@@ -15,6 +15,7 @@ from typing import TypeVar
 from rules.errors import InvalidOrder
 from rules.language.names import NameTable
 from rules.language.units import GOOD_COUNT
+from rules.messages import catalogue, msg
 
 __all__ = [
     "EXAMPLE_POWER",
@@ -47,11 +48,9 @@ IN = re.compile(r"\bin\b|\bat\b", re.I)
 
 
 def expected(form: str, example: str = "") -> InvalidOrder:
-    """The refusal of a line that does not fit ``form`` (an order's syntax line)."""
-    msg = f"Expected '{form}'."
-    if example:
-        msg += f" For example: '{example}'."
-    return InvalidOrder(msg)
+    """The refusal of a line that does not fit ``form`` (an order's syntax line; the example is
+    a line of the order language too)."""
+    return InvalidOrder(msg("reading.expected", form=form, example=example))
 
 
 def split_all(text: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
@@ -105,7 +104,7 @@ def lead_name(text: str, table: NameTable) -> tuple[str, str] | None:
 def no_args(verb: str, rest: str) -> None:
     """Refuses anything after an order that takes nothing."""
     if rest:
-        raise InvalidOrder(f"'{verb}' takes nothing after it: write just '{verb}'.")
+        raise InvalidOrder(msg("reading.no_args", verb=verb))
 
 
 def small_int(text: str, what: str, top: int) -> int:
@@ -114,4 +113,12 @@ def small_int(text: str, what: str, top: int) -> int:
         n = int(text)
         if 1 <= n <= top:
             return n
-    raise InvalidOrder(f"The {what} is a whole number from 1 to {top}, not {text!r}.")
+    raise InvalidOrder(msg("reading.small_int", what=what, top=top, text=text))
+
+
+catalogue("en", "reading", {
+    "expected": lambda p: (f"Expected '{p['form']}'."
+                           + (f" For example: '{p['example']}'." if p["example"] else "")),
+    "no_args": "'{verb}' takes nothing after it: write just '{verb}'.",
+    "small_int": "The {what} is a whole number from 1 to {top}, not {text!r}.",
+})

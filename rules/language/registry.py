@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar
 from rules.errors import InvalidOrder
 from rules.language.names import Names
 from rules.language.reading import expected
+from rules.messages import catalogue, msg
 from rules.orders import Order
 from rules.text import problem as text_problem
 from rules.text import refusal as text_refusal
@@ -338,8 +339,8 @@ class Grammar(Generic[T]):
         firsts = {v.split()[0]: v for v in verbs}
         close = difflib.get_close_matches(word.casefold(), list(firsts), n=1, cutoff=0.6)
         shown = word if len(word) <= 40 else word[:40] + "…"
-        hint = f" Did you mean: {firsts[close[0]]}?" if close else ""
-        return InvalidOrder(f"Unknown order {shown!r}.{hint} Orders: {', '.join(verbs)}.")
+        return InvalidOrder(msg("grammar.unknown_order", word=shown,
+                                close=firsts[close[0]] if close else "", verbs=verbs))
 
 
 def _ascii_digits(text: str) -> str:
@@ -352,20 +353,27 @@ def read_line(text: str) -> str:
     """One order line, checked (length, characters, one line) and with one space between
     words; refuses an empty one."""
     if len(text) > MAX_LENGTH:
-        raise InvalidOrder(
-            f"Order too long ({len(text)} characters, at most {MAX_LENGTH}); "
-            "keep one order per line."
-        )
+        raise InvalidOrder(msg("grammar.too_long", length=len(text), most=MAX_LENGTH))
     bad = text_problem(text, None)
     if bad is not None:  # storage cannot hold it (a NUL crashed PostgreSQL's insert)
         raise InvalidOrder(text_refusal("order", bad))
     if len(text.strip().splitlines()) > 1:
-        raise InvalidOrder("Several lines in one order; keep one order per line.")
+        raise InvalidOrder(msg("grammar.lines"))
     line = _ascii_digits(" ".join(text.split()))
     if not line:
-        raise InvalidOrder("Empty order: type 'help' for the list of orders.")
+        raise InvalidOrder(msg("grammar.empty"))
     return line
 
 
 ORDERS: Grammar[Order] = Grammar("orders")
 """The rules' orders. A module that adds an order registers its description here at import."""
+
+
+catalogue("en", "grammar", {
+    "unknown_order": lambda p: (f"Unknown order {p['word']!r}."
+                                + (f" Did you mean: {p['close']}?" if p["close"] else "")
+                                + f" Orders: {', '.join(p['verbs'])}."),
+    "too_long": "Order too long ({length} characters, at most {most}); keep one order per line.",
+    "lines": "Several lines in one order; keep one order per line.",
+    "empty": "Empty order: type 'help' for the list of orders.",
+})

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 from rules.errors import InvalidOrder
 from rules.language.names import Names
+from rules.messages import catalogue, msg
 from rules.orders import Units
 from rules.words import plural, unit_list
 
@@ -63,7 +64,7 @@ def count_of(token: str, entry: str) -> int:
         return word
     if GOOD_COUNT.fullmatch(token) and 1 <= int(token) <= MAX_COUNT:
         return int(token)
-    raise InvalidOrder(f"Counts are whole numbers from 1 to {MAX_COUNT}: {entry!r}.")
+    raise InvalidOrder(msg("units.bad_count", most=MAX_COUNT, entry=entry))
 
 
 def _entries(chunk: str) -> list[tuple[int, str]]:
@@ -77,10 +78,8 @@ def _entries(chunk: str) -> list[tuple[int, str]]:
         if count_tok is None and not words:
             return
         if not words:
-            where = f" in {chunk!r}" if chunk.strip() != count_tok else ""
-            raise InvalidOrder(
-                f"Expected a unit after {count_tok!r}{where}, e.g. '3 infantry, 1 tank'."
-            )
+            raise InvalidOrder(msg("units.no_unit", count=count_tok,
+                                   chunk=chunk if chunk.strip() != count_tok else ""))
         name = " ".join(words)
         out.append((1 if count_tok is None else count_of(count_tok, f"{count_tok} {name}"), name))
 
@@ -99,7 +98,7 @@ def _entries(chunk: str) -> list[tuple[int, str]]:
 def parse_units(text: str, names: Names) -> Units:
     """'3 infantry, 1 tank' -> {'infantry': 3, 'tank': 1}; duplicates add up."""
     if not text.strip():
-        raise InvalidOrder("No units given: write them like '3 infantry, 1 tank'.")
+        raise InvalidOrder(msg("units.none"))
     total: dict[str, int] = {}
     for chunk in UNIT_SEP.split(text.strip()):
         if not chunk.strip():
@@ -108,7 +107,7 @@ def parse_units(text: str, names: Names) -> Units:
             unit = names.unit(name)
             total[unit] = total.get(unit, 0) + n
     if not total:
-        raise InvalidOrder("No units given: write them like '3 infantry, 1 tank'.")
+        raise InvalidOrder(msg("units.none"))
     return total
 
 
@@ -138,9 +137,7 @@ def parse_casualty_units(text: str, names: Names) -> tuple[Units, dict[str, dict
             continue
         got = parse_units(parts[0], names)
         if len(got) != 1:
-            raise InvalidOrder(
-                f"Name one unit type before 'from': e.g. '1 fighter from Germany', not {chunk!r}."
-            )
+            raise InvalidOrder(msg("units.one_type_from", chunk=chunk))
         ((utype, n),) = got.items()
         where = names.space(parts[1])
         units[utype] = units.get(utype, 0) + n
@@ -150,7 +147,7 @@ def parse_casualty_units(text: str, names: Names) -> tuple[Units, dict[str, dict
         for utype, n in parse_units(", ".join(plain), names).items():
             units[utype] = units.get(utype, 0) + n
     if not units:
-        raise InvalidOrder("No units given: write them like '3 infantry, 1 tank'.")
+        raise InvalidOrder(msg("units.none"))
     return units, origins
 
 
@@ -174,7 +171,7 @@ def development_ids(text: str, names: Names) -> tuple[str, ...]:
     ed = names.edition
     research = ed.rules.rules.research if ed is not None else None
     if research is None:
-        raise InvalidOrder("This edition has no weapons developments: leave out 'with ...'.")
+        raise InvalidOrder(msg("units.no_developments"))
 
     def key(x: str) -> str:
         return " ".join(re.sub(r"[-_]", " ", x).casefold().split())
@@ -191,11 +188,25 @@ def development_ids(text: str, names: Names) -> tuple[str, ...]:
         k = key(chunk)
         found = table.get(k, table.get(k.removesuffix("s")))
         if found is None:
-            known = ", ".join(t.name for t in research.technologies)
-            raise InvalidOrder(f"Unknown weapons development {chunk.strip()!r}. "
-                               f"Developments (R-TEC-05): {known}.")
+            raise InvalidOrder(msg("units.unknown_development", "R-TEC-05", text=chunk.strip(),
+                                   known=[t.name for t in research.technologies]))
         if found not in out:
             out.append(found)
     if not out:
-        raise InvalidOrder("Name the developments after 'with', e.g. 'with heavy bombers'.")
+        raise InvalidOrder(msg("units.name_developments"))
     return tuple(out)
+
+
+catalogue("en", "units", {
+    "bad_count": "Counts are whole numbers from 1 to {most}: {entry!r}.",
+    "no_unit": lambda p: (f"Expected a unit after {p['count']!r}"
+                          + (f" in {p['chunk']!r}" if p["chunk"] else "")
+                          + ", e.g. '3 infantry, 1 tank'."),
+    "none": "No units given: write them like '3 infantry, 1 tank'.",
+    "one_type_from": "Name one unit type before 'from': e.g. '1 fighter from Germany', not "
+                     "{chunk!r}.",
+    "no_developments": "This edition has no weapons developments: leave out 'with ...'.",
+    "unknown_development": "Unknown weapons development {text!r}. Developments ({rule}): "
+                           "{known:join}.",
+    "name_developments": "Name the developments after 'with', e.g. 'with heavy bombers'.",
+})

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.decisions import Owed, Pending, answered_by
 from rules.errors import InvalidOrder
-from rules.messages import Msg
+from rules.messages import Msg, catalogue, msg
 from rules.position import Derived, NotCarried, declare
 from rules.state import GameState, PartInfo, register_part
 
@@ -200,7 +200,7 @@ def order_rule(order_type: type) -> OrderRule | None:
 def phase_handler(phase_id: str) -> PhaseHandler:
     handler = _PHASES.get(phase_id)
     if handler is None:
-        raise InvalidOrder(f"No mechanism plays the phase {phase_id!r}.")
+        raise InvalidOrder(msg("registry.no_phase", phase=phase_id))
     return handler
 
 
@@ -237,9 +237,7 @@ def check_phases(ed: Edition) -> None:
     """Every phase the edition's data lists has a handler (raise ``InvalidOrder`` otherwise)."""
     missing = [p for p in ed.phase_ids if p not in _PHASES]
     if missing:
-        raise InvalidOrder(
-            f"{ed.rules.title} lists phases no mechanism plays: {', '.join(missing)}."
-        )
+        raise InvalidOrder(msg("registry.unplayed", edition=ed.rules.title, phases=missing))
 
 
 def registered_events() -> tuple[type, ...]:
@@ -248,3 +246,9 @@ def registered_events() -> tuple[type, ...]:
 
 def registered_orders() -> tuple[type, ...]:
     return tuple(_ORDERS)
+
+
+catalogue("en", "registry", {
+    "no_phase": "No mechanism plays the phase {phase!r}.",
+    "unplayed": "{edition} lists phases no mechanism plays: {phases:join}.",
+})
