@@ -26,13 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules import events as ev
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.language.units import format_units
+from rules.messages import catalogue, msg
 from rules.state import GameState, Unit
 from rules.words import possessive
 
@@ -73,7 +74,7 @@ def format_edit(c: EditChange) -> str:
             return f"edit owner {c.space} {c.power}"
         case "money":
             return f"edit money {c.power} {c.amount}"
-    raise InvalidOrder(f"Unknown edit {c.action!r}.")
+    raise InvalidOrder(msg("edits.unknown", action=c.action))
 
 
 def complete(state: GameState, c: EditChange) -> EditChange:
@@ -83,24 +84,23 @@ def complete(state: GameState, c: EditChange) -> EditChange:
     power with such units there."""
     if c.power:
         if c.power not in state.edition.powers:
-            raise InvalidOrder(f"Unknown power {c.power!r}.")
+            raise InvalidOrder(msg("edits.unknown_power", power=c.power))
         return c
     if c.action == "add":
         owner = state.owners.get(c.space) if not state.edition.is_sea(c.space) else None
         if owner is None:
-            raise InvalidOrder(
-                f"Say whose units these are: '{format_edit(c)} for <power>'.")
+            raise InvalidOrder(msg("edits.whose", line=format_edit(c)))
         return c.model_copy(update={"power": owner})
     if c.action in ("remove", "move"):
         holders = sorted({u.owner for u in state.units_in(c.space) if u.type in c.units})
         if len(holders) == 1:
             return c.model_copy(update={"power": holders[0]})
         if not holders:
-            raise IllegalOrder(f"No {' or '.join(c.units)} in {c.space} to {c.action}.")
-        raise InvalidOrder(
-            f"Several powers have such units in {c.space} ({', '.join(holders)}): say whose, "
-            f"'{format_edit(c)} of <power>'.")
-    raise InvalidOrder(f"Name the power: '{format_edit(c)}'.")
+            raise IllegalOrder(msg("edits.none_there", units=list(c.units), space=c.space,
+                                   action=c.action))
+        raise InvalidOrder(msg("edits.several", space=c.space, holders=holders,
+                               line=format_edit(c)))
+    raise InvalidOrder(msg("edits.name_power", line=format_edit(c)))
 
 
 def edit_event(
@@ -114,21 +114,20 @@ def edit_event(
 ) -> ev.EditApplied:
     """The event that carries out ``c`` on ``state``; ``IllegalOrder`` says why it cannot."""
     if state.winner:
-        raise IllegalOrder(f"The game is over: the {state.winner} won. Nothing to edit.")
+        raise IllegalOrder(msg("edits.over", side=state.winner))
     c = complete(state, c)
     base = ev.EditApplied(proposal=proposal, text=format_edit(c), proposer=proposer,
                           agreed=agreed, agreed_for=tuple(agreed_for))
     ed = state.edition
     for space in (c.space, c.to):
         if space and space not in ed.spaces:
-            raise InvalidOrder(f"Unknown space {space!r}.")
+            raise InvalidOrder(msg("edits.unknown_space", space=space))
         b = state.battles.get(space) if space else None
         if b is not None and b.step != "done":
-            raise IllegalOrder(
-                f"A battle is in progress in {space}: finish it before editing there.")
+            raise IllegalOrder(msg("edits.battle", space=space))
     for u in c.units:
         if u not in ed.units:
-            raise InvalidOrder(f"Unknown unit {u!r}.")
+            raise InvalidOrder(msg("edits.unknown_unit", unit=u))
     match c.action:
         case "add":
             return base.model_copy(update={"added": tuple(_add(state, c))})
@@ -141,11 +140,10 @@ def edit_event(
             return base.model_copy(update={"owners": owners, "reowned": reowned})
         case "money":
             if not 0 <= c.amount <= MAX_TREASURY:
-                raise IllegalOrder(
-                    f"A treasury is a whole number from 0 to {MAX_TREASURY} (PU-3), not "
-                    f"{c.amount}.")
+                raise IllegalOrder(msg("edits.treasury", "PU-3", most=MAX_TREASURY,
+                                       amount=c.amount))
             return base.model_copy(update={"treasury": ((c.power, c.amount),)})
-    raise InvalidOrder(f"Unknown edit {c.action!r}.")
+    raise InvalidOrder(msg("edits.unknown", action=c.action))
 
 
 # --------------------------------------------------------------------------------------------
@@ -158,21 +156,17 @@ def _land_ok(state: GameState, power: str, utype: str, space: str) -> None:
     info = ed.spaces[space]
     ut = ed.units[utype]
     if ut.domain == "sea":
-        raise IllegalOrder(f"A {utype} is a ship; {space} is a land territory.")
+        raise IllegalOrder(msg("edits.ship_on_land", unit=utype, space=space))
     if info.impassable:
-        raise IllegalOrder(f"{space} is impassable; no unit may stand there (MAP-8).")
+        raise IllegalOrder(msg("edits.impassable", "MAP-8", space=space))
     owner = state.owners.get(space)
     if owner is None:
-        raise IllegalOrder(
-            f"{space} belongs to no power: set its owner first ('edit owner {space} <power>').")
+        raise IllegalOrder(msg("edits.no_owner", space=space))
     if not state.friendly(owner, power):
-        raise IllegalOrder(
-            f"{space} is held by {owner}, an enemy of {power}: units stand only where their side "
-            f"holds the territory (set its owner first with 'edit owner {space} {power}').")
+        raise IllegalOrder(msg("edits.enemy_land", space=space, owner=owner, power=power))
     if ut.abilities.factory and owner != power:
-        raise IllegalOrder(
-            f"An {utype} belongs to its territory's owner ({owner} in {space}), not {power} "
-            "(UL-4).")
+        raise IllegalOrder(msg("edits.complex_owner", "UL-4", unit=utype, owner=owner,
+                               space=space, power=power))
 
 
 def _berths(state: GameState, units: Iterable[Unit], power: str, space: str,
@@ -222,12 +216,8 @@ def _berths(state: GameState, units: Iterable[Unit], power: str, space: str,
                 load[h.id] = load.get(h.id, 0) + cost
                 break
         if found is None:
-            what = "transport" if ut.domain == "land" else "aircraft carrier"
-            rule = "UT-7" if ut.domain == "land" else "UC-2"
-            raise IllegalOrder(
-                f"No room for {possessive(power)} {u.type} in {space}: at sea it needs a "
-                f"friendly {what} "
-                f"there with room ({rule}). Add or move one first.")
+            raise IllegalOrder(msg("edits.no_room", "UT-7" if ut.domain == "land" else "UC-2",
+                                   power=power, unit=u.type, space=space, domain=ut.domain))
         out[u.id] = found
     return out
 
@@ -244,7 +234,7 @@ def _place(state: GameState, units: Sequence[Unit], power: str, space: str,
     if factories:
         have = any(ed.units[x.type].abilities.factory for x in state.units_in(space))
         if have or len(factories) > 1:
-            raise IllegalOrder(f"{space} can hold one industrial complex only.")
+            raise IllegalOrder(msg("edits.one_complex", space=space))
     return {u.id: None for u in units}
 
 
@@ -271,9 +261,8 @@ def _pick(state: GameState, c: EditChange) -> list[Unit]:
                        if u.owner == c.power and u.type == utype),
                       key=lambda u: (u.id in cargo, u.id))
         if len(mine) < n:
-            have = f"only {len(mine)}" if mine else "no"
-            raise IllegalOrder(
-                f"{c.power} has {have} {utype} in {c.space}; cannot {c.action} {n}.")
+            raise IllegalOrder(msg("edits.too_few", power=c.power, have=len(mine), unit=utype,
+                                   space=c.space, action=c.action, count=n))
         chosen += mine[:n]
     if c.action == "remove":
         going = {u.id for u in chosen}
@@ -283,25 +272,23 @@ def _pick(state: GameState, c: EditChange) -> list[Unit]:
                 counts: dict[str, int] = {}
                 for x in left:
                     counts[x.type] = counts.get(x.type, 0) + 1
-                raise IllegalOrder(
-                    f"{possessive(c.power)} {u.type} in {c.space} carries "
-                    f"{_units_text(counts)}: remove "
-                    "or move that cargo first (or remove it in the same edit).")
+                raise IllegalOrder(msg("edits.carries", power=c.power, unit=u.type,
+                                       space=c.space, cargo=counts))
     return chosen
 
 
 def _move(state: GameState, c: EditChange) -> list[tuple[int, str, int | None]]:
     if not c.to:
-        raise InvalidOrder("Say where to: 'edit move <units> from <space> to <space>'.")
+        raise InvalidOrder(msg("edits.where_to"))
     if c.to == c.space:
-        raise IllegalOrder(f"The units are already in {c.space}.")
+        raise IllegalOrder(msg("edits.already_there", space=c.space))
     chosen = _pick(state, c)
     going = {u.id for u in chosen}
     riders = [u for u in state.units.values() if u.carried_by in going and u.id not in going]
     travelling = [*chosen, *riders]
     ed = state.edition
     if not ed.is_sea(c.to) and riders:
-        raise IllegalOrder(f"Ships cannot go to {c.to}, a land territory.")
+        raise IllegalOrder(msg("edits.ships_to_land", space=c.to))
     # Cargo taken off its ship leaves it: it rides whatever it finds at the destination.
     movers = [u if u.carried_by is None or u.carried_by in going or u in riders
               else replace(u, carried_by=None) for u in travelling]
@@ -314,22 +301,67 @@ def _owner(
 ) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[int, str], ...]]:
     ed = state.edition
     if ed.is_sea(c.space):
-        raise IllegalOrder(f"{c.space} is a sea zone: only land territories have owners.")
+        raise IllegalOrder(msg("edits.sea_owner", space=c.space))
     if ed.spaces[c.space].impassable:
-        raise IllegalOrder(f"{c.space} is impassable; it cannot be owned (MAP-8).")
+        raise IllegalOrder(msg("edits.impassable_owner", "MAP-8", space=c.space))
     if state.owners.get(c.space) == c.power:
-        raise IllegalOrder(f"{c.space} is already held by {c.power}.")
+        raise IllegalOrder(msg("edits.already_held", space=c.space, power=c.power))
     reowned: list[tuple[int, str]] = []
     for u in state.units_in(c.space):
         ab = ed.units[u.type].abilities
         if ab.factory or ab.anti_air:
             reowned.append((u.id, c.power))  # they change hands with the territory (UL-4)
         elif not state.friendly(u.owner, c.power):
-            raise IllegalOrder(
-                f"{possessive(u.owner)} units stand in {c.space}, enemies of {c.power}: "
-                f"remove or move "
-                "them first.")
+            raise IllegalOrder(msg("edits.enemies_there", owner=u.owner, space=c.space,
+                                   power=c.power))
     return ((c.space, c.power),), tuple(reowned)
 
 
 __all__ = ["MAX_TREASURY", "EditChange", "complete", "edit_event", "format_edit"]
+
+
+def _too_few(p: Mapping[str, Any]) -> str:
+    have = f"only {p['have']}" if p["have"] else "no"
+    return (f"{p['power']} has {have} {p['unit']} in {p['space']}; cannot {p['action']} "
+            f"{p['count']}.")
+
+
+catalogue("en", "edits", {
+    "unknown": "Unknown edit {action!r}.",
+    "unknown_power": "Unknown power {power!r}.",
+    "whose": "Say whose units these are: '{line} for <power>'.",
+    "none_there": "No {units:join: or } in {space} to {action}.",
+    "several": "Several powers have such units in {space} ({holders:join}): say whose, "
+               "'{line} of <power>'.",
+    "name_power": "Name the power: '{line}'.",
+    "over": "The game is over: the {side} won. Nothing to edit.",
+    "unknown_space": "Unknown space {space!r}.",
+    "battle": "A battle is in progress in {space}: finish it before editing there.",
+    "unknown_unit": "Unknown unit {unit!r}.",
+    "treasury": "A treasury is a whole number from 0 to {most} ({rule}), not {amount}.",
+    "ship_on_land": "A {unit} is a ship; {space} is a land territory.",
+    "impassable": "{space} is impassable; no unit may stand there ({rule}).",
+    "no_owner": "{space} belongs to no power: set its owner first ('edit owner {space} "
+                "<power>').",
+    "enemy_land": "{space} is held by {owner}, an enemy of {power}: units stand only where their "
+                  "side holds the territory (set its owner first with 'edit owner {space} "
+                  "{power}').",
+    "complex_owner": "An {unit} belongs to its territory's owner ({owner} in {space}), not "
+                     "{power} ({rule}).",
+    "no_room": lambda p: (
+        f"No room for {possessive(p['power'])} {p['unit']} in {p['space']}: at sea it needs a "
+        f"friendly {'transport' if p['domain'] == 'land' else 'aircraft carrier'} there with "
+        f"room ({p['rule']}). Add or move one first."),
+    "one_complex": "{space} can hold one industrial complex only.",
+    "too_few": _too_few,
+    "carries": "{power:possessive} {unit} in {space} carries {cargo:units}: remove or move that "
+               "cargo first (or remove it in the same edit).",
+    "where_to": "Say where to: 'edit move <units> from <space> to <space>'.",
+    "already_there": "The units are already in {space}.",
+    "ships_to_land": "Ships cannot go to {space}, a land territory.",
+    "sea_owner": "{space} is a sea zone: only land territories have owners.",
+    "impassable_owner": "{space} is impassable; it cannot be owned ({rule}).",
+    "already_held": "{space} is already held by {power}.",
+    "enemies_there": "{owner:possessive} units stand in {space}, enemies of {power}: remove or "
+                     "move them first.",
+})

@@ -28,6 +28,7 @@ from typing import Any
 from rules import codec
 from rules.edition import Edition, phase_id
 from rules.errors import InvalidOrder
+from rules.messages import Msg, catalogue, msg
 from rules.state import BattleState, GameState, TurnMarks, Unit, part_infos
 from rules.words import possessive
 
@@ -262,6 +263,18 @@ SETTING_KEYS = (
 DERIVED_KEYS = ("income", "battles", "winner")
 MAX_COUNT = 999
 
+# Where in a position a refusal points: a key ("treasury") or a place under it (``_of``,
+# ``_entry``: "owners of Ukraine", "units of Germany in Ukraine, tank").
+Where = str | Msg
+
+
+def _of(key: str, name: str) -> Msg:
+    return msg("position.of", key=key, name=name)
+
+
+def _entry(where: Where, unit: str) -> Msg:
+    return msg("position.entry", where=where, unit=unit)
+
 
 def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
     """The position with every name resolved to the data's; raises ``InvalidOrder``."""
@@ -272,54 +285,49 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
     allowed = (*SETTING_KEYS, *DERIVED_KEYS)
     extra = [k for k in pos if k not in allowed]
     if extra:
-        raise InvalidOrder(
-            f"Unknown keys in position: {', '.join(map(repr, sorted(extra)))}. "
-            f"Allowed: {', '.join(allowed)} (docs/positions.md)."
-        )
+        raise InvalidOrder(msg("position.unknown_keys", keys=sorted(extra), allowed=allowed))
 
-    def name(kind: str, text: Any, where: str) -> str:
+    def name(kind: str, text: Any, where: Where) -> str:
         if not isinstance(text, str):
-            raise InvalidOrder(f"Position {where}: {text!r} is not a name.")
+            raise InvalidOrder(msg("position.not_a_name", where=where, text=text))
         try:
             return names.resolve(kind, text)  # type: ignore[arg-type]
         except InvalidOrder as e:
-            raise InvalidOrder(f"Position {where}: {e}") from None
+            raise InvalidOrder(msg("position.refused", where=where, reason=e.msg or e.reason)
+                               ) from None
 
-    def mapping(v: Any, where: str) -> dict[str, Any]:
+    def mapping(v: Any, where: Where) -> dict[str, Any]:
         if v is None:
             return {}
         if not isinstance(v, dict):
-            raise InvalidOrder(f"Position {where} must be an object (name: value), not {v!r}.")
+            raise InvalidOrder(msg("position.not_an_object", where=where, value=v))
         return v
 
-    def keyed(kind: str, v: Any, where: str) -> dict[str, Any]:
+    def keyed(kind: str, v: Any, where: Where) -> dict[str, Any]:
         """An object whose keys are names of ``kind``: resolved, each named once."""
         out: dict[str, Any] = {}
         spelt: dict[str, str] = {}
         for k, x in mapping(v, where).items():
             data_name = name(kind, k, where)
             if data_name in out:
-                raise InvalidOrder(
-                    f"Position {where}: {spelt[data_name]!r} and {k!r} both name {data_name}; "
-                    "give it once."
-                )
+                raise InvalidOrder(msg("position.twice", where=where, first=spelt[data_name],
+                                       second=k, name=data_name))
             out[data_name] = x
             spelt[data_name] = k
         return out
 
-    def count(n: Any, where: str) -> int:
+    def count(n: Any, where: Where) -> int:
         if isinstance(n, bool) or not isinstance(n, int) or n < 0 or n > MAX_COUNT:
-            raise InvalidOrder(f"Position {where}: bad count {n!r} (a whole number 0 to "
-                               f"{MAX_COUNT}).")
+            raise InvalidOrder(msg("position.bad_count", where=where, count=n, most=MAX_COUNT))
         return n
 
     def units_table(v: Any, key: str) -> dict[str, dict[str, dict[str, int]]]:
         table: dict[str, dict[str, dict[str, int]]] = {}
         for space, by_power in keyed("space", v, key).items():
             table[space] = {}
-            for p, units in keyed("power", by_power, f"{key} of {space}").items():
-                where = f"{key} of {p} in {space}"
-                table[space][p] = {u: count(n, f"{where}, {u}")
+            for p, units in keyed("power", by_power, _of(key, space)).items():
+                where = msg("position.of_in", key=key, power=p, space=space)
+                table[space][p] = {u: count(n, _entry(where, u))
                                    for u, n in keyed("unit", units, where).items()}
         return table
 
@@ -329,16 +337,16 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
     if "options" in pos:
         opts = pos["options"]
         if not isinstance(opts, list | tuple) or not all(isinstance(o, str) for o in opts):
-            raise InvalidOrder("Position options must be a list of option names.")
+            raise InvalidOrder(msg("position.options"))
         unknown = [o for o in opts if o not in ed.rules.options]
         if unknown:
-            raise InvalidOrder(f"Position options: unknown {', '.join(map(repr, unknown))}. "
-                               f"Options: {', '.join(ed.rules.options)}.")
+            raise InvalidOrder(msg("position.unknown_options", unknown=unknown,
+                                   options=list(ed.rules.options)))
         out["options"] = sorted(set(opts))
     if "round" in pos:
         rnd = pos["round"]
         if isinstance(rnd, bool) or not isinstance(rnd, int) or rnd < 1:
-            raise InvalidOrder("Position round must be a whole number from 1.")
+            raise InvalidOrder(msg("position.round"))
         out["round"] = rnd
     if "power" in pos:
         out["power"] = name("power", pos["power"], "power")
@@ -348,23 +356,22 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
         out["treasury"] = {}
         for p, v in keyed("power", pos["treasury"], "treasury").items():
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise InvalidOrder(f"Position treasury: {p} {v!r} (PU-3: never negative).")
+                raise InvalidOrder(msg("position.treasury", "PU-3", power=p, value=v))
             out["treasury"][p] = v
     if "owners" in pos:
         out["owners"] = {}
         for t, o in keyed("space", pos["owners"], "owners").items():
             if ed.is_sea(t):
-                raise InvalidOrder(f"Position owners: {t} is a sea zone; only territories are "
-                                   "owned.")
-            owner = None if o is None else name("power", o, f"owners of {t}")
+                raise InvalidOrder(msg("position.sea_owned", space=t))
+            owner = None if o is None else name("power", o, _of("owners", t))
             if ed.spaces[t].impassable and owner is not None:
-                raise InvalidOrder(f"{t} is neutral and impassable; it cannot be owned (MAP-8).")
+                raise InvalidOrder(msg("position.impassable", "MAP-8", space=t))
             out["owners"][t] = owner
     if "units" in pos:
         out["units"] = units_table(pos["units"], "units")
     if "clear_all_units" in pos:
         if not isinstance(pos["clear_all_units"], bool):
-            raise InvalidOrder("Position clear_all_units must be true or false.")
+            raise InvalidOrder(msg("position.clear_all_units"))
         out["clear_all_units"] = pos["clear_all_units"]
     if "damaged" in pos:
         out["damaged"] = units_table(pos["damaged"], "damaged")
@@ -373,36 +380,32 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
                 for u in units:
                     if ed.units[u].hits < 2:
                         two = [t.name for t in ed.units.values() if t.hits >= 2]
-                        which = (f"only units that take two hits ({', '.join(two)}) can be"
-                                 if two else f"no unit of {ed.rules.title} can be")
-                        raise InvalidOrder(
-                            f"Position damaged: {u} in {space} is lost at its first hit; "
-                            f"{which} damaged.")
+                        raise InvalidOrder(msg("position.one_hit", unit=u, space=space, two=two,
+                                               edition=ed.rules.title))
     if "purchase" in pos:
         out["purchase"] = {}
         for u, n in keyed("unit", pos["purchase"], "purchase").items():
             if ed.units[u].cost is None:
-                raise InvalidOrder(f"Position purchase: a {u} cannot be bought.")
-            out["purchase"][u] = count(n, f"purchase, {u}")
+                raise InvalidOrder(msg("position.not_for_sale", unit=u))
+            out["purchase"][u] = count(n, _entry("purchase", u))
     if "techs" in pos:
         out["techs"] = {}
         for p, ts in keyed("power", pos["techs"], "techs").items():
-            out["techs"][p] = developments(ed, ts, f"techs of {p}")
+            out["techs"][p] = developments(ed, ts, _of("techs", p))
     if "debts" in pos:
         out["debts"] = {}
         for p, v in keyed("power", pos["debts"], "debts").items():
             if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                raise InvalidOrder(f"Position debts: {p} {v!r} (a whole number of IPCs from 0).")
+                raise InvalidOrder(msg("position.debts", power=p, value=v))
             out["debts"][p] = v
     if "standing" in pos:
         out["standing"] = {}
         for p, ts in keyed("power", pos["standing"], "standing").items():
             if not isinstance(ts, list | tuple):
-                raise InvalidOrder(f"Position standing of {p}: a list of unit types, cheapest "
-                                   "lost first, e.g. [\"infantry\", \"tank\"].")
-            order = [name("unit", t, f"standing of {p}") for t in ts]
+                raise InvalidOrder(msg("position.standing", power=p))
+            order = [name("unit", t, _of("standing", p)) for t in ts]
             if len(set(order)) != len(order):
-                raise InvalidOrder(f"Position standing of {p}: name each unit type once.")
+                raise InvalidOrder(msg("position.standing_twice", power=p))
             out["standing"][p] = order
     for k in DERIVED_KEYS:
         if k in pos:
@@ -410,23 +413,24 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def developments(ed: Edition, ts: Any, where: str) -> list[str]:
+def developments(ed: Edition, ts: Any, where: Where) -> list[str]:
     """Weapons development ids from ids, names or aliases (R-TEC-05), each once, as listed."""
     from rules.language.names import names_for
     from rules.language.units import development_ids
 
     if not isinstance(ts, list | tuple):
-        raise InvalidOrder(f"Position {where}: a list of developments, e.g. [\"jet_power\"].")
+        raise InvalidOrder(msg("position.developments", where=where))
     if ts and ed.rules.rules.research is None:
-        raise InvalidOrder(f"Position {where}: {ed.rules.title} has no weapons developments.")
+        raise InvalidOrder(msg("position.no_research", where=where, edition=ed.rules.title))
     out: list[str] = []
     for t in ts:
         if not isinstance(t, str):
-            raise InvalidOrder(f"Position {where}: {t!r} is not a development.")
+            raise InvalidOrder(msg("position.not_a_development", where=where, text=t))
         try:
             ids = development_ids(t, names_for(ed.id))
         except InvalidOrder as e:
-            raise InvalidOrder(f"Position {where}: {e}") from None
+            raise InvalidOrder(msg("position.refused", where=where, reason=e.msg or e.reason)
+                               ) from None
         out += [i for i in ids if i not in out]
     return out
 
@@ -436,26 +440,19 @@ def check_derived(pos: dict[str, Any], state_doc: dict[str, Any]) -> None:
     if "income" in pos:
         given = pos["income"]
         if not isinstance(given, dict):
-            raise InvalidOrder("Position income must be an object (power: IPCs), as 'state' "
-                               "prints it.")
+            raise InvalidOrder(msg("position.income"))
         for p, n in given.items():
             real = state_doc["income"].get(p)
             if n != real:
-                raise InvalidOrder(
-                    f"Position income: {p} {n!r}, but the territories it holds give {real} "
-                    "(income follows the owners, P-4). Leave 'income' out or change 'owners'."
-                )
+                raise InvalidOrder(msg("position.income_differs", "P-4", power=p, given=n,
+                                       real=real))
     if "battles" in pos:
         given = pos["battles"]
         if not isinstance(given, list) or sorted(map(str, given)) != sorted(state_doc["battles"]):
-            real = ", ".join(state_doc["battles"]) or "none"
-            raise InvalidOrder(
-                f"Position battles: {given!r}, but the units given make battles in: {real} "
-                "(a battle is wherever enemies share a space). Leave 'battles' out or change "
-                "'units'."
-            )
+            raise InvalidOrder(msg("position.battles_differ", given=given,
+                                   real=list(state_doc["battles"])))
     if pos.get("winner") is not None:
-        raise InvalidOrder("Position winner must be null: a position starts a game in play.")
+        raise InvalidOrder(msg("position.winner"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -541,7 +538,7 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
     for space in damaged:
         if not any(damaged[space].values()) or space in table:
             continue
-        raise InvalidOrder(f"Position damaged: no units in {space} to be damaged.")
+        raise InvalidOrder(msg("position.nothing_damaged", space=space))
     for space in sorted(table, key=lambda s: list(ed.spaces).index(s)):
         by_power = table[space]
         sea = ed.is_sea(space)
@@ -567,9 +564,8 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
             for utype, n in dmg.items():
                 cands = [u for u in placed if u.owner == p and u.type == utype and u.damage == 0]
                 if len(cands) < n:
-                    raise InvalidOrder(
-                        f"Position damaged: {n} of {p}'s {utype} in {space}, but "
-                        f"{len(cands)} {'is' if len(cands) == 1 else 'are'} there.")
+                    raise InvalidOrder(msg("position.too_few_damaged", count=n, power=p,
+                                           unit=utype, space=space, there=len(cands)))
                 for u in cands[:n]:
                     placed[placed.index(u)] = replace(u, damage=1)
         for u in placed:
@@ -621,10 +617,65 @@ def _find_berth(
                        if x.carried_by == host.id)
             if used + ut.abilities.transport_cost <= ht.abilities.transport_capacity:
                 return host.id
-    raise InvalidOrder(
-        f"No room for {possessive(power)} {utype} at sea: it needs a friendly "
-        f"{'aircraft carrier' if ut.domain == 'air' else 'transport'} there (UC-2/UT-7)."
-    )
+    raise InvalidOrder(msg("position.no_berth", "UC-2/UT-7", power=power, unit=utype,
+                           domain=ut.domain))
+
+
+# --------------------------------------------------------------------------------------------
+# The words of its refusals
+
+
+def _one_hit(p: Mapping[str, Any]) -> str:
+    which = (f"only units that take two hits ({', '.join(p['two'])}) can be" if p["two"]
+             else f"no unit of {p['edition']} can be")
+    return (f"Position damaged: {p['unit']} in {p['space']} is lost at its first hit; {which} "
+            "damaged.")
+
+
+catalogue("en", "position", {
+    "of": "{key} of {name}",
+    "of_in": "{key} of {power} in {space}",
+    "entry": "{where}, {unit}",
+    "unknown_keys": lambda p: (f"Unknown keys in position: {', '.join(map(repr, p['keys']))}. "
+                               f"Allowed: {', '.join(p['allowed'])} (docs/positions.md)."),
+    "not_a_name": "Position {where}: {text!r} is not a name.",
+    "refused": "Position {where}: {reason}",
+    "not_an_object": "Position {where} must be an object (name: value), not {value!r}.",
+    "twice": "Position {where}: {first!r} and {second!r} both name {name}; give it once.",
+    "bad_count": "Position {where}: bad count {count!r} (a whole number 0 to {most}).",
+    "options": "Position options must be a list of option names.",
+    "unknown_options": lambda p: (f"Position options: unknown {', '.join(map(repr, p['unknown']))}"
+                                  f". Options: {', '.join(p['options'])}."),
+    "round": "Position round must be a whole number from 1.",
+    "treasury": "Position treasury: {power} {value!r} ({rule}: never negative).",
+    "sea_owned": "Position owners: {space} is a sea zone; only territories are owned.",
+    "impassable": "{space} is neutral and impassable; it cannot be owned ({rule}).",
+    "clear_all_units": "Position clear_all_units must be true or false.",
+    "one_hit": _one_hit,
+    "not_for_sale": "Position purchase: a {unit} cannot be bought.",
+    "debts": "Position debts: {power} {value!r} (a whole number of IPCs from 0).",
+    "standing": "Position standing of {power}: a list of unit types, cheapest lost first, e.g. "
+                "[\"infantry\", \"tank\"].",
+    "standing_twice": "Position standing of {power}: name each unit type once.",
+    "developments": "Position {where}: a list of developments, e.g. [\"jet_power\"].",
+    "no_research": "Position {where}: {edition} has no weapons developments.",
+    "not_a_development": "Position {where}: {text!r} is not a development.",
+    "income": "Position income must be an object (power: IPCs), as 'state' prints it.",
+    "income_differs": "Position income: {power} {given!r}, but the territories it holds give "
+                      "{real} (income follows the owners, {rule}). Leave 'income' out or change "
+                      "'owners'.",
+    "battles_differ": "Position battles: {given!r}, but the units given make battles in: "
+                      "{real:join|none} (a battle is wherever enemies share a space). Leave "
+                      "'battles' out or change 'units'.",
+    "winner": "Position winner must be null: a position starts a game in play.",
+    "nothing_damaged": "Position damaged: no units in {space} to be damaged.",
+    "too_few_damaged": lambda p: (
+        f"Position damaged: {p['count']} of {p['power']}'s {p['unit']} in {p['space']}, but "
+        f"{p['there']} {'is' if p['there'] == 1 else 'are'} there."),
+    "no_berth": lambda p: (
+        f"No room for {possessive(p['power'])} {p['unit']} at sea: it needs a friendly "
+        f"{'aircraft carrier' if p['domain'] == 'air' else 'transport'} there ({p['rule']})."),
+})
 
 
 __all__ = [

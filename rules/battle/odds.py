@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -62,6 +62,7 @@ from rules.battle.model import ATT, ATTACKER, BOTH_DESTROYED, DEF, DEFENDER, STA
 from rules.battle.odds_core import Model, Side, SplitMix64, Tally, TooBig, exact, monte_carlo
 from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
+from rules.messages import catalogue, msg
 from rules.state import GameState
 from rules.words import agree, counted
 
@@ -137,17 +138,14 @@ def _check_units(ed: Edition, units: Mapping[str, int], who: str) -> dict[str, i
     out: dict[str, int] = {}
     for t, n in units.items():
         if t not in ed.units:
-            raise InvalidOrder(f"Unknown unit {t!r}. Units: {', '.join(ed.units)}.")
+            raise InvalidOrder(msg("odds.unknown_unit", unit=t, units=list(ed.units)))
         if n < 0:
-            raise InvalidOrder(f"Bad count {n!r} of {t} for the {who}.")
+            raise InvalidOrder(msg("odds.bad_count", count=n, unit=t, side=who))
         ut = ed.units[t]
         if ut.abilities.factory:
-            raise InvalidOrder(f"An {t} takes no part in battles ({ut.rule}); leave it out.")
+            raise InvalidOrder(msg("odds.no_part", ut.rule, unit=t))
         if n and who == "attacker" and ut.abilities.anti_air:
-            raise InvalidOrder(
-                f"An {t} never attacks ({ut.rule}): it only fires at attacking aircraft. Leave "
-                "it out of the attackers; list it among the defenders of a territory."
-            )
+            raise InvalidOrder(msg("odds.never_attacks", ut.rule, unit=t))
         if n:
             out[t] = out.get(t, 0) + n
     return out
@@ -168,50 +166,32 @@ def _check_domains(ed: Edition, att: Mapping[str, int], dfd: Mapping[str, int],
         ut = ed.units[t]
         dom = ut.domain
         if sea and dom == "land":
-            raise InvalidOrder(
-                f"{t} cannot fight at sea ({ut.rule}): land units at sea are cargo and never "
-                "fight."
-            )
+            raise InvalidOrder(msg("odds.land_at_sea", ut.rule, unit=t))
         if not sea and dom == "sea" and not (t in att and bm.bombards(ed, t)):
             support = [u for u in ed.units if bm.bombards(ed, u)]
-            also = (f" Only an attacking {' or '.join(support)} takes part, by bombardment "
-                    "(R-AMP-05)." if support else "")
-            raise InvalidOrder(
-                f"{t} cannot fight in a territory ({ut.rule}): sea units stay in sea zones.{also}"
-            )
+            raise InvalidOrder(msg("odds.sea_on_land", ut.rule, unit=t, support=support))
     if not sea:
         if att and all(ed.units[t].domain == "sea" for t in att):
-            raise InvalidOrder(
-                "Ships alone cannot attack a territory: bombardment only supports land units "
-                "attacking from the sea (R-AMP-05). Add the land units that land."
-            )
+            raise InvalidOrder(msg("odds.ships_alone", "R-AMP-05"))
         return
     for t in dfd:
         ut = ed.units[t]
         if ut.domain == "air" and not ut.abilities.carrier_landable:
-            raise InvalidOrder(
-                f"{t} cannot defend at sea ({ut.rule}): only fighters on a defending aircraft "
-                "carrier do."
-            )
+            raise InvalidOrder(msg("odds.air_at_sea", ut.rule, unit=t))
     room = sum(n * ed.units[t].abilities.carrier_capacity for t, n in dfd.items())
     flying = sum(n for t, n in dfd.items() if ed.units[t].domain == "air")
     if flying > room:
         carriers = [u for u in ed.units.values() if u.abilities.carrier_capacity]
-        rule = f" ({carriers[0].rule})" if carriers else ""
-        raise InvalidOrder(
-            f"{counted(flying, 'defending fighter')} at sea {agree(flying, 'needs', 'need')} "
-            f"carriers with room for {agree(flying, 'it', 'them')}{rule}; "
-            f"these carriers hold {room}."
-        )
+        raise InvalidOrder(msg("odds.no_deck", carriers[0].rule if carriers else None,
+                               flying=flying, room=room, carriers=bool(carriers)))
 
 
 def _developments(ed: Edition, ids: Sequence[str], who: str) -> list[Technology]:
     table = tech.technologies(ed)
     for t in ids:
         if t not in table:
-            known = ", ".join(x.name for x in table.values()) or "none in this edition"
-            raise InvalidOrder(f"Unknown weapons development {t!r} for the {who}. "
-                               f"Developments: {known}.")
+            raise InvalidOrder(msg("odds.unknown_development", development=t, side=who,
+                                   known=[x.name for x in table.values()]))
     return tech.chosen(ed, ids)
 
 
@@ -270,36 +250,30 @@ def odds(
     dfd = _check_units(edition, defenders, "defender")
     if space is not None:
         if space not in edition.spaces:
-            raise InvalidOrder(f"Unknown space {space!r}.")
+            raise InvalidOrder(msg("odds.unknown_space", space=space))
         here = edition.is_sea(space)
         if sea is not None and sea != here:
-            raise InvalidOrder(f"{space} is {'a sea zone' if here else 'a territory'}.")
+            raise InvalidOrder(msg("odds.space_is", space=space, sea=here))
         sea = here
     if sea is None:
         sea = _is_sea_battle(edition, att, dfd)
     _check_domains(edition, att, dfd, sea)
     for t in [*attacker_order, *defender_order]:
         if t not in edition.units:
-            raise InvalidOrder(f"Unknown unit {t!r} in a casualty order.")
+            raise InvalidOrder(msg("odds.unknown_casualty", unit=t))
     if not att:
-        raise InvalidOrder("No attacking units: name at least one.")
+        raise InvalidOrder(msg("odds.no_attackers"))
     a_techs = _developments(edition, attacker_techs, "attacker")
     d_techs = _developments(edition, defender_techs, "defender")
     if not any(bm.firing_value(edition, a_techs, t, ATT) > 0 for t in att):
-        idle = ", ".join(f"{t} ({edition.units[t].rule})" for t in att)
-        raise InvalidOrder(
-            f"These attackers cannot fire (no attack value): {idle}. Add a unit that attacks."
-        )
+        raise InvalidOrder(msg("odds.cannot_fire",
+                               units=[(t, edition.units[t].rule) for t in att]))
     if samples < 1 or max_states < 1 or max_work < 1 or mc_work < 1:
-        raise InvalidOrder("samples, max_states, max_work and mc_work must be at least 1.")
+        raise InvalidOrder(msg("odds.budget"))
     for who, units in (("attacker", att), ("defender", dfd)):
         n = sum(units.values())
         if n > max_units:
-            raise InvalidOrder(
-                f"Too many units for the odds: the {who} has {n:,}; the limit is "
-                f"{max_units:,} units a side, so that every answer comes within a few seconds. "
-                "Ask about a part of the battle."
-            )
+            raise InvalidOrder(msg("odds.too_many", side=who, count=n, most=max_units))
     a_side = Side(edition, ATT, att, sea, attacker_order, a_techs)
     d_side = Side(edition, DEF, dfd, sea, defender_order, d_techs)
     model = Model(a_side, d_side, sea)
@@ -323,10 +297,7 @@ def odds(
         tally, trials = monte_carlo(model, samples, draw, mc_work)
         work += model.work
         if trials == 0:
-            raise InvalidOrder(
-                "This battle is too big for the odds: not one simulated battle fits in the "
-                f"budget of {mc_work:,} steps. Ask about a part of the battle."
-            )
+            raise InvalidOrder(msg("odds.too_big", steps=mc_work))
     scale = 1.0 if trials is None else 1.0 / trials
     p = [x * scale for x in tally.p]
     if trials is not None:
@@ -482,3 +453,51 @@ def summary(r: OddsResult) -> str:
                  f"defender {_survivors(r.defender_survivors)}. "
                  f"Expected rounds: {r.expected_rounds:.1f}.")
     return "\n".join(lines)
+
+
+# --- the words of its refusals ----------------------------------------------------------------
+def _sea_on_land(p: Mapping[str, Any]) -> str:
+    also = (f" Only an attacking {' or '.join(p['support'])} takes part, by bombardment "
+            "(R-AMP-05)." if p["support"] else "")
+    return (f"{p['unit']} cannot fight in a territory ({p['rule']}): sea units stay in sea "
+            f"zones.{also}")
+
+
+def _no_deck(p: Mapping[str, Any]) -> str:
+    n = p["flying"]
+    cite = f" ({p['rule']})" if p["carriers"] else ""
+    return (f"{counted(n, 'defending fighter')} at sea {agree(n, 'needs', 'need')} carriers with "
+            f"room for {agree(n, 'it', 'them')}{cite}; these carriers hold "
+            f"{p['room']}.")
+
+
+catalogue("en", "odds", {
+    "unknown_unit": "Unknown unit {unit!r}. Units: {units:join}.",
+    "bad_count": "Bad count {count!r} of {unit} for the {side}.",
+    "no_part": "An {unit} takes no part in battles ({rule}); leave it out.",
+    "never_attacks": "An {unit} never attacks ({rule}): it only fires at attacking aircraft. "
+                     "Leave it out of the attackers; list it among the defenders of a territory.",
+    "land_at_sea": "{unit} cannot fight at sea ({rule}): land units at sea are cargo and never "
+                   "fight.",
+    "sea_on_land": _sea_on_land,
+    "ships_alone": "Ships alone cannot attack a territory: bombardment only supports land units "
+                   "attacking from the sea ({rule}). Add the land units that land.",
+    "air_at_sea": "{unit} cannot defend at sea ({rule}): only fighters on a defending aircraft "
+                  "carrier do.",
+    "no_deck": _no_deck,
+    "unknown_development": "Unknown weapons development {development!r} for the {side}. "
+                           "Developments: {known:join|none in this edition}.",
+    "unknown_space": "Unknown space {space!r}.",
+    "space_is": lambda p: f"{p['space']} is {'a sea zone' if p['sea'] else 'a territory'}.",
+    "unknown_casualty": "Unknown unit {unit!r} in a casualty order.",
+    "no_attackers": "No attacking units: name at least one.",
+    "cannot_fire": lambda p: ("These attackers cannot fire (no attack value): "
+                              + ", ".join(f"{u} ({rule})" for u, rule in p["units"])
+                              + ". Add a unit that attacks."),
+    "budget": "samples, max_states, max_work and mc_work must be at least 1.",
+    "too_many": lambda p: (f"Too many units for the odds: the {p['side']} has {p['count']:,}; "
+                           f"the limit is {p['most']:,} units a side, so that every answer comes "
+                           "within a few seconds. Ask about a part of the battle."),
+    "too_big": lambda p: ("This battle is too big for the odds: not one simulated battle fits in "
+                          f"the budget of {p['steps']:,} steps. Ask about a part of the battle."),
+})
