@@ -4,7 +4,8 @@ and the choices that are no choice (forced)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from rules import tech
 from rules.battle import model as bm
@@ -28,6 +29,7 @@ from rules.battle.forces import (
 )
 from rules.battle.model import AIR_ONLY, CLASSES, NO_AIR, NO_SUB, TRANSPORT
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState, Unit
 from rules.words import agree, counted
 
@@ -60,11 +62,8 @@ def _picked(s: GameState, b: BattleState, utype: str, mine: list[Unit],
             came: dict[str, int] = {}
             for u in mine:
                 came[u.start or u.space] = came.get(u.start or u.space, 0) + 1
-            listed = ", ".join(f"{k} ({v})" for k, v in sorted(came.items()))
-            raise IllegalOrder(
-                f"The battle in {b.space} has {len(found)} {utype} from {where}, not {n}; the "
-                f"{utype} units there came from: {listed or 'nowhere'}."
-            )
+            raise IllegalOrder(msg("choice.not_from", space=b.space, found=len(found),
+                                   unit=utype, where=where, count=n, came=sorted(came.items())))
         out.extend(found[:n])
     return out
 
@@ -80,10 +79,8 @@ def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, in
     hits = owed_hits(b)
     total = sum(units.values())
     if total != hits:
-        raise IllegalOrder(
-            f"{counted(hits, 'hit')} must be assigned in {b.space}; the order assigns "
-            f"{total} (H-7)."
-        )
+        raise IllegalOrder(msg("choice.wrong_total", "H-7", hits=hits, space=b.space,
+                               total=total))
     hit = targets(s, b, side)
     lost: list[int] = []
     damaged: list[int] = []
@@ -91,24 +88,22 @@ def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, in
     origins = origins or {}
     for utype in origins:
         if utype not in units:
-            raise InvalidOrder(f"'{utype} from ...' names a unit type the order does not list.")
+            raise InvalidOrder(msg("choice.origin_unlisted", unit=utype))
     for utype, n in units.items():
         if utype not in ed.units:
-            raise InvalidOrder(f"Unknown unit {utype!r}.")
+            raise InvalidOrder(msg("choice.unknown_unit", unit=utype))
         if sum(origins.get(utype, {}).values()) > n:
-            raise InvalidOrder(f"The order names more {utype} by origin than it loses ({n}).")
+            raise InvalidOrder(msg("choice.origins_exceed", unit=utype, count=n))
         pool = [u for u in hit if u.type == utype]
         picked = _picked(s, b, utype, pool, origins.get(utype, {}))
         mine = picked + [u for u in worth_less_first(s, pool) if u not in picked]
         points = sum(hit_points(s, u) for u in mine)
         if not mine:
-            raise IllegalOrder(f"The {side} has no {utype} in the battle in {b.space} to take a "
-                               f"hit (H-5).")
+            raise IllegalOrder(msg("choice.none_of_type", "H-5", side=side, unit=utype,
+                                   space=b.space))
         if n > points:
-            raise IllegalOrder(
-                f"There {agree(len(mine), 'is', 'are')} {counted(len(mine), utype)} in the battle "
-                f"in {b.space}, able to take {counted(points, 'hit')}, not {n} (H-5)."
-            )
+            raise IllegalOrder(msg("choice.too_few", "H-5", have=len(mine), unit=utype,
+                                   space=b.space, points=points, count=n))
         left = n
         # Units named by origin take a hit each first: a whole two-hit unit is damaged (H-6).
         for u in picked:
@@ -139,19 +134,11 @@ def validate_choice(s: GameState, b: BattleState, side: str, units: dict[str, in
     cats = cats_for_owed(b)
     _best, tmin = best_total(class_caps(s, hit), cats)
     if counts[TRANSPORT] > tmin:
-        raise IllegalOrder(
-            "Transports are chosen as casualties only when no other unit can take the hit "
-            "(H-4/UT-4)."
-        )
+        raise IllegalOrder(msg("choice.transports_last", "H-4/UT-4"))
     if not flow_ok(cats, counts):
-        why = {NO_AIR: "submarine hits may go only on ships, never on aircraft (H-2, R-SUB-02)",
-               NO_SUB: "air hits on submarines only with a friendly destroyer in the battle "
-                       "(H-3)",
-               AIR_ONLY: "antiaircraft hits only on aircraft (R-LC-02, A-04)"}
-        raise IllegalOrder(
-            "That choice wastes hits: " + "; ".join(w for c, w in why.items() if cats[c])
-            + "; assign them so that as many hits as possible count (H-7)."
-        )
+        limits = {NO_AIR: "no_air", NO_SUB: "no_sub", AIR_ONLY: "air_only"}
+        raise IllegalOrder(msg("choice.wasted", "H-7",
+                               limits=[w for c, w in limits.items() if cats[c]]))
     return tuple(lost), tuple(damaged)
 
 
@@ -208,3 +195,47 @@ def forced_choice(s: GameState, b: BattleState,
                 {(u.type, *worth_now(s, u)) for u in pool}) > 1:
             return None  # a real choice within this class (H-1: which unit of a type too)
     return default_choice(s, b, side)
+
+
+# --------------------------------------------------------------------------------------------
+# The English of the refusals
+
+
+def _not_from(p: Mapping[str, Any]) -> str:
+    listed = ", ".join(f"{k} ({v})" for k, v in p["came"])
+    return (f"The battle in {p['space']} has {p['found']} {p['unit']} from {p['where']}, not "
+            f"{p['count']}; the {p['unit']} units there came from: {listed or 'nowhere'}.")
+
+
+def _too_few(p: Mapping[str, Any]) -> str:
+    have = p["have"]
+    return (f"There {agree(have, 'is', 'are')} {counted(have, p['unit'])} in the battle in "
+            f"{p['space']}, able to take {counted(p['points'], 'hit')}, not {p['count']} "
+            f"({p['rule']}).")
+
+
+_LIMITS = {
+    "no_air": "submarine hits may go only on ships, never on aircraft (H-2, R-SUB-02)",
+    "no_sub": "air hits on submarines only with a friendly destroyer in the battle (H-3)",
+    "air_only": "antiaircraft hits only on aircraft (R-LC-02, A-04)",
+}
+
+
+def _wasted(p: Mapping[str, Any]) -> str:
+    return ("That choice wastes hits: " + "; ".join(_LIMITS[x] for x in p["limits"])
+            + f"; assign them so that as many hits as possible count ({p['rule']}).")
+
+
+catalogue("en", "choice", {
+    "not_from": _not_from,
+    "wrong_total": "{hits:counted:hit} must be assigned in {space}; the order assigns {total} "
+                   "({rule}).",
+    "origin_unlisted": "'{unit} from ...' names a unit type the order does not list.",
+    "unknown_unit": "Unknown unit {unit!r}.",
+    "origins_exceed": "The order names more {unit} by origin than it loses ({count}).",
+    "none_of_type": "The {side} has no {unit} in the battle in {space} to take a hit ({rule}).",
+    "too_few": _too_few,
+    "transports_last": "Transports are chosen as casualties only when no other unit can take "
+                       "the hit ({rule}).",
+    "wasted": _wasted,
+})

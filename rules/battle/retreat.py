@@ -3,7 +3,8 @@ and the order that does it."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules import orders as od
@@ -11,6 +12,7 @@ from rules.battle.conclude import conclude
 from rules.battle.forces import alive, rules_of
 from rules.board import is_hostile_sea
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState, Unit
 
 if TYPE_CHECKING:
@@ -58,32 +60,22 @@ def retreat(tx: Tx, b: BattleState, order: od.Retreat) -> None:
     s = tx.state
     ed = s.edition
     if b.step != "press_or_retreat":
-        raise IllegalOrder(
-            f"Retreat is decided after a round of fire (CC-6B, A-12); the battle in {b.space} is "
-            f"{'waiting for casualties' if b.step == 'casualties' else 'not yet fought'}."
-        )
+        raise IllegalOrder(msg("retreat.not_now", "CC-6B, A-12", space=b.space, step=b.step))
     if order.to not in ed.spaces:
-        raise InvalidOrder(f"Unknown space {order.to!r}.")
+        raise InvalidOrder(msg("battle.unknown_space", space=order.to))
     if _no_retreat(s, b):
-        raise IllegalOrder(
-            f"No attacker may retreat from {b.space}: units that came ashore this turn never "
-            "retreat, and all attackers retreat together (R-AMP-07, R-RET-04, A-13). Press "
-            f"with 'press {b.space}'."
-        )
+        raise IllegalOrder(msg("retreat.landed", "R-AMP-07, R-RET-04, A-13", space=b.space))
     movers = _retreating(s, b)
     air = [u for u in alive(s, b.attacking)
            if ed.units[u.type].domain == "air" and u not in movers]
     if movers:
         options = retreat_options(s, b)
         if order.to not in options:
-            raise IllegalOrder(
-                f"Attackers retreat together to one adjacent friendly space that at least one of "
-                f"them came from (CC-6B, R-RET-02). Possible: {', '.join(options) or 'none'}."
-            )
+            raise IllegalOrder(msg("retreat.where", "CC-6B, R-RET-02", options=options))
         to: str | None = order.to
     else:
         if order.to != b.space and order.to not in ed.neighbours[b.space]:
-            raise IllegalOrder("Air units retreat in place and land in Noncombat Move (CC-6B).")
+            raise IllegalOrder(msg("retreat.air_in_place", "CC-6B"))
         to = None
     ids = tuple(u.id for u in movers + air)
     tx.emit(ev.BattleRetreated(space=b.space, to=to, units=ids,
@@ -94,3 +86,19 @@ def retreat(tx: Tx, b: BattleState, order: od.Retreat) -> None:
         tx.emit(ev.BattleRoundEnded(space=b.space, round=b.round, next_step="ready"))
         return
     conclude(tx, b, "retreat")
+
+
+def _not_now(p: Mapping[str, Any]) -> str:
+    how = "waiting for casualties" if p["step"] == "casualties" else "not yet fought"
+    return (f"Retreat is decided after a round of fire ({p['rule']}); the battle in {p['space']} "
+            f"is {how}.")
+
+
+catalogue("en", "retreat", {
+    "not_now": _not_now,
+    "landed": "No attacker may retreat from {space}: units that came ashore this turn never "
+              "retreat, and all attackers retreat together ({rule}). Press with 'press {space}'.",
+    "where": "Attackers retreat together to one adjacent friendly space that at least one of "
+             "them came from ({rule}). Possible: {options:join|none}.",
+    "air_in_place": "Air units retreat in place and land in Noncombat Move ({rule}).",
+})

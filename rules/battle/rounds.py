@@ -40,6 +40,7 @@ from rules.battle.model import AIR_ONLY, CATEGORIES, MAX_ROUNDS, Ending
 from rules.battle.retreat import retreat, retreat_options
 from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState, Unit
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def fight(tx: Tx, space: str, dice: Dice, auto: bool, resume: bool = False) -> N
         if not next_step(tx, b, dice):
             return
         resume = False
-    raise IllegalOrder(f"The battle in {space} did not end after {MAX_ROUNDS} rounds.")
+    raise IllegalOrder(msg("rounds.endless", space=space, rounds=MAX_ROUNDS))
 
 
 def go_on(tx: Tx, space: str, dice: Dice) -> None:
@@ -334,3 +335,8 @@ def auto_end_unfireable(tx: Tx, b: BattleState) -> None:
     tx.emit(ev.UnitsRemoved(ids=ids + cargo_ids(s, ids), reason="defenceless transports",
                             rule="CC-6C"))
     conclude(tx, tx.state.battles[b.space], "defender")
+
+
+catalogue("en", "rounds", {
+    "endless": "The battle in {space} did not end after {rounds} rounds.",
+})

@@ -14,8 +14,8 @@ from rules.battle.forces import rules_of, side_units, sub_eligible
 from rules.battle.rounds import go_on
 from rules.dice import Dice
 from rules.errors import IllegalOrder, NotYourTurn
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState
-from rules.words import counted
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -37,35 +37,25 @@ def declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: D
     s = tx.state
     if order.power == b.attacker:
         if b.step not in ("ready", "press_or_retreat"):
-            raise IllegalOrder(
-                f"The attacker declares its submarines before the round, with 'submerge "
-                f"{b.space}' ahead of 'battle {b.space}' or 'press {b.space}' (SS-2)."
-            )
+            raise IllegalOrder(msg("submerge.before_round", "SS-2", space=b.space))
         if isinstance(order, od.Strike):
-            raise IllegalOrder(f"Attacking submarines strike when the round is fought: use "
-                               f"'battle {b.space}' (SS-2).")
+            raise IllegalOrder(msg("submerge.attacker_strikes", "SS-2", space=b.space))
         subs = sub_eligible(s, b, "attacker")
         side: Literal["attacker", "defender"] = "attacker"
     elif order.power in b.defenders:
         if not awaiting_declaration(s, b):
-            raise IllegalOrder(
-                f"No submarine decision is owed in {b.space} now: the defender declares when a "
-                "round begins and its submarines may strike or submerge (SS-1, SS-2)."
-            )
+            raise IllegalOrder(msg("submerge.not_owed", "SS-1, SS-2", space=b.space))
         subs = sub_eligible(s, b, "defender")
         side = "defender"
     else:
-        raise NotYourTurn(f"{order.power} has no submarines in the battle in {b.space}.")
+        raise NotYourTurn(msg("submerge.no_part", power=order.power, space=b.space))
     if not subs:
-        raise IllegalOrder(
-            f"No submarines of the {side} in {b.space} may strike or submerge: an enemy "
-            "destroyer in the battle cancels both (SS-1, UD-3)."
-        )
+        raise IllegalOrder(msg("submerge.cancelled", "SS-1, UD-3", side=side, space=b.space))
     if isinstance(order, od.Submerge):
         n = len(subs) if order.count is None else order.count
         if n < 1 or n > len(subs):
-            raise IllegalOrder(f"{counted(len(subs), 'submarine')} of the {side} may submerge in "
-                               f"{b.space}, not {n}.")
+            raise IllegalOrder(msg("submerge.count", may=len(subs), side=side, space=b.space,
+                                   count=n))
         own = sorted(subs, key=lambda u: (u.owner != order.power, u.id))
         down = own[:n]
     else:
@@ -78,3 +68,17 @@ def declare_subs(tx: Tx, b: BattleState, order: od.Submerge | od.Strike, dice: D
         go_on(tx, b.space, dice)
     elif not side_units(tx.state, tx.state.battles[b.space], "attacker"):
         conclude(tx, tx.state.battles[b.space], "defender")  # every attacker submerged
+
+
+catalogue("en", "submerge", {
+    "before_round": "The attacker declares its submarines before the round, with 'submerge "
+                    "{space}' ahead of 'battle {space}' or 'press {space}' ({rule}).",
+    "attacker_strikes": "Attacking submarines strike when the round is fought: use "
+                        "'battle {space}' ({rule}).",
+    "not_owed": "No submarine decision is owed in {space} now: the defender declares when a "
+                "round begins and its submarines may strike or submerge ({rule}).",
+    "no_part": "{power} has no submarines in the battle in {space}.",
+    "cancelled": "No submarines of the {side} in {space} may strike or submerge: an enemy "
+                 "destroyer in the battle cancels both ({rule}).",
+    "count": "{may:counted:submarine} of the {side} may submerge in {space}, not {count}.",
+})

@@ -6,9 +6,9 @@ this turn's research dice were rolled is the mechanism's own part of the state
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rules import events as ev
 from rules import orders as od
@@ -18,6 +18,7 @@ from rules.language.names import Names
 from rules.language.reading import small_int
 from rules.language.registry import ORDERS, Hint, OrderSyntax
 from rules.language.units import MAX_COUNT
+from rules.messages import Msg, catalogue, msg
 from rules.position import within_turn
 from rules.state import GameState
 from rules.turn import registry as reg
@@ -131,44 +132,27 @@ def decide_research(tx: Tx, order: Research, dice: Dice) -> None:
     p = order.power
     research = s.ruleset().research
     if research is None:
-        raise IllegalOrder(
-            f"{ed.rules.title} has no weapons development: there is nothing to research. "
-            "Buy units with 'buy <units>' in the Purchase phase."
-        )
+        raise IllegalOrder(msg("research.none", edition=ed.rules.title))
     if s.phase != "research":
-        phase = ed.phase_info["research"].name
-        raise IllegalOrder(
-            f"Research is done in {phase}, before buying units (§4.1, R-TEC-01); it is "
-            f"{phase_name(s)} now, so this turn's chance has passed. Research next turn."
-        )
+        raise IllegalOrder(msg("research.wrong_phase", "§4.1, R-TEC-01",
+                               phase=ed.phase_info["research"].name, now=phase_name(s)))
     if order.dice <= 0:
-        raise InvalidOrder(f"Buy at least one research die, e.g. 'research 2' (not {order.dice}).")
+        raise InvalidOrder(msg("research.no_dice", dice=order.dice))
     if order.dice > MAX_RESEARCH_DICE:
-        raise InvalidOrder(
-            f"{order.dice} research dice is more than one order may buy ({MAX_RESEARCH_DICE})."
-        )
+        raise InvalidOrder(msg("research.too_many", dice=order.dice, most=MAX_RESEARCH_DICE))
     if s.part(ResearchMarks).rolled:
-        raise IllegalOrder(
-            f"{p} has already rolled its research dice this turn: all of a turn's research dice "
-            "are bought at once and rolled together (R-TEC-01/02). Use 'end' to go on to "
-            "Purchase."
-        )
+        raise IllegalOrder(msg("research.already_rolled", "R-TEC-01/02", power=p))
     table = {t.die: t for t in research.technologies}
     have = set(s.techs.get(p, ()))
     left = [t for t in research.technologies if t.id not in have]
     if not left:
-        raise IllegalOrder(
-            f"{p} already has every weapons development: a breakthrough could only be wasted "
-            "(R-TEC-04). Use 'end' to go on to Purchase."
-        )
+        raise IllegalOrder(msg("research.all_developed", "R-TEC-04", power=p))
     cost = order.dice * research.die_cost
     money = s.treasury.get(p, 0)
     if cost > money:
         can = money // research.die_cost
-        raise IllegalOrder(
-            f"{order.dice} research dice cost {cost} IPCs ({research.die_cost} each); {p} has "
-            f"{money}, enough for {can} (R-TEC-01: research dice are paid for in advance)."
-        )
+        raise IllegalOrder(msg("research.too_dear", "R-TEC-01", dice=order.dice, cost=cost,
+                               each=research.die_cost, power=p, money=money, can=can))
     purpose = f"research|{p}|round {s.round}"
     faces = tuple(dice.roll(order.dice, purpose))
     hits = sum(1 for f in faces if f == research.breakthrough)
@@ -235,30 +219,63 @@ def _tech_name(s: GameState, tech_id: str) -> str:
 
 
 @reg.words(ResearchRolled)
-def _rolled(s: GameState, e: ResearchRolled) -> str:
-    dice = "1 research die" if e.dice == 1 else f"{e.dice} research dice"
-    line = f"{e.power} bought {dice} ({ipcs(e.cost)}) and rolled {_faces_text(e.faces)}: "
-    if not e.breakthroughs:
-        line += "no breakthrough, research failed this turn"
-    else:
-        line += "1 breakthrough" if e.breakthroughs == 1 else f"{e.breakthroughs} breakthroughs"
-        if e.wasted:
-            line += f", {e.wasted} wasted as no development was left to find (R-TEC-04)"
-    return f"{line}{rule_suffix(e.rule)}."
+def _rolled(s: GameState, e: ResearchRolled) -> Msg:
+    return msg("research.rolled", e.rule or None, power=e.power, dice=e.dice, cost=e.cost,
+               faces=list(e.faces), breakthroughs=e.breakthroughs, wasted=e.wasted)
 
 
 @reg.words(TechnologyDeveloped)
-def _developed(s: GameState, e: TechnologyDeveloped) -> str:
-    faces = [f for _, fs in e.rolls for f in fs]
+def _developed(s: GameState, e: TechnologyDeveloped) -> Msg:
+    return msg("research.developed", e.rule or None, power=e.power,
+               tech=_tech_name(s, e.tech), faces=[f for _, fs in e.rolls for f in fs])
+
+
+# --------------------------------------------------------------------------------------------
+# The English of its words and refusals
+
+
+def _faces_text(faces: Sequence[int]) -> str:
+    return ",".join(str(f) for f in faces) or "nothing"
+
+
+def _rolled_text(p: Mapping[str, Any]) -> str:
+    n, found, wasted = p["dice"], p["breakthroughs"], p["wasted"]
+    dice = "1 research die" if n == 1 else f"{n} research dice"
+    line = f"{p['power']} bought {dice} ({ipcs(p['cost'])}) and rolled {_faces_text(p['faces'])}: "
+    if not found:
+        line += "no breakthrough, research failed this turn"
+    else:
+        line += "1 breakthrough" if found == 1 else f"{found} breakthroughs"
+        if wasted:
+            line += f", {wasted} wasted as no development was left to find (R-TEC-04)"
+    return f"{line}{rule_suffix(p['rule'])}."
+
+
+def _developed_text(p: Mapping[str, Any]) -> str:
+    faces = p["faces"]
     how = ""
     if len(faces) > 1:
         how = f" (development dice {_faces_text(faces)}, re-rolled past what it had)"
     elif faces:
         how = f" (development die {faces[0]})"
-    return (f"{e.power} developed {_tech_name(s, e.tech)}{how}, in effect at once"
-            f"{rule_suffix(e.rule)}.")
+    return f"{p['power']} developed {p['tech']}{how}, in effect at once{rule_suffix(p['rule'])}."
 
 
-def _faces_text(faces: Sequence[int]) -> str:
-    return ",".join(str(f) for f in faces) or "nothing"
+catalogue("en", "research", {
+    "none": "{edition} has no weapons development: there is nothing to research. Buy units with "
+            "'buy <units>' in the Purchase phase.",
+    "wrong_phase": "Research is done in {phase}, before buying units ({rule}); it is {now} now, "
+                   "so this turn's chance has passed. Research next turn.",
+    "no_dice": "Buy at least one research die, e.g. 'research 2' (not {dice}).",
+    "too_many": "{dice} research dice is more than one order may buy ({most}).",
+    "already_rolled": "{power} has already rolled its research dice this turn: all of a turn's "
+                      "research dice are bought at once and rolled together ({rule}). Use 'end' "
+                      "to go on to Purchase.",
+    "all_developed": "{power} already has every weapons development: a breakthrough could only "
+                     "be wasted ({rule}). Use 'end' to go on to Purchase.",
+    "too_dear": "{dice} research dice cost {cost} IPCs ({each} each); {power} has {money}, "
+                "enough for {can} ({rule}: research dice are paid for in advance).",
+    "rolled": _rolled_text,
+    "developed": _developed_text,
+})
 

@@ -7,7 +7,7 @@ within range. Whether this turn's rocket was fired is the mechanism's own part o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,6 +19,7 @@ from rules.errors import IllegalOrder, InvalidOrder
 from rules.language.names import Names
 from rules.language.reading import split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Chosen, Hint, OrderSyntax
+from rules.messages import Msg, catalogue, msg
 from rules.position import within_turn
 from rules.state import GameState
 from rules.turn import registry as reg
@@ -165,46 +166,27 @@ def decide_rocket(tx: Tx, order: Rocket, dice: Dice) -> None:
     p = order.power
     for name in (order.frm, order.target):
         if name not in ed.spaces:
-            raise InvalidOrder(f"Unknown space {name!r}.")
+            raise InvalidOrder(msg("rockets.unknown_space", space=name))
     if not has_rockets(s, p):
-        raise IllegalOrder(
-            f"{p} has not developed Rockets: only a power with that weapons development may fire "
-            "rockets (R-TEC-05, development table)."
-        )
+        raise IllegalOrder(msg("rockets.not_developed", "R-TEC-05", power=p))
     if s.phase != "conduct_combat":
-        phase = ed.phase_info["conduct_combat"].name
-        raise IllegalOrder(
-            f"Rockets are fired during {phase}, alongside bombing raids (A-10); it is "
-            f"{phase_name(s)} now."
-        )
+        raise IllegalOrder(msg("rockets.wrong_phase", "A-10",
+                               phase=ed.phase_info["conduct_combat"].name, now=phase_name(s)))
     if s.part(RocketMarks).fired:
-        raise IllegalOrder(
-            f"{p} has already fired its rocket this turn: one rocket attack per turn in all, "
-            "whatever the number of AA guns (A-10)."
-        )
+        raise IllegalOrder(msg("rockets.already_fired", "A-10", power=p))
     sites = rocket_sites(s, p)
     if order.frm not in sites:
-        raise IllegalOrder(
-            f"{p} has no antiaircraft gun in {order.frm} to fire a rocket from (A-10). "
-            f"Its AA guns: {', '.join(sites) or 'none'}."
-        )
+        raise IllegalOrder(msg("rockets.no_gun", "A-10", power=p, space=order.frm, sites=sites))
     victim = next((u.owner for u in s.units_in(order.target)
                    if ed.units[u.type].abilities.factory), None)
     if ed.is_sea(order.target) or victim is None or not s.enemy(victim, p):
-        raise IllegalOrder(
-            f"{order.target} holds no enemy industrial complex: a rocket's target is an enemy "
-            "industrial complex (R-TEC table, R-IC-04)."
-        )
+        raise IllegalOrder(msg("rockets.no_target", "R-IC-04", space=order.target))
     targets = rocket_targets(s, p, order.frm)
     if order.target not in targets:
-
         d = board.air_distance(ed, order.frm, order.target)
-        far = f"{d} spaces" if d < 10**6 else "out of reach"
-        raise IllegalOrder(
-            f"{order.target} is {far} from {order.frm}; a rocket reaches "
-            f"{rocket_range(s, p)} spaces, counted as for aircraft (A-10). In range of "
-            f"{order.frm}: {', '.join(targets) or 'no enemy complex'}."
-        )
+        raise IllegalOrder(msg("rockets.out_of_range", "A-10", target=order.target,
+                               frm=order.frm, distance=d if d < 10**6 else None,
+                               reach=rocket_range(s, p), targets=targets))
     purpose = f"rocket|{order.frm}|{order.target}|round {s.round}"
     faces = tuple(dice.roll(1, purpose))
     tx.emit(RocketFired(power=p, frm=order.frm, target=order.target, victim=victim,
@@ -234,7 +216,37 @@ def _candidates(s: GameState, power: str) -> Iterator[od.Order]:
 
 
 @reg.words(RocketFired)
-def _fired(s: GameState, e: RocketFired) -> str:
-    return (f"{e.power} fired a rocket from {e.frm} at {possessive(e.victim)} industrial "
-            f"complex in "
-            f"{e.target}: rolled {e.damage}{rule_suffix(e.rule)}.")
+def _fired(s: GameState, e: RocketFired) -> Msg:
+    return msg("rockets.fired", e.rule or None, power=e.power, frm=e.frm, victim=e.victim,
+               target=e.target, damage=e.damage)
+
+
+# --------------------------------------------------------------------------------------------
+# The English of its words and refusals
+
+
+def _out_of_range(p: Mapping[str, Any]) -> str:
+    d = p["distance"]
+    far = f"{d} spaces" if d is not None else "out of reach"
+    return (f"{p['target']} is {far} from {p['frm']}; a rocket reaches {p['reach']} spaces, "
+            f"counted as for aircraft ({p['rule']}). In range of {p['frm']}: "
+            f"{', '.join(p['targets']) or 'no enemy complex'}.")
+
+
+catalogue("en", "rockets", {
+    "unknown_space": "Unknown space {space!r}.",
+    "not_developed": "{power} has not developed Rockets: only a power with that weapons "
+                     "development may fire rockets ({rule}, development table).",
+    "wrong_phase": "Rockets are fired during {phase}, alongside bombing raids ({rule}); it is "
+                   "{now} now.",
+    "already_fired": "{power} has already fired its rocket this turn: one rocket attack per turn "
+                     "in all, whatever the number of AA guns ({rule}).",
+    "no_gun": "{power} has no antiaircraft gun in {space} to fire a rocket from ({rule}). "
+              "Its AA guns: {sites:join|none}.",
+    "no_target": "{space} holds no enemy industrial complex: a rocket's target is an enemy "
+                 "industrial complex (R-TEC table, {rule}).",
+    "out_of_range": _out_of_range,
+    "fired": lambda p: (f"{p['power']} fired a rocket from {p['frm']} at "
+                        f"{possessive(p['victim'])} industrial complex in {p['target']}: rolled "
+                        f"{p['damage']}{rule_suffix(p['rule'])}."),
+})
