@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from rules import tech
 from rules.edition import Edition
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
 
 COMBAT = "combat_move"
@@ -42,11 +43,11 @@ def is_hostile_sea(s: GameState, space: str, power: str) -> bool:
     return any(ed.units[u.type].abilities.surface_warship for u in foes)
 
 
-def hostile_sea_why(s: GameState) -> str:
+def hostile_sea_why(s: GameState) -> Msg:
     """What makes a sea zone hostile in this edition, for messages (MAP-7 / R-NAV-01)."""
     if s.edition.rules.rules.hostile_sea == "any_unit":
-        return "enemy units there (R-NAV-01)"
-    return "enemy surface warships there (MAP-7)"
+        return msg("board.hostile_sea_any", "R-NAV-01")
+    return msg("board.hostile_sea_warships", "MAP-7")
 
 
 @lru_cache(maxsize=32)
@@ -189,4 +190,10 @@ def carrier_room(s: GameState, c: Unit) -> int:
 
 
 # --------------------------------------------------------------------------------------------
-# Paths
+# Words
+
+
+catalogue("en", "board", {
+    "hostile_sea_any": "enemy units there ({rule})",
+    "hostile_sea_warships": "enemy surface warships there ({rule})",
+})

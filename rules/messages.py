@@ -20,12 +20,12 @@ A template is ``str.format`` text whose fields may name a *form* after a colon, 
 language gives a value: ``{n:ipcs}`` (3 IPCs), ``{n:counted:hit}`` (1 hit, 2 hits),
 ``{units:units}`` (3 infantry, 2 tanks; ``{units:units:singular}``: 2 tank), ``{x:join}``
 (a, b), ``{x:and}`` (a, b and c), ``{x:join|none}`` (``none`` when empty),
-``{power:possessive}``, ``{name:plural}``, ``{x:capitalize}``. A parameter that is itself a
-``Msg`` (a refusal quoted in another) is written in the same language. Forms are registered per
-language (``form``); English's are at the end of this module. ``text(m, lang)`` renders a
-message in a language, falling back to English for keys a catalogue lacks. Another language is
-another set of catalogues and forms, registered by a module of its own: nothing in the rules
-changes.
+``{power:possessive}``, ``{name:plural}``, ``{x:capitalize}``. Forms are registered per
+language (``form``); English's are at the end of this module. A parameter may itself be a
+message, or a list of messages (a reason inside a refusal, a refusal quoted in another): it is
+said in the language of the message that holds it. ``text(m, lang)`` renders a message in a
+language, falling back to English for keys a catalogue lacks. Another language is another set of catalogues and forms,
+registered by a module of its own: nothing in the rules changes.
 
 Pure standard library; imports nothing of ``rules`` but ``rules.words`` (English word forms).
 """
@@ -118,11 +118,21 @@ def text(m: Msg, lang: str = ENGLISH) -> str:
         lang = ENGLISH
     if template is None:
         raise KeyError(f"no text for message {m.key!r}")
-    params = dict(m.params)
+    params = {k: _rendered(v, lang) for k, v in m.params.items()}
     params.setdefault("rule", m.rule or "")
     if callable(template):
         return template(params)
     return _Formatter(lang).vformat(template, (), params)
+
+
+def _rendered(value: Any, lang: str) -> Any:
+    """A parameter that is itself a message (a reason inside a refusal), or a list of them, is
+    said in the same language."""
+    if isinstance(value, Msg):
+        return text(value, lang)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Msg) for v in value):
+        return [text(v, lang) for v in value]
+    return value
 
 
 def known_keys(lang: str = ENGLISH) -> frozenset[str]:

@@ -5,10 +5,12 @@ R-AIR-10), and air units left without a landing when Noncombat Move ends (NC-7).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules.errors import IllegalOrder
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -30,7 +32,7 @@ from rules.movement import _carrier_zones, _waiting
 def check_end_combat_move(s: GameState) -> None:
     ed = s.edition
     power = s.power
-    problems: list[str] = []
+    problems: list[Msg] = []
     # The zone an assault is made from: where the cargo waits, or where it offloaded from.
     assault_zones = {
         c.space if ed.is_sea(c.space) else (c.came_from or c.space)
@@ -48,32 +50,24 @@ def check_end_combat_move(s: GameState) -> None:
                 continue  # CM-4 exception 2
             if u.start and is_hostile_sea(s, u.start, power):
                 continue  # CM-13: escaped from a hostile zone
-            problems.append(
-                f"{u.type} in {z}: Combat Move must end in combat (CM-4); move it in Noncombat "
-                "Move instead, or use 'undo'."
-            )
+            problems.append(msg("movement_end.not_in_combat", "CM-4", unit=u.type, space=z))
     for c in s.units.values():
         if c.owner == power and c.carried_by is not None and c.loaded == COMBAT and not c.assault:
-            problems.append(
-                f"{c.type} loaded in Combat Move aboard in {c.space} must offload in an amphibious "
-                "assault (CM-28): offload it into a hostile territory, or 'undo'."
-            )
+            problems.append(msg("movement_end.cargo_not_assaulting", "CM-28", unit=c.type,
+                                space=c.space))
     for z in sorted(assault_zones):
         subs = [e for e in enemy_units(s, z, power) if ed.units[e.type].abilities.submersible]
         warships = [w for w in s.units_in(z)
                     if w.owner == power and ed.units[w.type].abilities.warship]
         if subs and not warships and not is_hostile_sea(s, z, power):
-            problems.append(
-                f"Enemy submarines in {z}: an amphibious assault may ignore them only if a "
-                f"{power} warship is in {z} at the end of Combat Move (CM-29)."
-            )
+            problems.append(msg("movement_end.assault_past_subs", "CM-29", space=z, power=power))
     problems.extend(_landing_problems(s, power))
     problems.extend(_lone_transport_problems(s, power, assault_zones))
     if problems:
-        raise IllegalOrder("Cannot end Combat Move yet: " + " ".join(problems))
+        raise IllegalOrder(msg("movement_end.cannot_end", problems=problems))
 
 
-def _landing_problems(s: GameState, power: str) -> list[str]:
+def _landing_problems(s: GameState, power: str) -> list[Msg]:
     """AIR-4 / CM-16: every air unit that moved in Combat Move keeps some way to land, all of
     them at once (each carrier takes two fighters and ends the turn in one zone)."""
     from rules import landing
@@ -85,23 +79,19 @@ def _landing_problems(s: GameState, power: str) -> list[str]:
         if not u.combat_moved:
             continue
         crowded = p.options.get(u.id, 0) > 0
-        out.append(
-            f"{u.type} in {u.space} has no possible landing place ({ed.cite('AIR-4')})"
-            + (": the carriers it could reach are needed by other fighters, two a carrier "
-               f"({ed.cite('UF-2', 'UC-2')})" if crowded else "")
-            + "; move it where it can land, or 'undo'."
-        )
+        out.append(msg("movement_end.no_landing", ed.cite("AIR-4"), unit=u.type, space=u.space,
+                       carriers=ed.cite("UF-2", "UC-2") if crowded else None))
     return out
 
 
-def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) -> list[str]:
+def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) -> list[Msg]:
     """UT-3: transports attack only with a unit that has an attack value. A-9: transports alone
     in a hostile zone at the start of the turn must leave it if they can; if they cannot, they
     stay and no battle happens. UT-3 / CM-4: transports that moved in Combat Move into a zone
     with enemy units (submarines, transports) and nothing to attack them with fight no battle,
     so they may end there only for an amphibious assault from that zone."""
     ed = s.edition
-    out: list[str] = []
+    out: list[Msg] = []
     zones = sorted({u.space for u in s.units.values()
                     if u.owner == power and u.carried_by is None and ed.is_sea(u.space)
                     and ed.units[u.type].abilities.cannot_attack_alone})
@@ -115,25 +105,13 @@ def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) 
                      and not (u.start and is_hostile_sea(s, u.start, power))]  # CM-13
             if moved and enemy_units(s, z, power) and z not in assault_zones:
                 laden = any(cargo_of(s, u) for u in moved)
-                out.append(
-                    f"Transports cannot attack alone ({ed.cite('UT-3')}): the enemy units in {z} "
-                    "would not be attacked, and Combat Move must end in combat "
-                    f"({ed.cite('CM-4')}). "
-                    + ("Offload the cargo from there in an amphibious assault, send "
-                       if laden else "Send ")
-                    + f"a unit with an attack value into {z}, or 'undo' the transports' move."
-                )
+                out.append(msg("movement_end.transports_unfought", ed.cite("UT-3"), space=z,
+                               combat=ed.cite("CM-4"), laden=laden))
             continue
         if any(u.combat_moved for u in alone):
-            out.append(
-                f"Transports cannot attack alone (UT-3): send a unit with an attack value into "
-                f"hostile {z} with them, or 'undo' their move."
-            )
+            out.append(msg("movement_end.transports_alone", "UT-3", space=z))
         elif any(_can_leave(s, u) for u in alone):
-            out.append(
-                f"Transports alone cannot stay in hostile {z} (UT-3, §18 A-9): move them out to a "
-                "friendly sea zone, or bring a unit with an attack value to fight there."
-            )
+            out.append(msg("movement_end.transports_stay", "UT-3, §18 A-9", space=z))
     return out
 
 
@@ -237,33 +215,24 @@ def end_noncombat(tx: Tx, confirm: bool) -> None:
         c = deck.carrier if deck is not None else None
         if c is None or c.space == zone:
             continue
+        cite = ed.cite("AIR-5", "NC-10", "UF-4")
         if u.space == zone:
-            raise IllegalOrder(
-                f"The {c.type} in {c.space} must move to {zone} to collect the {u.type} waiting "
-                f"there ({ed.cite('AIR-5', 'NC-10', 'UF-4')}): move it there before ending "
-                "Noncombat Move."
-            )
-        raise IllegalOrder(
-            f"The {u.type} in {u.space} can still land: move it to {zone}; the {c.type} in "
-            f"{c.space} must move to {zone} to collect it ({ed.cite('AIR-5', 'NC-10', 'UF-4')}). "
-            "Make both moves before ending Noncombat Move."
-        )
+            raise IllegalOrder(msg("movement_end.collect_waiting", cite, carrier=c.type,
+                                   space=c.space, zone=zone, unit=u.type))
+        raise IllegalOrder(msg("movement_end.collect_both", cite, carrier=c.type, space=c.space,
+                               zone=zone, unit=u.type, at=u.space))
     if lost and not confirm:
-        def where(u: Unit) -> str:
+        def reach(u: Unit) -> tuple[str | None, str | None, bool]:
+            """Where it could still land: a place, the carrier's type there, a new carrier."""
             if u.id in rescue.land:
-                return f" (it can still reach {rescue.land[u.id]})"
+                return rescue.land[u.id], None, False
             if u.id in rescue.deck:
                 d, z = rescue.deck[u.id]
-                if d.carrier is None:
-                    return f" (it can still reach {z}, where a new {d.kind} can be placed)"
-                return f" (it can still reach the {d.kind} in {z})"
-            return ""
+                return z, d.kind, d.carrier is None
+            return None, None, False
 
-        names = ", ".join(f"{u.type} in {u.space}{where(u)}" for u in lost)
-        raise IllegalOrder(
-            f"These air units have no safe landing place and would be destroyed: {names} "
-            "(NC-7). Move them to land, or 'end confirm' to accept the loss."
-        )
+        raise IllegalOrder(msg("movement_end.no_safe_landing", "NC-7",
+                               lost=[(u.type, u.space, *reach(u)) for u in lost]))
     for u, c in boards:
         tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
             ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
@@ -282,3 +251,61 @@ def remove_unlanded_air(tx: Tx, final: bool) -> None:
     if lost:
         tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
                                 reason="air units with no safe landing place", rule="NC-7"))
+
+
+def _no_landing(p: Mapping[str, Any]) -> str:
+    crowded = (": the carriers it could reach are needed by other fighters, two a carrier "
+               f"({p['carriers']})") if p["carriers"] else ""
+    return (f"{p['unit']} in {p['space']} has no possible landing place ({p['rule']}){crowded}; "
+            "move it where it can land, or 'undo'.")
+
+
+def _transports_unfought(p: Mapping[str, Any]) -> str:
+    send = ("Offload the cargo from there in an amphibious assault, send " if p["laden"]
+            else "Send ")
+    return (f"Transports cannot attack alone ({p['rule']}): the enemy units in {p['space']} "
+            f"would not be attacked, and Combat Move must end in combat ({p['combat']}). "
+            f"{send}a unit with an attack value into {p['space']}, or 'undo' the transports' "
+            "move.")
+
+
+def _no_safe_landing(p: Mapping[str, Any]) -> str:
+    def where(place: str | None, kind: str | None, new: bool) -> str:
+        if place is None:
+            return ""
+        if kind is None:
+            return f" (it can still reach {place})"
+        if new:
+            return f" (it can still reach {place}, where a new {kind} can be placed)"
+        return f" (it can still reach the {kind} in {place})"
+
+    names = ", ".join(f"{unit} in {space}{where(place, kind, new)}"
+                      for unit, space, place, kind, new in p["lost"])
+    return (f"These air units have no safe landing place and would be destroyed: {names} "
+            f"({p['rule']}). Move them to land, or 'end confirm' to accept the loss.")
+
+
+catalogue("en", "movement_end", {
+    "not_in_combat": "{unit} in {space}: Combat Move must end in combat ({rule}); move it in "
+                     "Noncombat Move instead, or use 'undo'.",
+    "cargo_not_assaulting": "{unit} loaded in Combat Move aboard in {space} must offload in an "
+                            "amphibious assault ({rule}): offload it into a hostile territory, "
+                            "or 'undo'.",
+    "assault_past_subs": "Enemy submarines in {space}: an amphibious assault may ignore them "
+                         "only if a {power} warship is in {space} at the end of Combat Move "
+                         "({rule}).",
+    "cannot_end": "Cannot end Combat Move yet: {problems:join: }",
+    "no_landing": _no_landing,
+    "transports_unfought": _transports_unfought,
+    "transports_alone": "Transports cannot attack alone ({rule}): send a unit with an attack "
+                        "value into hostile {space} with them, or 'undo' their move.",
+    "transports_stay": "Transports alone cannot stay in hostile {space} ({rule}): move them out "
+                       "to a friendly sea zone, or bring a unit with an attack value to fight "
+                       "there.",
+    "collect_waiting": "The {carrier} in {space} must move to {zone} to collect the {unit} "
+                       "waiting there ({rule}): move it there before ending Noncombat Move.",
+    "collect_both": "The {unit} in {at} can still land: move it to {zone}; the {carrier} in "
+                    "{space} must move to {zone} to collect it ({rule}). Make both moves before "
+                    "ending Noncombat Move.",
+    "no_safe_landing": _no_safe_landing,
+})

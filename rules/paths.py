@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules.edition import Edition
 from rules.errors import AmbiguousOrder, IllegalOrder
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ def _paths(ed: Edition, frm: str, to: str, budget: int, via: tuple[str, ...],
         path = (frm, *via, to)
         for a, b in itertools.pairwise(path):
             if b not in ed.neighbours[a]:
-                raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
+                raise IllegalOrder(msg("paths.not_adjacent", "MAP-1", a=a, b=b))
         return [path]
     if frm == to:
         return []
@@ -99,43 +101,35 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     cands = _paths(ed, frm, to, max(budget, len(via) + 1), via, "land")
     if not cands:
         return _no_path(s, u, frm, to, budget, "land")
-    reasons: list[str] = []
+    reasons: list[Msg] = []
     good: list[PathResult] = []
     for path in cands:
         if len(path) - 1 > budget:
-            reasons.append(
-                f"{u.type.capitalize()} moves {full_move(s, u)}; {frm} → {to} is "
-                f"{len(path) - 1} (CM-2)."
-            )
+            reasons.append(msg("paths.land_too_far", "CM-2", unit=u.type, move=full_move(s, u),
+                               frm=frm, to=to, dist=len(path) - 1))
             continue
         blitzed: list[str] = []
-        bad = None
+        bad: Msg | None = None
         for i, sp in enumerate(path[1:], start=1):
             last = i == len(path) - 1
             if ed.spaces[sp].kind != "land":
-                bad = f"{u.type} cannot enter sea zone {sp} except by loading onto a transport."
+                bad = msg("paths.land_into_sea", unit=u.type, space=sp)
                 break
             if ed.spaces[sp].impassable or (is_neutral(s, sp) and neutral_fee(s) is None):
                 # MAP-8: neutrals can be neither entered nor passed through (also with 'via').
-                bad = (f"{sp} is neutral and impassable: no unit may enter or pass through it "
-                       "(MAP-8).")
+                bad = msg("paths.neutral_impassable", "MAP-8", space=sp)
                 break
             if is_neutral(s, sp):
                 if phase == NONCOMBAT:
-                    bad = (f"{sp} is neutral: in Non-combat Movement land units may not enter "
-                           "a neutral territory (R-NEU-05, R-NCM-03). Violate it in Combat "
-                           "Movement, paying the fee (R-NEU-02).")
+                    bad = msg("paths.neutral_noncombat", "R-NEU-05, R-NCM-03", space=sp)
                 elif not last:
-                    bad = (f"{sp} is neutral: land units that enter a neutral territory must stop "
-                           "there (R-NEU-02), and tanks cannot blitz through one (R-ARM-03, "
-                           f"R-ARM-05); {u.type} cannot move on to {to}.")
+                    bad = msg("paths.neutral_stop", "R-NEU-02", space=sp, unit=u.type, to=to)
                 if bad:
                     break
                 continue  # a violation: taken at once, the fee paid (R-NEU-02)
             if phase == NONCOMBAT:
                 if not s.friendly(s.owners.get(sp), power):
-                    bad = (f"In Noncombat Move land units may not enter or pass through hostile "
-                           f"{sp} (NC-5).")
+                    bad = msg("paths.noncombat_hostile_land", "NC-5", space=sp)
                     break
                 continue
             if is_hostile_territory(s, sp, power) and not last:
@@ -147,14 +141,11 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                     still = sorted({x.type for x in occupied
                                     if ed.units[x.type].abilities.factory
                                     or ed.units[x.type].abilities.anti_air})
-                    alone = (f" (an {' and an '.join(still)} alone stops a blitz too)"
-                             if len(still) == len({x.type for x in occupied}) else "")
-                    bad = (f"Tanks blitz only through unoccupied hostile territories; {sp} holds "
-                           f"enemy units{alone}, so the tank must stop there (CM-26, R-ARM-03, "
-                           "A-05).")
+                    alone = still if len(still) == len({x.type for x in occupied}) else []
+                    bad = msg("paths.blitz_occupied", "CM-26, R-ARM-03, A-05", space=sp,
+                              stoppers=alone)
                 else:
-                    bad = (f"{u.type.capitalize()} must stop on entering hostile {sp} (CM-3); "
-                           f"it cannot move on to {to}.")
+                    bad = msg("paths.land_must_stop", "CM-3", unit=u.type, space=sp, to=to)
                 break
         if bad:
             reasons.append(bad)
@@ -167,10 +158,7 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
         return plain[0]
     through = sorted({g.blitzed[0] for g in good})
     if len(through) > 1:
-        raise AmbiguousOrder(
-            f"Several blitz routes reach {to}: through {', '.join(through)}. Add 'via <space>'.",
-            through,
-        )
+        raise AmbiguousOrder(msg("paths.blitz_routes", to=to, through=through), through)
     return good[0]
 
 
@@ -184,53 +172,47 @@ def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     cands = _paths(ed, frm, to, max(budget, len(via) + 1), via, "sea")
     if not cands:
         return _no_path(s, u, frm, to, budget, "sea")
-    reasons: list[str] = []
+    reasons: list[Msg] = []
     for path in cands:
         if len(path) - 1 > budget:
-            reasons.append(
-                f"{u.type.capitalize()} moves {full_move(s, u)}"
-                f"{f' and has {budget} left' if u.moved else ''}; {frm} → {to} is "
-                f"{len(path) - 1} (US-2)."
-            )
+            reasons.append(msg("paths.sea_too_far", "US-2", unit=u.type, move=full_move(s, u),
+                               left=budget if u.moved else None, frm=frm, to=to,
+                               dist=len(path) - 1))
             continue
-        bad = None
+        bad: Msg | None = None
         stop = False
         for i, (a, b) in enumerate(itertools.pairwise(path), start=1):
             last = i == len(path) - 1
             if ed.spaces[b].kind != "sea":
-                bad = f"{u.type.capitalize()} is a sea unit and cannot enter {b} (US-1)."
+                bad = msg("paths.sea_unit_ashore", "US-1", unit=u.type, space=b)
                 break
             if a in closed or b in closed:
-                bad = (f"Sea units may never move into or out of {next(iter(closed & {a, b}))}: "
-                       "Turkey has closed the straits (MAP-9).")
+                bad = msg("paths.straits_closed", "MAP-9", space=next(iter(closed & {a, b})))
                 break
             if not canal_open(s, a, b, power):
                 canal = ed.canal_links[frozenset((a, b))]
-                bad = (f"The {canal.name} between {a} and {b} is closed to {s.side(power)} "
-                       f"ships: {s.side(power)} did not control {' and '.join(canal.controlled_by)}"
-                       " at the start of this turn (MAP-12).")
+                bad = msg("paths.canal_closed", "MAP-12", canal=canal.name, a=a, b=b,
+                          side=s.side(power), holders=canal.controlled_by)
                 break
             hostile = is_hostile_sea(s, b, power)
             if sub:
                 if has_enemy_destroyer(s, b, power):
                     if phase == NONCOMBAT and not last:
-                        bad = (f"Submarines stop on entering a zone with an enemy destroyer "
-                               f"({b}); {to} is beyond it (UD-2).")
+                        bad = msg("paths.sub_stop_noncombat", "UD-2", space=b, to=to)
                         break
                     if not last:
-                        bad = (f"Submarines must stop on entering {b}: it holds an enemy "
-                               "destroyer (CM-24/UD-2).")
+                        bad = msg("paths.sub_stop", "CM-24/UD-2", space=b)
                         break
                     stop = True
                 continue
             if hostile:
                 if phase == NONCOMBAT:
-                    bad = (f"In Noncombat Move sea units may not enter hostile {b} "
-                           f"({hostile_sea_why(s)}) (NC-8, R-NCM-05).")
+                    bad = msg("paths.noncombat_hostile_sea", "NC-8, R-NCM-05", space=b,
+                              why=hostile_sea_why(s))
                     break
                 if not last:
-                    bad = (f"{u.type.capitalize()} must stop in {b}: it is hostile, "
-                           f"{hostile_sea_why(s)} (CM-27/US-2).")
+                    bad = msg("paths.sea_must_stop", "CM-27/US-2", unit=u.type, space=b,
+                              why=hostile_sea_why(s))
                     break
                 stop = True
         if bad:
@@ -252,43 +234,31 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     neutrals = unowned_neutrals(s)
     over = phase == COMBAT and fee is not None  # neutrals may be flown over (and violated)
     if ed.spaces[to].impassable or (to in neutrals and fee is None):
-        raise IllegalOrder(f"{to} is neutral: air units may not fly over or into it (MAP-8).")
+        raise IllegalOrder(msg("paths.air_neutral_into", "MAP-8", space=to))
     if to in neutrals:
-        raise IllegalOrder(
-            f"{to} is neutral: aircraft may not end a move in a neutral territory (R-NEU-02, "
-            "R-NCM-04). In Combat Movement they may fly over it, which violates it (A-30)."
-        )
+        raise IllegalOrder(msg("paths.air_neutral_end", "R-NEU-02, R-NCM-04", space=to))
     if via:
         path = (frm, *via, to)
         for a, b in itertools.pairwise(path):
             if b not in ed.neighbours[a]:
-                raise IllegalOrder(f"{a} and {b} are not adjacent (MAP-1); check the 'via' list.")
+                raise IllegalOrder(msg("paths.not_adjacent", "MAP-1", a=a, b=b))
             if ed.spaces[b].impassable or (b in neutrals and fee is None):
-                raise IllegalOrder(f"{b} is neutral: air units may not fly over it (MAP-8).")
+                raise IllegalOrder(msg("paths.air_neutral_over", "MAP-8", space=b))
             if b in neutrals and not over:
-                raise IllegalOrder(
-                    f"{b} is neutral: in Non-combat Movement aircraft may not fly over a neutral "
-                    "territory (R-NEU-05, R-NCM-04). Choose a route around it."
-                )
+                raise IllegalOrder(msg("paths.air_neutral_noncombat", "R-NEU-05, R-NCM-04",
+                                       space=b))
     else:
         blocked = frozenset() if over else neutrals
         d = air_dists(ed, frm, blocked).get(to, 10**6)
         if d > budget:
-            around = ""
-            if not over and fee is not None and air_distance_now(s, frm, to, True) < d:
-                around = (" going around neutral territories, which aircraft may not fly over "
-                          "in Non-combat Movement (R-NCM-04)")
-            raise IllegalOrder(
-                f"{u.type.capitalize()} has {budget} of {full_move(s, u)} movement left "
-                f"this turn; {frm} → {to} is {d if d < 10**6 else 'unreachable'}{around} "
-                "(CM-14/AIR-6, R-AIR-02)."
-            )
+            around = not over and fee is not None and air_distance_now(s, frm, to, True) < d
+            raise IllegalOrder(msg("paths.air_too_far", "CM-14/AIR-6, R-AIR-02", unit=u.type,
+                                   left=budget, move=full_move(s, u), frm=frm, to=to,
+                                   dist=d if d < 10**6 else None, around=around))
         path = _best_air_path(s, u.owner, frm, to, blocked, phase, d)
     if len(path) - 1 > budget:
-        raise IllegalOrder(
-            f"{u.type.capitalize()} has {budget} movement left; that route is {len(path) - 1} "
-            "(CM-14, R-AIR-02)."
-        )
+        raise IllegalOrder(msg("paths.air_route_long", "CM-14, R-AIR-02", unit=u.type,
+                               left=budget, dist=len(path) - 1))
     return PathResult(tuple(path))
 
 
@@ -329,28 +299,101 @@ def _best_air_path(s: GameState, power: str, frm: str, to: str, blocked: frozens
             if y not in best or c < best[y]:
                 best[y] = c
                 heapq.heappush(heap, (c, (*path, y)))
-    raise IllegalOrder(f"{to} cannot be reached from {frm} by air (MAP-1).")
+    raise IllegalOrder(msg("paths.air_unreachable", "MAP-1", frm=frm, to=to))
 
 
 def _no_path(s: GameState, u: Unit, frm: str, to: str, budget: int, domain: str) -> PathResult:
     ed = s.edition
     if ed.spaces[to].impassable:
-        raise IllegalOrder(f"{to} is neutral and impassable: no unit may enter it (MAP-8).")
+        raise IllegalOrder(msg("paths.target_impassable", "MAP-8", space=to))
     if domain == "land" and ed.spaces[to].kind == "sea":
-        raise IllegalOrder(f"{u.type} cannot move into {to} on its own (UL-1).")
+        raise IllegalOrder(msg("paths.land_into_sea_alone", "UL-1", unit=u.type, space=to))
     if domain == "sea" and ed.spaces[to].kind == "land":
-        raise IllegalOrder(f"{u.type.capitalize()} is a sea unit and cannot enter {to} (US-1).")
+        raise IllegalOrder(msg("paths.sea_unit_ashore", "US-1", unit=u.type, space=to))
     rule = "CM-2" if domain == "land" else "US-2"
     # CM-2/US-2: say how far the unit moves and how far the target is, so the player can act.
     dist = _domain_distance(ed, frm, to, domain)
-    far = f"{frm} → {to} is {dist}" if dist is not None else f"{to} cannot be reached from {frm}"
-    left = f", {budget} left this turn" if budget != full_move(s, u) else ""
-    raise IllegalOrder(
-        f"{u.type.capitalize()} moves {full_move(s, u)}{left}; {far} ({rule}). "
-        "Choose a closer space."
-    )
+    move = full_move(s, u)
+    raise IllegalOrder(msg("paths.too_far", rule, unit=u.type, move=move,
+                           left=budget if budget != move else None, frm=frm, to=to, dist=dist))
 
 
 def _domain_distance(ed: Edition, frm: str, to: str, domain: str) -> int | None:
     """Steps between two spaces for land or sea units, ignoring who holds what (MAP-1, MAP-8)."""
     return dist_table(ed, "land" if domain == "land" else "sea").get(frm, {}).get(to)
+
+
+def _blitz_occupied(p: Mapping[str, Any]) -> str:
+    alone = p["stoppers"]
+    also = f" (an {' and an '.join(alone)} alone stops a blitz too)" if alone else ""
+    return (f"Tanks blitz only through unoccupied hostile territories; {p['space']} holds enemy "
+            f"units{also}, so the tank must stop there ({p['rule']}).")
+
+
+def _sea_too_far(p: Mapping[str, Any]) -> str:
+    left = f" and has {p['left']} left" if p["left"] is not None else ""
+    return (f"{p['unit'].capitalize()} moves {p['move']}{left}; {p['frm']} → {p['to']} is "
+            f"{p['dist']} ({p['rule']}).")
+
+
+def _air_too_far(p: Mapping[str, Any]) -> str:
+    dist = p["dist"] if p["dist"] is not None else "unreachable"
+    around = (" going around neutral territories, which aircraft may not fly over in Non-combat "
+              "Movement (R-NCM-04)") if p["around"] else ""
+    return (f"{p['unit'].capitalize()} has {p['left']} of {p['move']} movement left this turn; "
+            f"{p['frm']} → {p['to']} is {dist}{around} ({p['rule']}).")
+
+
+def _too_far(p: Mapping[str, Any]) -> str:
+    left = f", {p['left']} left this turn" if p["left"] is not None else ""
+    far = (f"{p['frm']} → {p['to']} is {p['dist']}" if p["dist"] is not None
+           else f"{p['to']} cannot be reached from {p['frm']}")
+    return (f"{p['unit'].capitalize()} moves {p['move']}{left}; {far} ({p['rule']}). Choose a "
+            "closer space.")
+
+
+catalogue("en", "paths", {
+    "not_adjacent": "{a} and {b} are not adjacent ({rule}); check the 'via' list.",
+    "land_too_far": "{unit:capitalize} moves {move}; {frm} → {to} is {dist} ({rule}).",
+    "land_into_sea": "{unit} cannot enter sea zone {space} except by loading onto a transport.",
+    "neutral_impassable": "{space} is neutral and impassable: no unit may enter or pass through "
+                          "it ({rule}).",
+    "neutral_noncombat": "{space} is neutral: in Non-combat Movement land units may not enter a "
+                         "neutral territory ({rule}). Violate it in Combat Movement, paying the "
+                         "fee (R-NEU-02).",
+    "neutral_stop": "{space} is neutral: land units that enter a neutral territory must stop "
+                    "there ({rule}), and tanks cannot blitz through one (R-ARM-03, R-ARM-05); "
+                    "{unit} cannot move on to {to}.",
+    "noncombat_hostile_land": "In Noncombat Move land units may not enter or pass through "
+                              "hostile {space} ({rule}).",
+    "blitz_occupied": _blitz_occupied,
+    "land_must_stop": "{unit:capitalize} must stop on entering hostile {space} ({rule}); it "
+                      "cannot move on to {to}.",
+    "blitz_routes": "Several blitz routes reach {to}: through {through:join}. Add 'via <space>'.",
+    "sea_too_far": _sea_too_far,
+    "sea_unit_ashore": "{unit:capitalize} is a sea unit and cannot enter {space} ({rule}).",
+    "straits_closed": "Sea units may never move into or out of {space}: Turkey has closed the "
+                      "straits ({rule}).",
+    "canal_closed": "The {canal} between {a} and {b} is closed to {side} ships: {side} did not "
+                    "control {holders:join: and } at the start of this turn ({rule}).",
+    "sub_stop_noncombat": "Submarines stop on entering a zone with an enemy destroyer ({space}); "
+                          "{to} is beyond it ({rule}).",
+    "sub_stop": "Submarines must stop on entering {space}: it holds an enemy destroyer ({rule}).",
+    "noncombat_hostile_sea": "In Noncombat Move sea units may not enter hostile {space} ({why}) "
+                             "({rule}).",
+    "sea_must_stop": "{unit:capitalize} must stop in {space}: it is hostile, {why} ({rule}).",
+    "air_neutral_into": "{space} is neutral: air units may not fly over or into it ({rule}).",
+    "air_neutral_end": "{space} is neutral: aircraft may not end a move in a neutral territory "
+                       "({rule}). In Combat Movement they may fly over it, which violates it "
+                       "(A-30).",
+    "air_neutral_over": "{space} is neutral: air units may not fly over it ({rule}).",
+    "air_neutral_noncombat": "{space} is neutral: in Non-combat Movement aircraft may not fly "
+                             "over a neutral territory ({rule}). Choose a route around it.",
+    "air_too_far": _air_too_far,
+    "air_route_long": "{unit:capitalize} has {left} movement left; that route is {dist} "
+                      "({rule}).",
+    "air_unreachable": "{to} cannot be reached from {frm} by air ({rule}).",
+    "target_impassable": "{space} is neutral and impassable: no unit may enter it ({rule}).",
+    "land_into_sea_alone": "{unit} cannot move into {space} on its own ({rule}).",
+    "too_far": _too_far,
+})

@@ -33,8 +33,7 @@ NOT_YET = {
     "rules/combat.py",
     "rules/mechanisms/combat.py",
     "rules/mechanisms/game.py", "rules/mechanisms/mobilize.py",
-    "rules/movement.py", "rules/movement_end.py",
-    "rules/paths.py",
+    "rules/movement.py",
     "rules/language/battles.py",
 }
 
