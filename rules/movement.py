@@ -8,16 +8,17 @@ individual pieces (those with the most movement left) and a legal shortest path,
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules import orders as od
 from rules import tech
 from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
-from rules.words import counted, possessive
+from rules.words import counted
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -42,7 +43,7 @@ from rules.board import (  # the board queries movement uses
 )
 from rules.paths import PathResult, _air_path, _land_path, _sea_path
 
-StepCheck = Callable[[str, str, bool], str | None]  # (a, b, is_last) -> refusal or None
+StepCheck = Callable[[str, str, bool], Msg | None]  # (a, b, is_last) -> refusal or None
 
 
 # --------------------------------------------------------------------------------------------
@@ -50,7 +51,7 @@ StepCheck = Callable[[str, str, bool], str | None]  # (a, b, is_last) -> refusal
 
 
 def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
-            pred: Callable[[Unit], bool], why: str) -> list[Unit]:
+            pred: Callable[[Unit], bool], why: Msg) -> list[Unit]:
     cands = [u for u in s.units_in(frm) if u.owner == power and u.type == utype_name]
     ok = [u for u in cands if pred(u)]
     if len(ok) < n:
@@ -60,19 +61,10 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
             for u in s.units_in(frm):
                 if u.owner == power and not s.edition.units[u.type].abilities.factory:
                     mine[u.type] = mine.get(u.type, 0) + 1
-            from rules.language.units import format_units
-
-            there = format_units(mine) if mine else "no units"
-            raise IllegalOrder(
-                f"{power} has no {utype_name} in {frm} ({power} has {there} there). Check the "
-                "space and the units with 'state' or 'game map <space>'."
-            )
-        raise IllegalOrder(
-            f"{power} has {counted(len(ok), utype_name)} in {frm} able to make this move, "
-            f"not {n}"
-            + (f" ({have - len(ok)} cannot: {why})" if have > len(ok) else "")
-            + "."
-        )
+            raise IllegalOrder(msg("move.none_there", power=power, unit=utype_name, space=frm,
+                                   units=mine))
+        raise IllegalOrder(msg("move.not_able", power=power, able=len(ok), unit=utype_name,
+                               space=frm, count=n, unable=have - len(ok), why=why))
     # Most movement left first; then transports with cargo, fighters already airborne.
     ok.sort(key=lambda u: (-remaining(s, u), -len(cargo_of(s, u)), u.carried_by is not None, u.id))
     return ok[:n]
@@ -85,25 +77,21 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     phase = s.phase
     for sp in (order.frm, order.to, *order.via):
         if sp not in ed.spaces:
-            raise InvalidOrder(f"Unknown space {sp!r}.")
+            raise InvalidOrder(msg("move.unknown_space", space=sp))
     if order.frm == order.to and not order.via:
         # A round trip needs its route: a tank may blitz and come back (CM-25).
-        raise InvalidOrder(f"{order.frm} is where the units already are; name another space.")
+        raise InvalidOrder(msg("move.same_space", space=order.frm))
     if not order.units:
-        raise InvalidOrder("Name the units to move, e.g. 'move 2 infantry from A to B'.")
+        raise InvalidOrder(msg("move.nothing"))
     for name, n in order.units.items():
         if name not in ed.units:
-            raise InvalidOrder(f"Unknown unit {name!r}.")
+            raise InvalidOrder(msg("move.unknown_unit", unit=name))
         if n <= 0:
-            raise InvalidOrder(f"Counts must be positive: {n} {name}.")
+            raise InvalidOrder(msg("move.not_positive", count=n, unit=name))
         if ed.units[name].abilities.factory:
-            raise IllegalOrder("Industrial complexes cannot move (UL-4).")
+            raise IllegalOrder(msg("move.factory", "UL-4"))
         if ed.units[name].abilities.anti_air and phase == COMBAT:
-            raise IllegalOrder(
-                f"{name.capitalize()}s move only into friendly territories, never into enemy or "
-                "neutral ones, and are landed only on friendly coasts (R-AAG-02): move them in "
-                "Non-combat Movement."
-            )
+            raise IllegalOrder(msg("move.aa_in_combat", "R-AAG-02", unit=name))
     if order.raid:
         _check_raid(s, order)
     frm_sea = ed.is_sea(order.frm)
@@ -139,18 +127,13 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
                 )
             return True
 
-        why = _why_not_movable(phase)
-        if dom == "land" and not frm_sea and to_sea:
-            why += ("; loading uses a land unit's whole move, so a unit that moved cannot "
-                    "board (UT-10)")
         # Advice only for the units in question: transports' rules for transports, carriers'
         # for the aircraft that land on them (issue 13 item 13).
         abilities = ed.units[name].abilities
-        if dom == "sea" and abilities.transport_capacity:
-            why += "; a transport that has offloaded may not move again this turn (UT-12/UT-13)"
-        if dom == "air" and phase == COMBAT and abilities.carrier_landable:
-            why += ("; fighters left aboard a carrier that has moved are its cargo and cannot "
-                    "fight this turn: take off before the carrier moves (CM-21, R-AIR-04)")
+        why = msg("move.why_not_movable", noncombat=phase == NONCOMBAT,
+                  boarding=dom == "land" and not frm_sea and to_sea,
+                  transport=dom == "sea" and bool(abilities.transport_capacity),
+                  cargo=dom == "air" and phase == COMBAT and abilities.carrier_landable)
         units = _select(s, power, order.frm, name, n, movable, why)
         taken.update(u.id for u in units)
         if dom == "air":
@@ -165,10 +148,7 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             elif not frm_sea and to_sea:
                 moves.extend(_load(s, units, order, phase, tx, moves))
             elif frm_sea and to_sea:
-                raise IllegalOrder(
-                    f"{name.capitalize()} at sea moves with its transport: move the transport "
-                    "instead (UT-7)."
-                )
+                raise IllegalOrder(msg("move.cargo_at_sea", "UT-7", unit=name))
             else:
                 for u in units:
                     pr = _land_path(s, u, order.frm, order.to, order.via, phase)
@@ -197,11 +177,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     violated = _violations(s, moves) if phase == COMBAT else []
     fee = neutral_fee(s) or 0
     if violated and s.treasury.get(power, 0) < fee * len(violated):
-        raise IllegalOrder(
-            f"Violating {', '.join(violated)} costs {fee} IPCs each, paid to the bank at once "
-            f"(R-NEU-02); {power} has {s.treasury.get(power, 0)}. Choose another route or target "
-            "(add 'via <space>' for aircraft)."
-        )
+        raise IllegalOrder(msg("move.neutral_fee", "R-NEU-02", spaces=violated, fee=fee,
+                               power=power, have=s.treasury.get(power, 0)))
     for t in violated:
         tx.emit(ev.NeutralViolated(power=power, space=t, fee=fee))
         territory.capture(tx, t, power, "neutral violation", "R-NEU-02")
@@ -242,19 +219,13 @@ def _check_transports_not_alone(s: GameState, order: od.Move, moves: list[ev.Uni
         return
     if _attackers(s, power, zone, moves):
         return
-    names = ", ".join(sorted({u.type for u in lone}))
     escorts = sorted({u.type for u in s.units_in(order.frm)
                       if u.owner == power and u.carried_by is None and ed.units[u.type].attack > 0
                       and ed.units[u.type].domain == "sea" and not u.stopped})
-    what = ", ".join(f"{count} {name}" for name, count in order.units.items())
-    example = (f" (e.g. 'move {what}, 1 {escorts[0]} from {order.frm} to {zone}')"
-               if escorts else "")
-    raise IllegalOrder(
-        f"Transports cannot attack alone ({ed.cite('UT-3')}): {zone} is hostile "
-        f"({hostile_sea_why(s)}) and no {power} unit with an attack value is there or moves in "
-        f"with the {names}. Move a warship or an air unit into {zone} first, or in the same "
-        f"order{example}."
-    )
+    raise IllegalOrder(msg("move.transports_alone", ed.cite("UT-3"), zone=zone,
+                           why=hostile_sea_why(s), power=power,
+                           names=sorted({u.type for u in lone}), units=dict(order.units),
+                           escort=escorts[0] if escorts else None, frm=order.frm))
 
 
 def _waiting(s: GameState, power: str) -> set[int]:
@@ -295,29 +266,10 @@ def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
     fighter = ed.units[u.type].abilities.carrier_landable
     alone = then.options.get(u.id, 0) > 0 and not others
     if phase == COMBAT:
-        left = remaining(after, u)
-        head = (f"{u.type.capitalize()} could not land anywhere after attacking {order.to}: it "
-                f"would have {left} movement left")
-        if others:
-            o = others[0]
-            why = (f", and then the {o.type} in {o.space} could not land: the carriers they "
-                   "can reach have no free slot left for both; each takes two fighters (guests "
-                   f"included) and ends the turn in one zone ({ed.cite('UF-2', 'UC-2')})")
-        elif alone:
-            why = (", and the carriers that can be within reach have no free slot left for it: "
-                   "each takes two fighters (guests included) and ends the turn in one zone "
-                   f"({ed.cite('UF-2', 'UC-2')})")
-        elif fighter:
-            why = (" and no safe landing place within reach: no territory friendly since the "
-                   "start of the turn, and no carrier with room that can be within "
-                   f"{left} of {order.to} at the end of the turn (a carrier counts if it is "
-                   "there, or makes no combat move and can get there in Noncombat Move)")
-        else:
-            why = (" and no territory friendly since the start of the turn within reach; "
-                   f"{u.type}s never land on carriers")
-        advice = ("Send fewer fighters, or attack a closer space." if fighter and (alone or others)
-                  else "Attack a closer space.")
-        raise IllegalOrder(f"{head}{why} ({ed.cite('CM-15', 'AIR-4')}). {advice}")
+        other = (others[0].type, others[0].space) if others else None
+        raise IllegalOrder(msg("move.no_landing", ed.cite("CM-15", "AIR-4"), unit=u.type,
+                               to=order.to, left=remaining(after, u), other=other, alone=alone,
+                               fighter=fighter, carriers=ed.cite("UF-2", "UC-2")))
     here = order.to
     present = [d for d in landing.decks(after, power, moving=False)
                if d.carrier is not None and d.carrier.space == here]
@@ -326,20 +278,8 @@ def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
                  if x.space == here and ed.units[x.type].abilities.carrier_landable)
     carriers = [c for c in after.units_in(here)
                 if ed.units[c.type].abilities.carrier_capacity and after.friendly(c.owner, power)]
-    if not carriers:
-        there = f"there is no friendly carrier in {here}"
-    else:
-        there = (f"the friendly carriers in {here} have {seats} free "
-                 f"slot{'s' if seats != 1 else ''} for the {flying} "
-                 f"fighter{'s that' if flying != 1 else ' that'} would wait there (two fighters "
-                 "a carrier, guests of allies included)")
-    raise IllegalOrder(
-        f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: {there}; "
-        "no other carrier with room can come there for it or be placed there this turn "
-        f"({ed.cite('UF-2', 'UC-2', 'NC-6', 'NC-7')}). Land it in a territory friendly since "
-        "the start of the turn, "
-        "or in a zone where a carrier has room."
-    )
+    raise IllegalOrder(msg("move.no_deck", ed.cite("UF-2", "UC-2", "NC-6", "NC-7"), unit=u.type,
+                           zone=here, carriers=bool(carriers), seats=seats, flying=flying))
 
 
 def _check_raid(s: GameState, order: od.Move) -> None:
@@ -401,7 +341,7 @@ def _overflight_fire(tx: Tx, moves: list[ev.UnitMove], power: str,
     if not over:
         return lost
     if dice is None:
-        raise IllegalOrder("Antiaircraft guns fire at this flight, but no dice were given.")
+        raise IllegalOrder(msg("move.no_dice"))
     for x, ids in over.items():
         alive = [i for i in ids if i not in lost]
         guns = enemy_aa_guns(s, x, power)
@@ -432,13 +372,6 @@ def _cargo_fighter(s: GameState, u: Unit) -> bool:
     return s.units[u.carried_by].moved > 0
 
 
-def _why_not_movable(phase: str) -> str:
-    if phase == NONCOMBAT:
-        return ("they moved in Combat Move, fought, or already moved as far as they may "
-                "(NC-1/CM-3)")
-    return "they already moved into a hostile space or used their movement (CM-3/CM-8)"
-
-
 def _check_land_destination(s: GameState, u: Unit, pr: PathResult, phase: str) -> None:
     if phase != COMBAT:
         return
@@ -447,10 +380,7 @@ def _check_land_destination(s: GameState, u: Unit, pr: PathResult, phase: str) -
         return  # an attack, or a neutral violation (R-NEU-02)
     if pr.blitzed:
         return  # CM-4 exception 1 / CM-25
-    raise IllegalOrder(
-        f"Combat Move must end in combat: {dest} is friendly (CM-4). Move there in Noncombat "
-        "Move, or attack a hostile territory."
-    )
+    raise IllegalOrder(msg("move.combat_friendly", "CM-4", space=dest))
 
 
 def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
@@ -460,20 +390,13 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
     cost = len(pr.path) - 1  # from a carrier its own zone costs nothing (AIR-6)
     if phase == COMBAT:
         if not _air_combat_target(s, dest, u.owner):
-            raise IllegalOrder(
-                f"Combat Move must end in combat: there is nothing hostile in {dest} (CM-4). "
-                "Move air units to land in Noncombat Move."
-            )
+            raise IllegalOrder(msg("move.air_nothing_hostile", "CM-4", space=dest))
         # Whether it can land (CM-15/AIR-4) is checked for the whole order at once, with every
         # other air unit and carrier slot (_check_landing).
     elif ((not ed.is_sea(dest) or not ed.units[u.type].abilities.carrier_landable)
           and not friendly_at_turn_start(s, dest, u.owner)):
-        raise IllegalOrder(
-            f"{u.type.capitalize()} must end Noncombat Move in a safe landing place: "
-            f"{dest} is not a territory friendly since the start of the turn"
-            + ("; bombers never land on carriers (UB-1)" if ed.is_sea(dest) else "")
-            + " (NC-6/NC-7)."
-        )
+        raise IllegalOrder(msg("move.air_unsafe", "NC-6/NC-7", unit=u.type, space=dest,
+                               sea=ed.is_sea(dest)))
     return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None,
                        raid=order.raid and phase == COMBAT)
 
@@ -517,11 +440,11 @@ def _carrier_zones(s: GameState, power: str, moving: bool = True,
 def _sea_move(s: GameState, u: Unit, order: od.Move, phase: str) -> list[ev.UnitMove]:
     ed = s.edition
     if u.offloaded:
-        raise IllegalOrder("A transport that has offloaded may not move again this turn (UT-12).")
+        raise IllegalOrder(msg("move.offloaded", "UT-12"))
     if u.retreated:
-        raise IllegalOrder("Units that retreated may not move again this turn (CC-6B).")
+        raise IllegalOrder(msg("move.retreated", "CC-6B"))
     if phase == NONCOMBAT and (u.combat_moved or u.fought):
-        raise IllegalOrder(f"{u.type.capitalize()} moved or fought in combat this turn (NC-1).")
+        raise IllegalOrder(msg("move.fought", "NC-1", unit=u.type))
     pr = _sea_path(s, u, order.frm, order.to, order.via, phase)
     stop = pr.stop
     if phase == NONCOMBAT and ed.units[u.type].abilities.carrier_capacity and any(
@@ -538,22 +461,22 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
     zone = order.to
     power = order.power
     if order.frm not in ed.neighbours[zone]:
-        raise IllegalOrder(f"{order.frm} does not border {zone}; units load only into an adjacent "
-                           "sea zone (UT-8).")
+        raise IllegalOrder(msg("move.load_not_adjacent", "UT-8", space=order.frm, zone=zone))
     if is_hostile_sea(s, zone, power):
-        raise IllegalOrder(f"Transports may not load in hostile {zone} (UT-12).")
+        raise IllegalOrder(msg("move.load_hostile", "UT-12", zone=zone))
     room: dict[int, int] = {}
     transports = [t for t in s.units_in(zone) if ed.units[t.type].abilities.transport_capacity
                   and s.friendly(t.owner, power)]
-    barred: list[str] = []
+    barred: list[Msg] = []
     for t in transports:
+        why = None
         if t.offloaded or t.retreated:
-            barred.append("a transport that offloaded or retreated loads no more this turn "
-                          "(UT-12/UT-13)")
-            continue
-        if phase == NONCOMBAT and (t.combat_moved or t.fought):
-            barred.append("a transport that moved or fought in combat this turn cannot load in "
-                          "Noncombat Move (NC-9)")
+            why = msg("move.barred_offloaded", "UT-12/UT-13")
+        elif phase == NONCOMBAT and (t.combat_moved or t.fought):
+            why = msg("move.barred_fought", "NC-9")
+        if why is not None:
+            if why not in barred:
+                barred.append(why)
             continue
         room[t.id] = transport_room(s, t)
     for m in pending or ():
@@ -565,54 +488,40 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
     moves: list[ev.UnitMove] = []
     for u in sorted(units, key=lambda x: -ed.units[x.type].abilities.transport_cost):
         if u.moved:
-            raise IllegalOrder(
-                f"{u.type.capitalize()} already moved this turn; loading uses a land unit's whole "
-                "move (UT-10)."
-            )
+            raise IllegalOrder(msg("move.moved_no_load", "UT-10", unit=u.type))
         need = ed.units[u.type].abilities.transport_cost
         host = next((i for i in order_t if room[i] >= need), None)
         if host is None and not transports:
-            raise IllegalOrder(
-                f"There is no friendly transport in {zone} for {u.type} to board (UT-7, UT-8): "
-                "move a transport there first, then load."
-            )
+            raise IllegalOrder(msg("move.no_transport", "UT-7, UT-8", zone=zone, unit=u.type))
         if host is None:
-            raise IllegalOrder(
-                f"No friendly transport in {zone} has room for {u.type}: {_capacity_text(s)}"
-                + (f"; {'; '.join(dict.fromkeys(barred))}" if barred else "") + "."
-            )
+            raise IllegalOrder(msg("move.no_room", zone=zone, unit=u.type,
+                                   capacity=_capacity(s), barred=barred))
         room[host] -= need
         moves.append(ev.UnitMove(id=u.id, path=(order.frm, zone), cost=full_move(s, u),
                                  carried_by=host, stopped=True, loaded=True))
     return moves
 
 
-def _capacity_text(s: GameState) -> str:
+def _capacity(s: GameState) -> Msg:
     """What a transport carries, from the data (UT-7 / R-TRP-01): its fullest loads."""
     ed = s.edition
     cap = max((ut.abilities.transport_capacity for ut in ed.units.values()), default=0)
     costs = {n: ut.abilities.transport_cost for n, ut in ed.units.items()
              if ut.abilities.transport_cost and ut.domain == "land"}
     if not cap or not costs:
-        return "it has no room"
+        return msg("move.no_capacity")
     most = cap // min(costs.values())
     kinds = sorted(costs, key=lambda n: costs[n])
-    loads: list[tuple[str, ...]] = []
+    loads: list[list[tuple[int, str]]] = []  # each load: (count, unit type), biggest first
     for k in range(1, most + 1):
         for combo in itertools.combinations_with_replacement(kinds, k):
             used = sum(costs[n] for n in combo)
             if used <= cap and all(used + c > cap for c in costs.values()):
-                loads.append(combo)
-
-    def text(load: tuple[str, ...]) -> str:
-        counts = {n: load.count(n) for n in dict.fromkeys(load)}
-        return " + ".join(f"{c} {n}" for n, c in sorted(counts.items(), key=lambda x: -costs[x[0]]))
-
+                counts = {n: combo.count(n) for n in dict.fromkeys(combo)}
+                loads.append([(c, n) for n, c in sorted(counts.items(),
+                                                        key=lambda x: -costs[x[0]])])
     never = [n for n, c in costs.items() if 2 * c > cap]
-    out = "a transport carries at most " + ", or ".join(text(x) for x in loads)
-    if never:
-        out += ", never two " + " or two ".join(f"{n}s" for n in never)
-    return out + " (UT-7, R-TRP-01)"
+    return msg("move.capacity", "UT-7, R-TRP-01", loads=loads, never=never)
 
 
 def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> list[ev.UnitMove]:
@@ -623,29 +532,23 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
     target = order.to
     power = order.power
     if target not in ed.neighbours[zone]:
-        raise IllegalOrder(f"{target} does not border {zone}; transports offload only into an "
-                           "adjacent territory (UT-12).")
+        raise IllegalOrder(msg("move.offload_not_adjacent", "UT-12", space=target, zone=zone))
     if ed.spaces[target].impassable or (is_neutral(s, target) and neutral_fee(s) is None):
-        raise IllegalOrder(f"{target} is neutral and impassable (MAP-8).")
+        raise IllegalOrder(msg("move.offload_impassable", "MAP-8", space=target))
     hostile_target = is_hostile_territory(s, target, power)
     neutral = is_neutral(s, target)
     if neutral and phase == NONCOMBAT:
-        raise IllegalOrder(f"{target} is neutral: in Non-combat Movement land units may not "
-                           "enter a neutral territory (R-NEU-05, R-NCM-03).")
+        raise IllegalOrder(msg("move.offload_neutral", "R-NEU-05, R-NCM-03", space=target))
     if neutral and is_hostile_sea(s, zone, power):
-        raise IllegalOrder(f"{zone} is hostile: land in neutral {target} only from a zone free "
-                           "of enemy units (R-NEU-02, R-AMP-03).")
+        raise IllegalOrder(msg("move.offload_neutral_from_hostile", "R-NEU-02, R-AMP-03",
+                               space=target, zone=zone))
     if phase == COMBAT and not hostile_target and not neutral:
-        raise IllegalOrder(
-            f"{target} is friendly: in Combat Move transports offload only in an amphibious "
-            "assault on a hostile territory (UT-14). Offload there in Noncombat Move."
-        )
+        raise IllegalOrder(msg("move.offload_friendly", "UT-14", space=target))
     if phase == NONCOMBAT and hostile_target:
-        raise IllegalOrder(f"{target} is hostile: offloading there is an amphibious assault, made "
-                           "only in Combat Move (NC-4/UT-14).")
+        raise IllegalOrder(msg("move.offload_hostile", "NC-4/UT-14", space=target))
     zone_hostile = is_hostile_sea(s, zone, power)
     if phase == NONCOMBAT and zone_hostile:
-        raise IllegalOrder(f"Transports may not offload in hostile {zone} (UT-12).")
+        raise IllegalOrder(msg("move.offload_in_hostile", "UT-12", zone=zone))
     if phase == COMBAT and hostile_target and not zone_hostile:
         _check_assault_past_submarines(s, zone, power)
     moves: list[ev.UnitMove] = []
@@ -654,25 +557,18 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
         if t is None:
             continue
         if t.retreated:
-            raise IllegalOrder("A transport that retreated may not offload this turn (UT-12).")
+            raise IllegalOrder(msg("move.offload_retreated", "UT-12"))
         if t.owner != power and u.loaded is not None:
-            raise IllegalOrder(
-                f"{u.type.capitalize()} boarded {possessive(t.owner)} transport this turn; "
-                f"it offloads on a "
-                "later turn of its own power (UT-11)."
-            )
+            raise IllegalOrder(msg("move.offload_allied", "UT-11", unit=u.type, owner=t.owner))
         if phase == NONCOMBAT and (t.combat_moved or t.fought):
-            raise IllegalOrder("That transport moved or fought in combat this turn; it cannot "
-                               "offload in Noncombat Move (NC-9).")
+            raise IllegalOrder(msg("move.offload_fought", "NC-9"))
         limit = ed.rules.rules.offload_territories
         others = {c.assault for c in cargo_of(s, t) if c.assault}
         dests = _offloaded_to(s, t) if t.offloaded else set()
         if len(others | dests | {target}) > limit:
             rule = ("AA-4/UT-12" if others else "UT-12") if limit == 1 else "R-TRP-04"
-            raise IllegalOrder(
-                f"One transport offloads into only {_territories(limit)} per turn ({rule}); "
-                f"this one already offloads into {', '.join(sorted(others | dests))}."
-            )
+            raise IllegalOrder(msg("move.offload_limit", rule, limit=limit,
+                                   spaces=sorted(others | dests)))
         if zone_hostile:
             # Assault from a hostile zone: land after the sea battle clears it (AA-1..AA-3).
             moves.append(ev.UnitMove(id=u.id, path=(zone,), cost=0, carried_by=t.id,
@@ -693,21 +589,14 @@ def _check_assault_past_submarines(s: GameState, zone: str, power: str) -> None:
     subs = [e for e in enemy_units(s, zone, power) if ed.units[e.type].abilities.submersible]
     if not subs or _own_warships(s, zone, power):
         return
-    raise IllegalOrder(
-        f"An enemy submarine is in {zone}: an amphibious assault may offload past it only if a "
-        f"warship of {power} (a submarine counts, air units do not) is in {zone} "
-        f"({ed.cite('CM-29', 'AA-2')}). Move a warship into {zone} first, then offload."
-    )
+    raise IllegalOrder(msg("move.assault_past_sub", ed.cite("CM-29", "AA-2"), zone=zone,
+                           power=power))
 
 
 def _own_warships(s: GameState, zone: str, power: str) -> list[Unit]:
     ed = s.edition
     return [w for w in s.units_in(zone) if w.owner == power and w.carried_by is None
             and ed.units[w.type].abilities.warship]
-
-
-def _territories(n: int) -> str:
-    return "one territory" if n == 1 else f"{n} territories"
 
 
 def _offloaded_to(s: GameState, t: Unit) -> set[str]:
@@ -732,3 +621,172 @@ def _offloaded_to(s: GameState, t: Unit) -> set[str]:
 
 def unit_ids(units: Iterable[Unit]) -> tuple[int, ...]:
     return tuple(u.id for u in units)
+
+
+# --------------------------------------------------------------------------------------------
+# The words (English)
+
+
+def _not_able(p: Mapping[str, Any]) -> str:
+    cannot = f" ({p['unable']} cannot: {p['why']})" if p["unable"] > 0 else ""
+    return (f"{p['power']} has {counted(p['able'], p['unit'])} in {p['space']} able to make this "
+            f"move, not {p['count']}{cannot}.")
+
+
+def _why_not_movable(p: Mapping[str, Any]) -> str:
+    out = ("they moved in Combat Move, fought, or already moved as far as they may (NC-1/CM-3)"
+           if p["noncombat"] else
+           "they already moved into a hostile space or used their movement (CM-3/CM-8)")
+    if p["boarding"]:
+        out += "; loading uses a land unit's whole move, so a unit that moved cannot board (UT-10)"
+    if p["transport"]:
+        out += "; a transport that has offloaded may not move again this turn (UT-12/UT-13)"
+    if p["cargo"]:
+        out += ("; fighters left aboard a carrier that has moved are its cargo and cannot fight "
+                "this turn: take off before the carrier moves (CM-21, R-AIR-04)")
+    return out
+
+
+def _transports_alone(p: Mapping[str, Any]) -> str:
+    what = ", ".join(f"{n} {u}" for u, n in p["units"].items())
+    example = (f" (e.g. 'move {what}, 1 {p['escort']} from {p['frm']} to {p['zone']}')"
+               if p["escort"] else "")
+    return (f"Transports cannot attack alone ({p['rule']}): {p['zone']} is hostile ({p['why']}) "
+            f"and no {p['power']} unit with an attack value is there or moves in with the "
+            f"{', '.join(p['names'])}. Move a warship or an air unit into {p['zone']} first, or "
+            f"in the same order{example}.")
+
+
+def _no_landing(p: Mapping[str, Any]) -> str:
+    left, to, carriers = p["left"], p["to"], p["carriers"]
+    if p["other"]:
+        kind, space = p["other"]
+        why = (f", and then the {kind} in {space} could not land: the carriers they can reach "
+               "have no free slot left for both; each takes two fighters (guests included) and "
+               f"ends the turn in one zone ({carriers})")
+    elif p["alone"]:
+        why = (", and the carriers that can be within reach have no free slot left for it: each "
+               "takes two fighters (guests included) and ends the turn in one zone "
+               f"({carriers})")
+    elif p["fighter"]:
+        why = (" and no safe landing place within reach: no territory friendly since the start "
+               f"of the turn, and no carrier with room that can be within {left} of {to} at the "
+               "end of the turn (a carrier counts if it is there, or makes no combat move and "
+               "can get there in Noncombat Move)")
+    else:
+        why = (" and no territory friendly since the start of the turn within reach; "
+               f"{p['unit']}s never land on carriers")
+    advice = ("Send fewer fighters, or attack a closer space."
+              if p["fighter"] and (p["alone"] or p["other"]) else "Attack a closer space.")
+    return (f"{p['unit'].capitalize()} could not land anywhere after attacking {to}: it would "
+            f"have {left} movement left{why} ({p['rule']}). {advice}")
+
+
+def _no_deck(p: Mapping[str, Any]) -> str:
+    here, seats, flying = p["zone"], p["seats"], p["flying"]
+    if not p["carriers"]:
+        there = f"there is no friendly carrier in {here}"
+    else:
+        there = (f"the friendly carriers in {here} have {seats} free "
+                 f"slot{'s' if seats != 1 else ''} for the {flying} "
+                 f"fighter{'s that' if flying != 1 else ' that'} would wait there (two fighters "
+                 "a carrier, guests of allies included)")
+    return (f"{p['unit'].capitalize()} must end Noncombat Move in a safe landing place: {there}; "
+            "no other carrier with room can come there for it or be placed there this turn "
+            f"({p['rule']}). Land it in a territory friendly since the start of the turn, or in "
+            "a zone where a carrier has room.")
+
+
+def _air_unsafe(p: Mapping[str, Any]) -> str:
+    carriers = "; bombers never land on carriers (UB-1)" if p["sea"] else ""
+    return (f"{p['unit'].capitalize()} must end Noncombat Move in a safe landing place: "
+            f"{p['space']} is not a territory friendly since the start of the turn{carriers} "
+            f"({p['rule']}).")
+
+
+def _no_room(p: Mapping[str, Any]) -> str:
+    barred = f"; {'; '.join(p['barred'])}" if p["barred"] else ""
+    return (f"No friendly transport in {p['zone']} has room for {p['unit']}: "
+            f"{p['capacity']}{barred}.")
+
+
+def _capacity_text(p: Mapping[str, Any]) -> str:
+    loads = ", or ".join(" + ".join(f"{c} {n}" for c, n in load) for load in p["loads"])
+    never = (", never two " + " or two ".join(f"{n}s" for n in p["never"])) if p["never"] else ""
+    return f"a transport carries at most {loads}{never} ({p['rule']})"
+
+
+def _offload_limit(p: Mapping[str, Any]) -> str:
+    n = p["limit"]
+    territories = "one territory" if n == 1 else f"{n} territories"
+    return (f"One transport offloads into only {territories} per turn ({p['rule']}); this one "
+            f"already offloads into {', '.join(p['spaces'])}.")
+
+
+catalogue("en", "move", {
+    "none_there": "{power} has no {unit} in {space} ({power} has {units:units} there). Check the "
+                  "space and the units with 'state' or 'game map <space>'.",
+    "not_able": _not_able,
+    "why_not_movable": _why_not_movable,
+    "unknown_space": "Unknown space {space!r}.",
+    "same_space": "{space} is where the units already are; name another space.",
+    "nothing": "Name the units to move, e.g. 'move 2 infantry from A to B'.",
+    "unknown_unit": "Unknown unit {unit!r}.",
+    "not_positive": "Counts must be positive: {count} {unit}.",
+    "factory": "Industrial complexes cannot move ({rule}).",
+    "aa_in_combat": "{unit:capitalize}s move only into friendly territories, never into enemy or "
+                    "neutral ones, and are landed only on friendly coasts ({rule}): move them in "
+                    "Non-combat Movement.",
+    "cargo_at_sea": "{unit:capitalize} at sea moves with its transport: move the transport "
+                    "instead ({rule}).",
+    "neutral_fee": "Violating {spaces:join} costs {fee} IPCs each, paid to the bank at once "
+                   "({rule}); {power} has {have}. Choose another route or target (add 'via "
+                   "<space>' for aircraft).",
+    "transports_alone": _transports_alone,
+    "no_landing": _no_landing,
+    "no_deck": _no_deck,
+    "no_dice": "Antiaircraft guns fire at this flight, but no dice were given.",
+    "combat_friendly": "Combat Move must end in combat: {space} is friendly ({rule}). Move there "
+                       "in Noncombat Move, or attack a hostile territory.",
+    "air_nothing_hostile": "Combat Move must end in combat: there is nothing hostile in {space} "
+                           "({rule}). Move air units to land in Noncombat Move.",
+    "air_unsafe": _air_unsafe,
+    "offloaded": "A transport that has offloaded may not move again this turn ({rule}).",
+    "retreated": "Units that retreated may not move again this turn ({rule}).",
+    "fought": "{unit:capitalize} moved or fought in combat this turn ({rule}).",
+    "load_not_adjacent": "{space} does not border {zone}; units load only into an adjacent sea "
+                         "zone ({rule}).",
+    "load_hostile": "Transports may not load in hostile {zone} ({rule}).",
+    "barred_offloaded": "a transport that offloaded or retreated loads no more this turn ({rule})",
+    "barred_fought": "a transport that moved or fought in combat this turn cannot load in "
+                     "Noncombat Move ({rule})",
+    "moved_no_load": "{unit:capitalize} already moved this turn; loading uses a land unit's "
+                     "whole move ({rule}).",
+    "no_transport": "There is no friendly transport in {zone} for {unit} to board ({rule}): move "
+                    "a transport there first, then load.",
+    "no_room": _no_room,
+    "no_capacity": "it has no room",
+    "capacity": _capacity_text,
+    "offload_not_adjacent": "{space} does not border {zone}; transports offload only into an "
+                            "adjacent territory ({rule}).",
+    "offload_impassable": "{space} is neutral and impassable ({rule}).",
+    "offload_neutral": "{space} is neutral: in Non-combat Movement land units may not enter a "
+                       "neutral territory ({rule}).",
+    "offload_neutral_from_hostile": "{zone} is hostile: land in neutral {space} only from a zone "
+                                    "free of enemy units ({rule}).",
+    "offload_friendly": "{space} is friendly: in Combat Move transports offload only in an "
+                        "amphibious assault on a hostile territory ({rule}). Offload there in "
+                        "Noncombat Move.",
+    "offload_hostile": "{space} is hostile: offloading there is an amphibious assault, made only "
+                       "in Combat Move ({rule}).",
+    "offload_in_hostile": "Transports may not offload in hostile {zone} ({rule}).",
+    "offload_retreated": "A transport that retreated may not offload this turn ({rule}).",
+    "offload_allied": "{unit:capitalize} boarded {owner:possessive} transport this turn; it "
+                      "offloads on a later turn of its own power ({rule}).",
+    "offload_fought": "That transport moved or fought in combat this turn; it cannot offload in "
+                      "Noncombat Move ({rule}).",
+    "offload_limit": _offload_limit,
+    "assault_past_sub": "An enemy submarine is in {zone}: an amphibious assault may offload past "
+                        "it only if a warship of {power} (a submarine counts, air units do not) "
+                        "is in {zone} ({rule}). Move a warship into {zone} first, then offload.",
+})
