@@ -24,8 +24,8 @@ language gives a value: ``{n:ipcs}`` (3 IPCs), ``{n:counted:hit}`` (1 hit, 2 hit
 language (``form``); English's are at the end of this module. A parameter may itself be a
 message, or a list of messages (a reason inside a refusal, a refusal quoted in another): it is
 said in the language of the message that holds it. ``text(m, lang)`` renders a message in a
-language, falling back to English for keys a catalogue lacks. Another language is another set of catalogues and forms,
-registered by a module of its own: nothing in the rules changes.
+language, falling back to English for keys a catalogue lacks. Another language is another set
+of catalogues and forms, registered by a module of its own: nothing in the rules changes.
 
 Pure standard library; imports nothing of ``rules`` but ``rules.words`` (English word forms).
 """
@@ -112,13 +112,13 @@ class _Formatter(string.Formatter):
 
 def text(m: Msg, lang: str = ENGLISH) -> str:
     """``m`` in ``lang`` (English where ``lang`` has no text for its key)."""
+    params = {k: _rendered(v, lang) for k, v in m.params.items()}
     template = _CATALOGUES.get(lang, {}).get(m.key)
     if template is None:
         template = _CATALOGUES[ENGLISH].get(m.key)
         lang = ENGLISH
     if template is None:
         raise KeyError(f"no text for message {m.key!r}")
-    params = {k: _rendered(v, lang) for k, v in m.params.items()}
     params.setdefault("rule", m.rule or "")
     if callable(template):
         return template(params)

@@ -32,7 +32,6 @@ NOT_YET = {
     "rules/battle/raid.py",
     "rules/combat.py",
     "rules/mechanisms/combat.py",
-    "rules/mechanisms/game.py", "rules/mechanisms/mobilize.py",
     "rules/movement.py",
     "rules/language/battles.py",
 }
@@ -149,3 +148,17 @@ def test_event_lines_are_messages() -> None:
         m = fn(state, e)
         if t in service.describe.DESCRIBERS:
             assert isinstance(m, Msg) and m.key in messages.known_keys(), t.__name__
+
+
+def test_a_message_inside_a_message_is_said_in_the_same_language() -> None:
+    """A reason inside a refusal (a parameter that is a message, or a list of them) is said in
+    the language of the refusal."""
+    messages.catalogue("xx-nested", "board", {"hostile_sea_any": "feindliche Einheiten ({rule})"})
+    why = msg("board.hostile_sea_any", "R-NAV-01")
+    m = msg("paths.sea_must_stop", "CM-27/US-2", unit="destroyer", space="5 Sea Zone", why=why)
+    assert m.text() == ("Destroyer must stop in 5 Sea Zone: it is hostile, enemy units there "
+                        "(R-NAV-01) (CM-27/US-2).")
+    assert "feindliche Einheiten (R-NAV-01)" in m.text("xx-nested")
+    both = msg("movement_end.cannot_end", problems=[msg("movement_end.transports_alone", "UT-3",
+                                                        space="5 Sea Zone")] * 2)
+    assert both.text().count("Transports cannot attack alone (UT-3)") == 2

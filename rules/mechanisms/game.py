@@ -5,8 +5,9 @@ conceded), standing casualty orders, dice records and game-master edits.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules import orders as od
@@ -14,6 +15,7 @@ from rules import position
 from rules.dice import Dice
 from rules.edition import Edition, load_edition
 from rules.errors import InvalidOrder
+from rules.messages import catalogue, msg
 from rules.state import GameState, TurnMarks, Unit
 from rules.turn import registry as reg
 
@@ -144,9 +146,19 @@ def _decide_standing(tx: Tx, order: od.StandingCasualties, dice: Dice) -> None:
     ed = tx.state.edition
     unknown = [u for u in order.order if u not in ed.units]
     if unknown:
-        raise InvalidOrder(f"Unknown {'unit' if len(unknown) == 1 else 'units'} in standing "
-                           f"order: {', '.join(unknown)}.")
+        raise InvalidOrder(msg("game.unknown_units", units=unknown))
     if len(set(order.order)) != len(order.order):
-        raise InvalidOrder("Name each unit type once in a standing casualty order.")
+        raise InvalidOrder(msg("game.standing_twice"))
     tx.emit(ev.StandingOrderSet(power=order.power, order=tuple(order.order)))
 
+
+def _unknown_units(p: Mapping[str, Any]) -> str:
+    units = p["units"]
+    return (f"Unknown {'unit' if len(units) == 1 else 'units'} in standing order: "
+            f"{', '.join(units)}.")
+
+
+catalogue("en", "game", {
+    "unknown_units": _unknown_units,
+    "standing_twice": "Name each unit type once in a standing casualty order.",
+})

@@ -5,8 +5,9 @@ waiting for new carriers, and what becomes of units not placed.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules import board, movement_end
 from rules import events as ev
@@ -14,14 +15,15 @@ from rules import orders as od
 from rules.dice import Dice
 from rules.edition import Edition
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.messages import catalogue, msg
 from rules.state import GameState, Unit
 from rules.turn import registry as reg
-from rules.words import counted, possessive
+from rules.words import counted
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
-from rules.mechanisms.purchase import fmt_units, purchase_cost
+from rules.mechanisms.purchase import purchase_cost
 from rules.production import (
     aa_guns,
     cap_left,
@@ -38,16 +40,14 @@ def decide_place(tx: Tx, order: od.Place) -> None:
     p = order.power
     space = order.space
     if space not in ed.spaces:
-        raise InvalidOrder(f"Unknown space {space!r}.")
+        raise InvalidOrder(msg("mobilize.unknown_space", space=space))
     if not order.units:
-        raise InvalidOrder("Name what to place, e.g. 'place 2 infantry in Germany'.")
+        raise InvalidOrder(msg("mobilize.nothing"))
     for u, n in order.units.items():
         if s.purchase.get(u, 0) < n:
-            raise IllegalOrder(
-                f"{p} has {s.purchase.get(u, 0)} {u} waiting to be placed, not {n} "
-                f"({ed.cite('PU-4')}: only units bought this turn are placed). Waiting: "
-                f"{fmt_units(s.purchase) or 'none'}."
-            )
+            raise IllegalOrder(msg("mobilize.not_bought", ed.cite("PU-4"), power=p,
+                                   have=s.purchase.get(u, 0), unit=u, count=n,
+                                   waiting=dict(s.purchase)))
     if any(ed.units[u].abilities.factory for u in order.units):
         _place_factory(tx, order)
         return
@@ -55,66 +55,38 @@ def decide_place(tx: Tx, order: od.Place) -> None:
     sea = ed.is_sea(space)
     if not sea:
         if space not in factories:
-            raise IllegalOrder(
-                f"{p} cannot place units in {space}: new units go only to territories with an "
-                f"industrial complex {p} itself has controlled since the start of the turn, "
-                f"never one taken this turn nor an ally's ({ed.cite('MB-1', 'MB-3', 'MN-7')}). "
-                f"Eligible: {', '.join(factories) or 'none'}."
-            )
+            raise IllegalOrder(msg("mobilize.no_complex", ed.cite("MB-1", "MB-3", "MN-7"),
+                                   power=p, space=space, eligible=factories))
         for u in order.units:
             if ed.units[u].domain == "sea":
-                raise IllegalOrder(
-                    f"{u} is a sea unit: place it in an adjacent sea zone ({ed.cite('MB-4')})."
-                )
+                raise IllegalOrder(msg("mobilize.sea_unit_ashore", ed.cite("MB-4"), unit=u))
         aa = sum(n for u, n in order.units.items() if ed.units[u].abilities.anti_air)
         if rs.one_aa_gun_per_territory and aa and aa_guns(s, space) + aa > 1:
-            raise IllegalOrder(
-                f"{space} would hold {aa_guns(s, space) + aa} antiaircraft guns: at most one per "
-                "territory (R-PLC-05). An AA gun with no territory left for it is lost at the "
-                "end of the phase."
-            )
+            raise IllegalOrder(msg("mobilize.aa_limit", "R-PLC-05", space=space,
+                                   guns=aa_guns(s, space) + aa))
         payers = [space]
     else:
         payers = [f for f in factories if space in ed.neighbours[f]]
         if not payers:
-            raise IllegalOrder(
-                f"{space} is not next to an industrial complex {p} may use "
-                f"({ed.cite('MB-4')}). Eligible complexes: {', '.join(factories) or 'none'}."
-            )
+            raise IllegalOrder(msg("mobilize.not_by_complex", ed.cite("MB-4"), power=p,
+                                   space=space, eligible=factories))
         for u in order.units:
             d = ed.units[u].domain
             if d == "land":
-                raise IllegalOrder(
-                    "Land units are placed only in a territory with an eligible complex, never "
-                    f"onto transports ({ed.cite('MB-3')})."
-                )
+                raise IllegalOrder(msg("mobilize.land_at_sea", ed.cite("MB-3")))
             if d == "air" and not rs.new_fighters_on_carriers:
-                raise IllegalOrder(
-                    f"New {u}s are never placed on aircraft carriers: place them in a territory "
-                    f"with your industrial complex ({ed.cite('MB-5')}). "
-                    f"Eligible: {', '.join(payers)}."
-                )
+                raise IllegalOrder(msg("mobilize.no_new_fighters_at_sea", ed.cite("MB-5"), unit=u,
+                                       eligible=payers))
             if d == "air" and not ed.units[u].abilities.carrier_landable:
-                raise IllegalOrder(
-                    f"{u} cannot land on carriers; place it in a territory ({ed.cite('UB-1')})."
-                )
+                raise IllegalOrder(msg("mobilize.not_carrier_landable", ed.cite("UB-1"), unit=u))
         if hostile_for_placement(s, space, p):
-            raise IllegalOrder(
-                f"{space} holds enemy units: new ships go only into sea zones with no enemy units "
-                f"({ed.cite('MB-4')}). Units that cannot be placed are lost at the end of the "
-                "phase (R-PLC-08)."
-            )
+            raise IllegalOrder(msg("mobilize.hostile_zone", ed.cite("MB-4"), space=space))
     total = sum(order.units.values())
     payer = max(payers, key=lambda f: cap_left(s, f))
     if cap_left(s, payer) < total:
-        least = rs.min_factory_capacity
-        minimum = f", at least {least}" if least else ""
-        raise IllegalOrder(
-            f"{payer} can place {counted(max(cap_left(s, payer), 0), 'more unit', 'more units')} "
-            "this turn: its "
-            f"production is limited to its IPC value {ed.value(payer)}{minimum}, sea zones "
-            f"next to it included ({ed.cite('MB-2')})."
-        )
+        raise IllegalOrder(msg("mobilize.cap", ed.cite("MB-2"), space=payer,
+                               left=max(cap_left(s, payer), 0), value=ed.value(payer),
+                               least=rs.min_factory_capacity))
     # Fighters at sea need room on the power's own carriers, new ones included (MB-5).
     new: list[tuple[int, str, int | None]] = []
     nid = s.next_id
@@ -133,11 +105,8 @@ def decide_place(tx: Tx, order: od.Place) -> None:
             if sea and ut.domain == "air":
                 room = [cid for cid, r in carriers_room.items() if r > 0]
                 if not room:
-                    raise IllegalOrder(
-                        f"No room for a new fighter in {space}: it needs a carrier of "
-                        f"{possessive(p)} own "
-                        "with a free slot there, new ones included (MB-5; not an ally's, MN-7)."
-                    )
+                    raise IllegalOrder(msg("mobilize.no_carrier_room", "MB-5", space=space,
+                                           power=p))
                 carried = room[0]
                 carriers_room[carried] -= 1
             new.append((nid, u, carried))
@@ -149,11 +118,8 @@ def decide_place(tx: Tx, order: od.Place) -> None:
     # MB-6/AIR-5: a fighter waiting at sea for a carrier bought this turn keeps its promise:
     # no placement may leave more waiting fighters without a berth than before.
     if _fighters_left_waiting(tx.state, p) > before:
-        zones = ", ".join(sorted(_waiting_fighters(s, p)))
-        raise IllegalOrder(
-            f"A fighter waits in {zones} for a new aircraft carrier: place the carrier there "
-            "first, and keep room for it on the production cap (MB-6/AIR-5)."
-        )
+        raise IllegalOrder(msg("mobilize.carrier_first", "MB-6/AIR-5",
+                               zones=sorted(_waiting_fighters(s, p))))
 
 
 def _place_factory(tx: Tx, order: od.Place) -> None:
@@ -165,26 +131,19 @@ def _place_factory(tx: Tx, order: od.Place) -> None:
     space = order.space
     kinds = [u for u in order.units if ed.units[u].abilities.factory]
     if len(order.units) > 1 or sum(order.units.values()) > 1:
-        raise IllegalOrder(
-            f"Place a new {kinds[0]} on its own, one per territory (R-PLC-03), e.g. "
-            f"'place 1 {kinds[0]} in {space}'; other units are placed at complexes you already "
-            "had at the start of the turn."
-        )
+        raise IllegalOrder(msg("mobilize.complex_alone", "R-PLC-03", unit=kinds[0], space=space))
     sites = new_factory_sites(s, p)
     if space not in sites:
         if ed.is_sea(space):
-            why = "it is a sea zone"
+            why = msg("mobilize.site_at_sea")
         elif any(ed.units[u.type].abilities.factory for u in s.units_in(space)):
-            why = "it already has one (one per territory)"
+            why = msg("mobilize.site_has_one")
         elif s.owners.get(space) != p:
-            why = f"{p} does not control it"
+            why = msg("mobilize.site_not_owned", power=p)
         else:
-            why = f"{p} has not held it since the start of its turn"
-        raise IllegalOrder(
-            f"{p} cannot place a new {kinds[0]} in {space}: {why}. New complexes go in "
-            "territories you have owned since the start of your turn, not conquered this turn, "
-            "one per territory (R-PLC-03)."
-        )
+            why = msg("mobilize.site_not_held", power=p)
+        raise IllegalOrder(msg("mobilize.complex_site", "R-PLC-03", power=p, unit=kinds[0],
+                               space=space, why=why))
     tx.emit(ev.UnitsPlaced(power=p, space=space, units=((s.next_id, kinds[0], None),),
                            factory=space))
 
@@ -256,21 +215,15 @@ def end_mobilize(tx: Tx, confirm: bool) -> None:
 
     if _fighters_left_waiting(s, s.power) < sum(_waiting_fighters(s, s.power).values()):
         # MB-6/AIR-5: a promised carrier that can still be placed must be placed.
-        raise IllegalOrder(
-            f"A fighter waits in {', '.join(sorted(_waiting_fighters(s, s.power)))} for a new "
-            "aircraft carrier that can still be placed there: place it (MB-6/AIR-5)."
-        )
+        raise IllegalOrder(msg("mobilize.carrier_owed", "MB-6/AIR-5",
+                               zones=sorted(_waiting_fighters(s, s.power))))
     if s.purchase:
         ed = s.edition
         lost = s.ruleset().unplaced_units == "lost"
         placeable = [u for u in s.purchase if _could_place(s, u)]
         if placeable and not confirm:
-            fate = ("to give them up: units not placed are lost, without refund"
-                    if lost else "to return them to the box with a refund")
-            raise IllegalOrder(
-                f"Still waiting to be placed: {fmt_units(s.purchase)}. Place them with "
-                f"'place <units> in <space>', or 'end confirm' {fate} ({ed.cite('MB-9')})."
-            )
+            raise IllegalOrder(msg("mobilize.unplaced", ed.cite("MB-9"), units=dict(s.purchase),
+                                   lost=lost))
         if lost:
             tx.emit(ev.PurchaseLost(power=s.power, units=dict(s.purchase),
                                     rule=ed.cite("MB-9")))
@@ -351,3 +304,63 @@ reg.phase("mobilize").end.append(lambda tx, order: end_mobilize(tx, order.confir
 @reg.order(od.Place, phases=("mobilize",))
 def _decide(tx: Tx, order: od.Place, dice: Dice) -> None:
     decide_place(tx, order)
+
+
+def _cap(p: Mapping[str, Any]) -> str:
+    least = f", at least {p['least']}" if p["least"] else ""
+    return (f"{p['space']} can place {counted(p['left'], 'more unit', 'more units')} this turn: "
+            f"its production is limited to its IPC value {p['value']}{least}, sea zones next to "
+            f"it included ({p['rule']}).")
+
+
+def _unplaced(p: Mapping[str, Any]) -> str:
+    fate = ("to give them up: units not placed are lost, without refund" if p["lost"]
+            else "to return them to the box with a refund")
+    waiting = ", ".join(f"{n} {u}" for u, n in p["units"].items())
+    return (f"Still waiting to be placed: {waiting}. Place them with 'place <units> in <space>', "
+            f"or 'end confirm' {fate} ({p['rule']}).")
+
+
+catalogue("en", "mobilize", {
+    "unknown_space": "Unknown space {space!r}.",
+    "nothing": "Name what to place, e.g. 'place 2 infantry in Germany'.",
+    "not_bought": "{power} has {have} {unit} waiting to be placed, not {count} ({rule}: only "
+                  "units bought this turn are placed). Waiting: {waiting:units:singular|none}.",
+    "no_complex": "{power} cannot place units in {space}: new units go only to territories with "
+                  "an industrial complex {power} itself has controlled since the start of the "
+                  "turn, never one taken this turn nor an ally's ({rule}). Eligible: "
+                  "{eligible:join|none}.",
+    "sea_unit_ashore": "{unit} is a sea unit: place it in an adjacent sea zone ({rule}).",
+    "aa_limit": "{space} would hold {guns} antiaircraft guns: at most one per territory ({rule}). "
+                "An AA gun with no territory left for it is lost at the end of the phase.",
+    "not_by_complex": "{space} is not next to an industrial complex {power} may use ({rule}). "
+                      "Eligible complexes: {eligible:join|none}.",
+    "land_at_sea": "Land units are placed only in a territory with an eligible complex, never "
+                   "onto transports ({rule}).",
+    "no_new_fighters_at_sea": "New {unit}s are never placed on aircraft carriers: place them in "
+                              "a territory with your industrial complex ({rule}). Eligible: "
+                              "{eligible:join}.",
+    "not_carrier_landable": "{unit} cannot land on carriers; place it in a territory ({rule}).",
+    "hostile_zone": "{space} holds enemy units: new ships go only into sea zones with no enemy "
+                    "units ({rule}). Units that cannot be placed are lost at the end of the phase "
+                    "(R-PLC-08).",
+    "cap": _cap,
+    "no_carrier_room": "No room for a new fighter in {space}: it needs a carrier of "
+                       "{power:possessive} own with a free slot there, new ones included ({rule}; "
+                       "not an ally's, MN-7).",
+    "carrier_first": "A fighter waits in {zones:join} for a new aircraft carrier: place the "
+                     "carrier there first, and keep room for it on the production cap ({rule}).",
+    "complex_alone": "Place a new {unit} on its own, one per territory ({rule}), e.g. 'place 1 "
+                     "{unit} in {space}'; other units are placed at complexes you already had at "
+                     "the start of the turn.",
+    "site_at_sea": "it is a sea zone",
+    "site_has_one": "it already has one (one per territory)",
+    "site_not_owned": "{power} does not control it",
+    "site_not_held": "{power} has not held it since the start of its turn",
+    "complex_site": "{power} cannot place a new {unit} in {space}: {why}. New complexes go in "
+                    "territories you have owned since the start of your turn, not conquered this "
+                    "turn, one per territory ({rule}).",
+    "carrier_owed": "A fighter waits in {zones:join} for a new aircraft carrier that can still be "
+                    "placed there: place it ({rule}).",
+    "unplaced": _unplaced,
+})
