@@ -15,6 +15,7 @@ from rules import dice_audit as da
 from rules import events as ev
 from rules.engine import replay
 from rules.errors import RulesError
+from rules.messages import catalogue, msg
 from service import fair, transfer
 from service.core import (
     GameInfo,
@@ -25,6 +26,7 @@ from service.core import (
     ServiceError,
     head_line,
     n_of,
+    told,
 )
 from service.store import ENDED, CorruptGame, GameNotFound, StoreError
 
@@ -150,16 +152,15 @@ class ArchiveRoom(ServiceCore):
         """
         kind = "resolve"
         got = await self._as_admin(game_id, person, admin, kind,
-                                   "or a server manager can repair a corrupt log")
+                                   msg("archive.owner_repairs"))
         if isinstance(got, Result):
             return got
         _, info = got
         if not isinstance(self.store, RepairableStore):
-            return Result.refused("This store keeps no log that can go corrupt.", kind=kind)
+            return Result.refused(msg("archive.no_log"), kind=kind)
         how = "reseal" if how == "accept" else how
         if how not in ("truncate", "reseal"):
-            return Result.refused("Repair with 'game repair truncate' or 'game repair reseal'.",
-                                  kind=kind, game=info)
+            return Result.refused(msg("archive.how"), kind=kind, game=info)
         bad = await self.store.check(game_id)
         if bad is None:
             answer = await self._drop_bad_snapshots(game_id)
@@ -181,10 +182,8 @@ class ArchiveRoom(ServiceCore):
                     replay([s.event for s in events])
                 changed = await self.store.reseal(game_id)
             except (StoreError, RulesError, ValueError, KeyError, TypeError) as e:
-                return Result.refused(
-                    f"Cannot accept the stored log ({e}); use 'game repair truncate' instead.",
-                    kind=kind, game=info,
-                )
+                return Result.refused(msg("archive.cannot_accept", why=told(e)), kind=kind,
+                                      game=info)
             answer = (f"Stored log accepted as it is from event #{seq + 1} ({why}); "
                       f"{n_of(changed, 'hash')} recomputed.")
         self._cache.pop(game_id, None)
@@ -242,3 +241,12 @@ class ArchiveRoom(ServiceCore):
 
 
 __all__ = ["ArchiveRoom"]
+
+
+catalogue("en", "archive", {
+    "owner_repairs": "Only the game's owner ({owner}) or a server manager can repair a corrupt "
+                     "log.",
+    "no_log": "This store keeps no log that can go corrupt.",
+    "how": "Repair with 'game repair truncate' or 'game repair reseal'.",
+    "cannot_accept": "Cannot accept the stored log ({why}); use 'game repair truncate' instead.",
+})

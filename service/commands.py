@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 
 from rules.edition import default_edition, edition_catalog
 from rules.errors import RulesError
+from rules.messages import Msg, catalogue, msg
 from service import language as ps
-from service.core import GameInfo, GameIsCorrupt, Result, ServiceError
+from service.core import GameInfo, GameIsCorrupt, Result, ServiceError, told
 from service.store import CorruptGame, GameRecord
 
 if TYPE_CHECKING:
@@ -26,8 +27,12 @@ if TYPE_CHECKING:
 
 def no_game() -> str:
     """The answer where a channel has no game: how to start one, for each installed edition."""
-    starts = " or ".join(f"'game new {r.word}'" for r in edition_catalog())
-    return f"No game in this channel yet: start one with {starts}."
+    return no_game_msg().text()
+
+
+def no_game_msg() -> Msg:
+    """``no_game`` as a message: the words to start a game of each installed edition."""
+    return msg("commands.no_game", editions=[r.word for r in edition_catalog()])
 
 
 def editions_text() -> str:
@@ -39,11 +44,8 @@ def editions_text() -> str:
     return "\n".join(lines)
 
 
-_LATER = {
-    "pause": "pause: no game in this channel; start one with 'game new'",
-    "resume": "resume: no game in this channel; start one with 'game new'",
-    "deadline": "deadline: no game in this channel; start one with 'game new'",
-}
+# Commands about a game's deadline, refused alike where the channel has no game.
+_LATER = ("pause", "resume", "deadline")
 
 
 def help_text(topic: str | None = None, edition: Edition | None = None) -> str:
@@ -70,7 +72,7 @@ async def handle(
     try:
         cmd = ps.parse(text, names)
     except RulesError as e:
-        return Result.refused(str(e), kind="parse", game=game)
+        return Result.refused(told(e), kind="parse", game=game)
     if isinstance(cmd, ps.GameNew):
         return await _new(service, channel, person, cmd, guild)
     if isinstance(cmd, ps.GameList | ps.GameMine):
@@ -81,8 +83,8 @@ async def handle(
         if isinstance(cmd, ps.Odds):
             return await _odds(_odds_edition(), cmd, None)
         if cmd.kind in _LATER:
-            return Result.refused(_LATER[cmd.kind], kind=cmd.kind)
-        return Result.refused(no_game(), kind=cmd.kind)
+            return Result.refused(msg("commands.later", command=cmd.kind), kind=cmd.kind)
+        return Result.refused(no_game_msg(), kind=cmd.kind)
     return await execute(service, game.id, person, cmd, text)
 
 
@@ -91,7 +93,7 @@ async def run(service: GameService, rec: GameRecord, person: str, text: str) -> 
     try:
         cmd = ps.parse(text, ps.names_for(rec.edition))
     except RulesError as e:
-        return Result.refused(str(e), kind="parse", game=GameInfo.of(rec))
+        return Result.refused(told(e), kind="parse", game=GameInfo.of(rec))
     if isinstance(cmd, ps.GameNew):
         return await _new(service, rec.channel, person, cmd, rec.guild)
     return await execute(service, rec.id, person, cmd, text)
@@ -287,7 +289,7 @@ async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None,
                     attacker_techs=(*att, *cmd.developments),
                     defender_techs=(*dfd, *cmd.developments)))
     except RulesError as e:
-        return Result.refused(str(e), kind="odds", game=game)
+        return Result.refused(told(e), kind="odds", game=game)
     where = f" in {cmd.space}" if cmd.space else (" at sea" if r.sea else "")
     head = (f"Odds{where}: {ps.format_units(cmd.attackers)} attacking "
             f"{ps.format_units(cmd.defenders)}, fought to the end with default casualties.")
@@ -308,3 +310,10 @@ async def _luck(service: GameService, game_id: str, cmd: ps.Luck) -> Result:
     report = game_luck(events, state.edition, cmd.space)
     return Result(ok=True, answer=luck_text(report, cmd.space), kind="luck", game=info,
                   data=report.to_json())
+
+
+catalogue("en", "commands", {
+    "no_game": lambda p: "No game in this channel yet: start one with "
+                         + " or ".join(f"'game new {w}'" for w in p["editions"]) + ".",
+    "later": "{command}: no game in this channel; start one with 'game new'",
+})

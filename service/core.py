@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -25,6 +25,8 @@ from db.sql_core import next_hash
 from rules import events as ev
 from rules.dice import CHAIN_LENGTH, Dice, ScriptedDice
 from rules.engine import evolve, pending, replay
+from rules.errors import RulesError
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
 from service import describe as ds
 from service import fair
@@ -48,8 +50,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NOT_SEATED = "You hold no seat in this game; join with 'game join <power>' before the game starts."
-OVER = "This game is over (finished or cancelled); start a new one here with 'game new'."
 
 # The events that end a phase (or the game): their summary carries the log's head.
 PHASE_ENDS = (ev.PhaseChanged, ev.GameWon, ev.GameEnded)
@@ -133,10 +133,23 @@ class Result:
     # to, so that a front end shows more of the game without loading it again.
     after: GameState | None = None
     head: tuple[int, str] | None = None
+    # A refusal's message as data (key, parameters, rule); ``error`` is its English. None when
+    # the refusal passes on another's text (a store's or a parser's error).
+    message: Msg | None = None
 
     @classmethod
-    def refused(cls, error: str, *, kind: str = "", game: GameInfo | None = None) -> Result:
-        return cls(ok=False, error=ds.tidy(error), kind=kind, game=game)
+    def refused(cls, error: Msg | str, *, kind: str = "", game: GameInfo | None = None) -> Result:
+        """The refusal ``error``: a message (``rules.messages``), or the text of a refusal
+        passed on (``told(e)``)."""
+        message = error if isinstance(error, Msg) else None
+        return cls(ok=False, error=ds.tidy(str(error)), kind=kind, game=game, message=message)
+
+
+def told(e: Exception) -> Msg | str:
+    """A refusal passed on: a rules refusal's message when it has one, else the error's text."""
+    if isinstance(e, RulesError) and e.msg is not None and e.rule is None:
+        return e.msg
+    return str(e)
 
 
 Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]
@@ -331,7 +344,7 @@ class ServiceCore:
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind=kind)
         refusal = not_playing(loaded)
-        if refusal or loaded.state is None:
+        if refusal is not None or loaded.state is None:
             return Result.refused(refusal or "", kind=kind, game=GameInfo.of(loaded.record))
         return loaded, loaded.state
 
@@ -363,18 +376,18 @@ class ServiceCore:
 
     # --- who may: the owner -----------------------------------------------------------------------
     async def _as_admin(
-        self, game_id: str, person: str, admin: bool, kind: str, may: str
+        self, game_id: str, person: str, admin: bool, kind: str, may: Msg
     ) -> tuple[GameRecord, GameInfo] | Result:
         """The game's record if ``person`` owns it (or a front end vouches it is an admin);
-        else the refusal, saying who may ``may``."""
+        else the refusal ``may``, saying who may, given the owner (parameter ``owner``)."""
         try:
             rec = await self.store.get_game(game_id)
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind=kind)
         info = GameInfo.of(rec)
         if person != rec.owner and not admin:
-            return Result.refused(f"Only the game's owner ({rec.owner}) {may}.", kind=kind,
-                                  game=info)
+            return Result.refused(replace(may, params={**may.params, "owner": rec.owner}),
+                                  kind=kind, game=info)
         return rec, info
 
     # --- the log's head ---------------------------------------------------------------------------
@@ -464,18 +477,18 @@ def head_line(seq: int, h: str) -> str:
     return f"Log #{seq} · {h[:8]}"
 
 
-def not_playing(loaded: Loaded) -> str | None:
+def not_playing(loaded: Loaded) -> Msg | None:
     """Why no order can be given in this game now, or None while it is being played."""
     if loaded.record.status in ENDED and loaded.state is None:
-        return "The game was cancelled before the start; start a new one with 'game new'."
+        return msg("core.cancelled_before_start")
     if loaded.record.status == "lobby" or loaded.state is None:
-        return "The game has not started yet; its owner starts it with 'game start'."
+        return msg("core.not_started")
     if loaded.state.ended == "draw":
-        return "The game is over: it ended in a draw. No more orders."
+        return msg("core.draw")
     if loaded.record.status == "cancelled" or loaded.state.ended:
-        return "The game was cancelled. No more orders; the channel can start a new game."
+        return msg("core.cancelled")
     if loaded.record.status == "finished" or loaded.state.winner:
-        return f"The game is over: the {loaded.state.winner or 'game'} won. No more orders."
+        return msg("core.won", winner=loaded.state.winner)
     return None
 
 
@@ -511,7 +524,6 @@ def n_of(n: int, word: str) -> str:
 
 __all__ = [
     "NOT_SEATED",
-    "OVER",
     "CountingDice",
     "Folded",
     "GameInfo",
@@ -533,4 +545,20 @@ __all__ = [
     "not_playing",
     "open_seats_line",
     "resolve_power",
+    "told",
 ]
+
+
+catalogue("en", "core", {
+    "cancelled_before_start": "The game was cancelled before the start; start a new one with "
+                              "'game new'.",
+    "not_started": "The game has not started yet; its owner starts it with 'game start'.",
+    "draw": "The game is over: it ended in a draw. No more orders.",
+    "cancelled": "The game was cancelled. No more orders; the channel can start a new game.",
+    "won": lambda p: f"The game is over: the {p['winner'] or 'game'} won. No more orders.",
+    "not_seated": "You hold no seat in this game; join with 'game join <power>' before the game "
+                  "starts.",
+})
+
+# For refusals raised as a ServiceError (and the tests' comparisons).
+NOT_SEATED = msg("core.not_seated").text()

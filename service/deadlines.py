@@ -17,6 +17,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.defaults import default_orders, phase_end_order
 from rules.engine import pending
+from rules.messages import catalogue, msg
 from service import waits as wt
 from service.core import Result, ServiceError
 from service.orders import OrdersRoom
@@ -43,7 +44,7 @@ class DeadlinesRoom(OrdersRoom):
         new wait (each phase, each decision; ``service.waits.arm_deadline``). The action is
         what the referee does when it passes (``deadline_due``).
         """
-        got = await self._as_admin(game_id, person, admin, "deadline", "sets its deadline")
+        got = await self._as_admin(game_id, person, admin, "deadline", msg("deadlines.owner_sets"))
         if isinstance(got, Result):
             return got
         _, info = got
@@ -80,7 +81,8 @@ class DeadlinesRoom(OrdersRoom):
         self, game_id: str, person: str, pause: bool, admin: bool, now: datetime | None
     ) -> Result:
         kind = "pause" if pause else "resume"
-        got = await self._as_admin(game_id, person, admin, kind, f"can {kind} it")
+        got = await self._as_admin(game_id, person, admin, kind,
+                                   msg("deadlines.owner_pauses", action=kind))
         if isinstance(got, Result):
             return got
         _, info = got
@@ -90,10 +92,7 @@ class DeadlinesRoom(OrdersRoom):
         else:
             d = await self.store.resume_deadline(game_id, now)
         if d is None:
-            return Result.refused(
-                f"This game has no deadline to {kind} (set one with 'deadline 24h').",
-                kind=kind, game=info,
-            )
+            return Result.refused(msg("deadlines.none", action=kind), kind=kind, game=info)
         answer = "Paused: no reminders and no deadline action until 'resume'." if pause else (
             "Resumed. " + deadline_line(d)
         )
@@ -273,3 +272,10 @@ __all__ = [
     "deadline_line",
     "parse_deadline",
 ]
+
+
+catalogue("en", "deadlines", {
+    "owner_sets": "Only the game's owner ({owner}) sets its deadline.",
+    "owner_pauses": "Only the game's owner ({owner}) can {action} it.",
+    "none": "This game has no deadline to {action} (set one with 'deadline 24h').",
+})

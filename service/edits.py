@@ -23,8 +23,9 @@ from rules.edition import Edition
 from rules.edits import EditChange, edit_event, format_edit
 from rules.engine import resolve_edition
 from rules.errors import RulesError
+from rules.messages import catalogue, msg
 from service import language as ps
-from service.core import Folded, GameInfo, Result, ServiceCore, and_list
+from service.core import Folded, GameInfo, Result, ServiceCore, and_list, told
 from service.store import EditDecided, EditProposal, StateMovedOn, StoreError
 
 KIND = "edit"
@@ -84,8 +85,7 @@ async def propose(
     svc: ServiceCore, game_id: str, person: str, change: EditChange, *, admin: bool = False
 ) -> Result:
     """Keep ``change`` as a pending proposal if ``person`` may propose it and it applies now."""
-    got = await svc._as_admin(game_id, person, admin, KIND,
-                              "or a server manager can propose an edit")
+    got = await svc._as_admin(game_id, person, admin, KIND, msg("edits.owner_proposes"))
     if isinstance(got, Result):
         return got
     loaded_or = await svc._load_playing(game_id, KIND)
@@ -99,7 +99,7 @@ async def propose(
         # text kept is the complete one (the power filled in), which confirm checks again.
         event = edit_event(state, change, proposal=0, proposer=person, agreed="")
     except RulesError as e:
-        return Result.refused(f"Cannot edit: {e}", kind=KIND, game=info)
+        return Result.refused(msg("edits.cannot", why=told(e)), kind=KIND, game=info)
     p = await svc.store.propose_edit(game_id, person, event.text, loaded.seq)
     who = confirmers(state.edition, rec.seats, person)
     if who:
@@ -160,7 +160,8 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
     except EditDecided as e:
         return _stale(e.proposal, info)
     except StateMovedOn as e:
-        return Result.refused(f"{e} Confirm edit #{number} again.", kind=KIND, game=info)
+        return Result.refused(msg("edits.moved", why=str(e), number=number), kind=KIND,
+                              game=info)
     folded = Folded.of(state, [event])
     svc._remember(game_id, placed, folded)
     result = await svc._answer(game_id, folded, kind=KIND, loaded=loaded)
@@ -224,3 +225,10 @@ async def listing(svc: ServiceCore, game_id: str) -> Result:
 
 
 __all__ = ["confirm", "confirmers", "listing", "propose", "reject", "why_not_confirm"]
+
+
+catalogue("en", "edits", {
+    "owner_proposes": "Only the game's owner ({owner}) or a server manager can propose an edit.",
+    "cannot": "Cannot edit: {why}",
+    "moved": "{why} Confirm edit #{number} again.",
+})

@@ -9,7 +9,7 @@ by vote; the owner cancels a game in the lobby alone.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -18,10 +18,10 @@ from rules import events as ev
 from rules.edition import default_edition
 from rules.engine import concession, game_ended, new_game, replay, resolve_edition
 from rules.errors import RulesError
+from rules.messages import catalogue, msg
 from rules.state import GameState
 from service import fair
 from service.core import (
-    OVER,
     Folded,
     GameInfo,
     Result,
@@ -31,6 +31,7 @@ from service.core import (
     new_dice_spec,
     open_seats_line,
     resolve_power,
+    told,
 )
 from service.store import (
     ENDED,
@@ -130,14 +131,9 @@ class LobbyRoom(ServiceCore):
             return Result.refused(str(e), kind="join")
         info = GameInfo.of(rec)
         if rec.status in ENDED:
-            return Result.refused(OVER, kind="join", game=info)
+            return Result.refused(msg("lobby.over"), kind="join", game=info)
         if rec.status != "lobby":
-            return Result.refused(
-                "The game has started; seats are taken before 'game start' "
-                "(an admin can 'substitute' a player).",
-                kind="join",
-                game=info,
-            )
+            return Result.refused(msg("lobby.started_no_join"), kind="join", game=info)
         ed = resolve_edition(rec.edition)
         try:
             name = resolve_power(ed.powers, power)
@@ -154,14 +150,13 @@ class LobbyRoom(ServiceCore):
             if e.holder == person:
                 return Result(ok=True, answer=f"You already hold {name}.", kind="join",
                               game=info)
-            return Result.refused(f"{name} is taken by {e.holder}.", kind="join", game=info)
+            return Result.refused(msg("lobby.taken", power=name, holder=e.holder), kind="join",
+                                  game=info)
         except OtherSide as e:
             return Result.refused(
-                f"You hold {and_list(e.held)} ({ed.side_of(e.held[0])}); {name} is on the {side} "
-                "side. One person plays powers of one side only (P-1).",
-                kind="join",
-                game=info,
-            )
+                msg("lobby.other_side", "P-1", held=e.held, held_side=ed.side_of(e.held[0]),
+                    power=name, side=side),
+                kind="join", game=info)
         except StateMovedOn:  # started or cancelled meanwhile: answer as for that status
             return await self.join(game_id, person, power, entropy)
         lines = [f"{person} joins as {name} ({side})."]
@@ -184,28 +179,23 @@ class LobbyRoom(ServiceCore):
         if logged:
             return await self._finish_start(rec, person, logged)
         if rec.status in ENDED:
-            return Result.refused(OVER, kind="start", game=info)
+            return Result.refused(msg("lobby.over"), kind="start", game=info)
         if rec.status != "lobby":
-            return Result.refused("The game has already started.", kind="start", game=info)
+            return Result.refused(msg("lobby.already_started"), kind="start", game=info)
         if person != rec.owner:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) can start it.", kind="start", game=info
-            )
+            return Result.refused(msg("lobby.owner_starts", owner=rec.owner), kind="start",
+                                  game=info)
         ed = resolve_edition(rec.edition)
         missing = [p for p in ed.turn_order if p not in rec.seats]
         if missing:
-            return Result.refused(
-                f"Cannot start: no one holds {and_list(missing)} yet. Every power needs a player; "
-                "one person may hold all the powers of a side ('game join <power>').",
-                kind="start",
-                game=info,
-            )
+            return Result.refused(msg("lobby.unseated", missing=missing), kind="start",
+                                  game=info)
         try:
             events = start_events(rec)
             await self.store.start_game(game_id, events, person=person, text=START_TEXT,
                                         seats=rec.seats, entropy=rec.entropy)
         except RulesError as e:
-            return Result.refused(str(e), kind="start", game=info)
+            return Result.refused(told(e), kind="start", game=info)
         except StateMovedOn as e:
             now = await self.store.get_game(game_id)
             if now.status != "lobby":  # a second click, or another process, started it
@@ -222,13 +212,10 @@ class LobbyRoom(ServiceCore):
         between the two writes of an older version): the game becomes active."""
         info = GameInfo.of(rec)
         if person != rec.owner:
-            return Result.refused(
-                f"Only the game's owner ({rec.owner}) can start it.", kind="start", game=info
-            )
+            return Result.refused(msg("lobby.owner_starts", owner=rec.owner), kind="start",
+                                  game=info)
         if not isinstance(logged[0].event, ev.GameStarted):
-            return Result.refused(
-                "This game is in the lobby but its log does not begin with a start; nothing "
-                "changed. Export it ('game export') and report this.", kind="start", game=info)
+            return Result.refused(msg("lobby.no_start_logged"), kind="start", game=info)
         try:
             await self.store.set_status(rec.id, "active", expected="lobby")
         except StateMovedOn:
@@ -245,7 +232,7 @@ class LobbyRoom(ServiceCore):
         """Give a power's seat to someone else (the owner, or a front end's admin). The
         newcomer may hold other powers only of the same side (P-1). Public; no event changes."""
         got = await self._as_admin(game_id, person, admin, "substitute",
-                                   "or a server manager can substitute players")
+                                   msg("lobby.owner_substitutes"))
         if isinstance(got, Result):
             return got
         rec, info = got
@@ -256,14 +243,13 @@ class LobbyRoom(ServiceCore):
             return Result.refused(str(e), kind="substitute", game=info)
         newcomer = newcomer.strip()
         if not newcomer:
-            return Result.refused("Name who takes the seat: 'substitute <power> <person>'.",
-                                  kind="substitute", game=info)
+            return Result.refused(msg("lobby.name_newcomer"), kind="substitute", game=info)
         other = [p for p, who in rec.seats.items()
                  if who == newcomer and ed.side_of(p) != ed.side_of(name)]
         if other:
             return Result.refused(
-                f"{newcomer} holds {and_list(other)} ({ed.side_of(other[0])}); {name} is on the "
-                f"{ed.side_of(name)} side. One person plays powers of one side only (P-1).",
+                msg("lobby.newcomer_other_side", "P-1", person=newcomer, held=other,
+                    held_side=ed.side_of(other[0]), power=name, side=ed.side_of(name)),
                 kind="substitute", game=info)
         before = rec.seats.get(name)
         try:
@@ -272,8 +258,8 @@ class LobbyRoom(ServiceCore):
                 conflicts=[p for p in ed.turn_order if ed.side_of(p) != ed.side_of(name)],
                 statuses=_ANY_STATUS)
         except (SeatTaken, OtherSide) as e:  # the seats changed since they were read
-            return Result.refused(f"The seats changed meanwhile: {e} Nothing changed; look "
-                                  "again ('game status').", kind="substitute", game=info)
+            return Result.refused(msg("lobby.seats_changed", why=str(e)), kind="substitute",
+                                  game=info)
         was = f" (was {before})" if before else ""
         return Result(ok=True, answer=f"{newcomer} now plays {name}{was}; set by {person}.",
                       kind="substitute", game=GameInfo.of(rec))
@@ -281,13 +267,14 @@ class LobbyRoom(ServiceCore):
     async def kick(self, game_id: str, person: str, leaver: str, *, admin: bool = False) -> Result:
         """Take every seat from a person; the game waits until the owner substitutes."""
         got = await self._as_admin(game_id, person, admin, "kick",
-                                   "or a server manager can remove players")
+                                   msg("lobby.owner_kicks"))
         if isinstance(got, Result):
             return got
         rec, info = got
         held, rec = await self.store.free_seats(game_id, leaver, statuses=_ANY_STATUS)
         if not held:
-            return Result.refused(f"{leaver} holds no seat in this game.", kind="kick", game=info)
+            return Result.refused(msg("lobby.no_seat_held", person=leaver), kind="kick",
+                                  game=info)
         return Result(
             ok=True,
             answer=f"{leaver} left {and_list(held)}; the owner gives "
@@ -306,23 +293,18 @@ class LobbyRoom(ServiceCore):
         info = GameInfo.of(rec)
         held = [p for p, who in rec.seats.items() if who == person]
         if rec.status in ENDED:
-            return Result.refused("The game is over; there is no seat to leave.", kind=kind,
-                                  game=info)
+            return Result.refused(msg("lobby.over_no_leave"), kind=kind, game=info)
         if not held:
-            return Result.refused("You hold no seat in this game; nothing to leave.", kind=kind,
-                                  game=info)
+            return Result.refused(msg("lobby.nothing_to_leave"), kind=kind, game=info)
         if rec.status != "lobby":
-            return Result.refused(
-                "The game has started: a seat is not given up in play. Ask the owner "
-                f"({rec.owner}) to give yours to someone else ('substitute <power> <person>'), "
-                "or give up for your side with 'game concede'.",
-                kind=kind, game=info)
+            return Result.refused(msg("lobby.started_no_leave", owner=rec.owner), kind=kind,
+                                  game=info)
         try:
             held, rec = await self.store.free_seats(game_id, person)
         except StateMovedOn:  # started or cancelled meanwhile: answer as for that status
             return await self.leave(game_id, person)
         if not held:
-            return Result.refused("You hold no seat in this game; nothing to leave.", kind=kind,
+            return Result.refused(msg("lobby.nothing_to_leave"), kind=kind,
                                   game=GameInfo.of(rec))
         ed = resolve_edition(rec.edition)
         seats = "the seat is" if len(held) == 1 else "the seats are"
@@ -339,12 +321,10 @@ class LobbyRoom(ServiceCore):
         if rec.status == "lobby":
             info = GameInfo.of(rec)
             if withdraw:
-                return Result.refused("No vote to withdraw: the game has not started.",
-                                      kind="cancel", game=info)
+                return Result.refused(msg("lobby.no_vote_yet"), kind="cancel", game=info)
             if person != rec.owner:
-                return Result.refused(
-                    f"Only the game's owner ({rec.owner}) can cancel it before the start; "
-                    "you can give up your seats with 'game leave'.", kind="cancel", game=info)
+                return Result.refused(msg("lobby.owner_cancels", owner=rec.owner),
+                                      kind="cancel", game=info)
             try:
                 await self.store.set_status(game_id, "cancelled", expected="lobby")
             except StateMovedOn:  # started meanwhile: now it takes everyone's vote
@@ -373,24 +353,20 @@ class LobbyRoom(ServiceCore):
             return Result.refused(str(e), kind=what)
         info = GameInfo.of(rec)
         if rec.status == "lobby":
-            return Result.refused(
-                "The game has not started: there is nothing to "
-                f"{'concede' if what == 'concede' else 'vote on'}. Give up your seats with "
-                "'game leave'; the owner can cancel the game with 'game cancel'.",
-                kind=what, game=info)
+            return Result.refused(msg("lobby.not_started_vote", vote=what), kind=what,
+                                  game=info)
         got = await self._load_playing(game_id, what)
         if isinstance(got, Result):
             return got
         _, state = got
         key, needed, label = _ballot(state, rec, person, what)
         if not needed:
-            return Result.refused(
-                "Only the seated players vote; you hold no seat in this game.", kind=what,
-                game=info)
+            return Result.refused(msg("lobby.seated_vote"), kind=what, game=info)
         if withdraw:
             if person not in await self.store.votes(game_id, key):
-                return Result.refused(f"You have not voted {label}; nothing to withdraw.",
-                                      kind=what, game=info)
+                return Result.refused(
+                    msg("lobby.not_voted", vote=what, side=key.partition(":")[2]), kind=what,
+                    game=info)
             voters = await self.store.withdraw_vote(game_id, key, person)
             line = f"{person} withdraws their vote {label}."
             return self._tally(info, what, line, needed, voters)
@@ -438,7 +414,7 @@ class LobbyRoom(ServiceCore):
                     log_before = da.read_log([s.event for s in loaded.events])
                     events = [*events, *fair.epilogue(master, log_before, state.round, events)]
             except (RulesError, StoreError) as e:
-                return Result.refused(str(e), kind=what, game=GameInfo.of(rec))
+                return Result.refused(told(e), kind=what, game=GameInfo.of(rec))
             folded = Folded.of(state, events)
             try:
                 placed = await self.store.append(
@@ -451,7 +427,7 @@ class LobbyRoom(ServiceCore):
             answer = await self._answer(game_id, folded, kind=what, loaded=loaded)
             return replace(answer, answer=f"{line}\n{answer.answer}",
                            data={"ended": True})
-        return Result.refused("The game keeps moving on; vote again.", kind=what)
+        return Result.refused(msg("lobby.keeps_moving"), kind=what)
 
 
 def _ballot(
@@ -474,3 +450,49 @@ def _ballot(
 
 
 __all__ = ["START_TEXT", "LobbyRoom", "start_events"]
+
+def _voted(p: Mapping[str, Any]) -> str:
+    """How a vote is said: to concede for a side, to cancel the game, for a draw."""
+    if p["vote"] == "concede":
+        return f"to concede for the {p['side']}"
+    return "to cancel the game" if p["vote"] == "cancel" else "for a draw"
+
+
+catalogue("en", "lobby", {
+    "over": "This game is over (finished or cancelled); start a new one here with 'game new'.",
+    "started_no_join": "The game has started; seats are taken before 'game start' (an admin can "
+                       "'substitute' a player).",
+    "taken": "{power} is taken by {holder}.",
+    "other_side": "You hold {held:and} ({held_side}); {power} is on the {side} side. One person "
+                  "plays powers of one side only ({rule}).",
+    "already_started": "The game has already started.",
+    "owner_starts": "Only the game's owner ({owner}) can start it.",
+    "unseated": "Cannot start: no one holds {missing:and} yet. Every power needs a player; one "
+                "person may hold all the powers of a side ('game join <power>').",
+    "no_start_logged": "This game is in the lobby but its log does not begin with a start; "
+                       "nothing changed. Export it ('game export') and report this.",
+    "owner_substitutes": "Only the game's owner ({owner}) or a server manager can substitute "
+                         "players.",
+    "name_newcomer": "Name who takes the seat: 'substitute <power> <person>'.",
+    "newcomer_other_side": "{person} holds {held:and} ({held_side}); {power} is on the {side} "
+                           "side. One person plays powers of one side only ({rule}).",
+    "seats_changed": "The seats changed meanwhile: {why} Nothing changed; look again "
+                     "('game status').",
+    "owner_kicks": "Only the game's owner ({owner}) or a server manager can remove players.",
+    "no_seat_held": "{person} holds no seat in this game.",
+    "over_no_leave": "The game is over; there is no seat to leave.",
+    "nothing_to_leave": "You hold no seat in this game; nothing to leave.",
+    "started_no_leave": "The game has started: a seat is not given up in play. Ask the owner "
+                        "({owner}) to give yours to someone else ('substitute <power> "
+                        "<person>'), or give up for your side with 'game concede'.",
+    "no_vote_yet": "No vote to withdraw: the game has not started.",
+    "owner_cancels": "Only the game's owner ({owner}) can cancel it before the start; you can "
+                     "give up your seats with 'game leave'.",
+    "not_started_vote": lambda p: "The game has not started: there is nothing to "
+                                  f"{'concede' if p['vote'] == 'concede' else 'vote on'}. Give "
+                                  "up your seats with 'game leave'; the owner can cancel the "
+                                  "game with 'game cancel'.",
+    "seated_vote": "Only the seated players vote; you hold no seat in this game.",
+    "not_voted": lambda p: f"You have not voted {_voted(p)}; nothing to withdraw.",
+    "keeps_moving": "The game keeps moving on; vote again.",
+})

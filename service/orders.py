@@ -20,6 +20,7 @@ from rules import orders as od
 from rules.dice import OutOfDice
 from rules.engine import decide_folded, pending
 from rules.errors import InvalidOrder, NotYourTurn, RulesError
+from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
 from rules.turn import registry as reg
 from rules.words import possessive
@@ -37,6 +38,7 @@ from service.core import (
     make_dice,
     n_of,
     resolve_power,
+    told,
 )
 from service.store import StateMovedOn, StoreError, undo_moved
 from service.waits import REFEREE_NOTE
@@ -59,7 +61,7 @@ class OrdersRoom(ServiceCore):
         try:
             power = _acting_power(state, loaded.record.seats, person, order)
         except (ServiceError, RulesError) as e:
-            return Result.refused(str(e), kind="order", game=info)
+            return Result.refused(told(e), kind="order", game=info)
         order = order.model_copy(update={"power": power})
         spec = loaded.record.dice
         master = b""
@@ -73,8 +75,7 @@ class OrdersRoom(ServiceCore):
                 log_before = da.read_log([s.event for s in loaded.events])
                 inner = fair.dice_for(master, log_before, state.round)
         except (StoreError, ValueError) as e:
-            why = f"This game's dice cannot be rolled ({e}); nothing changed."
-            return Result.refused(why, kind="order", game=info)
+            return Result.refused(msg("orders.no_dice", why=str(e)), kind="order", game=info)
         dice = CountingDice(inner)
         try:
             # Decided once, folded once: the states the events lead through come with them.
@@ -85,17 +86,13 @@ class OrdersRoom(ServiceCore):
                     raise RuntimeError("dice were rolled after a new round started")
                 folded = folded.then(fair.epilogue(master, log_before, state.round, tx.events))
         except RulesError as e:
-            return Result.refused(str(e), kind="order", game=info)
+            return Result.refused(told(e), kind="order", game=info)
         except OutOfDice as e:
-            return Result.refused(f"{e}; nothing changed.", kind="order", game=info)
+            return Result.refused(msg("orders.out_of_dice", why=str(e)), kind="order", game=info)
         except Exception as e:  # an engine bug must not take the table down or change the game
             log.exception("decide failed for %r in game %s", order, game_id)
-            return Result.refused(
-                f"Internal error in the rules engine ({type(e).__name__}: {e}); nothing "
-                "changed. Please report this with 'game export'.",
-                kind="order",
-                game=info,
-            )
+            return Result.refused(msg("orders.engine_bug", error=type(e).__name__, why=str(e)),
+                                  kind="order", game=info)
         events = list(folded.events)
         if not events:
             return Result(ok=True, answer="Nothing changed.", kind="order", game=info)
@@ -134,7 +131,7 @@ class OrdersRoom(ServiceCore):
         seats = loaded.record.seats
         mine = [p for p, who in seats.items() if who == person]
         if not mine:
-            return Result.refused(NOT_SEATED, kind="undo", game=info)
+            return Result.refused(msg("core.not_seated"), kind="undo", game=info)
         orders = await self.store.orders(game_id)
         last = orders[-1] if orders else None
         if last is not None and last.end_seq != loaded.seq:  # an order came after the load
@@ -146,44 +143,30 @@ class OrdersRoom(ServiceCore):
         undoer = last.power if passed and last is not None and last.power else state.power
         if seats.get(undoer) != person and seats.get(state.power) == person and last:
             return Result.refused(
-                f"Nothing of {possessive(state.power)} to undo: the last order was "
-                f"{possessive(last.power)} '{last.text}' (only {possessive(undoer)} player can "
-                "take it back).",
+                msg("orders.not_yours_to_undo", power=state.power, last=last.power,
+                    text=last.text, undoer=undoer),
                 kind="undo", game=info)
         if seats.get(undoer) != person:
             return Result.refused(
-                f"Only {possessive(undoer)} player can undo now (it is "
-                f"{possessive(state.power)} turn); you hold {and_list(mine)}.",
-                kind="undo",
-                game=info,
-            )
+                msg("orders.undoer_only", undoer=undoer, power=state.power, mine=mine),
+                kind="undo", game=info)
         edit = next((s.event for s in loaded.events[last.first_seq : last.end_seq]
                      if isinstance(s.event, ev.EditApplied)), None) if last else None
         if edit is not None:  # both sides agreed to it: one side alone does not take it back
-            return Result.refused(
-                f"Cannot undo: the last change was edit #{edit.proposal}, which both sides "
-                "agreed to. Undo never takes back an edit; propose another edit to change it.",
-                kind="undo", game=info)
+            return Result.refused(msg("orders.edit_kept", number=edit.proposal), kind="undo",
+                                  game=info)
         if last is None or last.power == "":  # the start, or an imported game's commitment
-            return Result.refused("Nothing to undo yet.", kind="undo", game=info)
+            return Result.refused(msg("orders.nothing_yet"), kind="undo", game=info)
         if last.power != undoer:
             return Result.refused(
-                f"Nothing of {possessive(state.power)} to undo: the last order was "
-                f"{possessive(last.power)} "
-                f"'{last.text}'.",
-                kind="undo",
-                game=info,
-            )
+                msg("orders.nothing_of", power=state.power, last=last.power, text=last.text),
+                kind="undo", game=info)
         if last.dice_used or any(isinstance(e, ev.DiceRolled) for e in dropped):
-            return Result.refused(
-                f"Cannot undo '{last.text}': dice were rolled. Undo is free until dice are "
-                "rolled; never after.",
-                kind="undo",
-                game=info,
-            )
-        why = _end_kept(last.text, dropped)
-        if why:
-            return Result.refused(f"Cannot undo '{last.text}': {why}", kind="undo", game=info)
+            return Result.refused(msg("orders.dice_rolled", text=last.text), kind="undo",
+                                  game=info)
+        kept = _end_kept(last.text, dropped)
+        if kept is not None:
+            return Result.refused(kept, kind="undo", game=info)
         try:
             # Names the exact order looked at and the head read: refused if anything moved.
             await self.store.drop_last_order(game_id, last, loaded.head)
@@ -210,8 +193,8 @@ class OrdersRoom(ServiceCore):
         )
 
 
-def _end_kept(text: str, dropped: Sequence[ev.Event]) -> str:
-    """Why an order that moved the game on (an ``end``) cannot be undone, or ``""``.
+def _end_kept(text: str, dropped: Sequence[ev.Event]) -> Msg | None:
+    """Why an order that moved the game on (an ``end``) cannot be undone, or None.
 
     Undo is free until dice are rolled (DESIGN §5) and while no other power has acted: an
     ``end`` is taken back whole, with what the referee did on its way (an empty Conduct Combat
@@ -220,16 +203,15 @@ def _end_kept(text: str, dropped: Sequence[ev.Event]) -> str:
     deadline."""
     moved_on = any(isinstance(e, ev.TurnStarted | ev.PhaseChanged) for e in dropped)
     if any(isinstance(e, ev.GameWon | ev.GameEnded) for e in dropped):
-        return "it ended the game."
+        return msg("orders.ended_game", text=text)
     if not moved_on:
-        return ""
+        return None
     if text.endswith(REFEREE_NOTE):
-        return "the referee ended the phase at the deadline; the deadline stands."
+        return msg("orders.deadline_stands", text=text)
     seed = next((e for e in dropped if isinstance(e, ev.DiceSeedRevealed)), None)
     if seed is not None:
-        return (f"it ended round {seed.round}, and that round's dice seed is now public "
-                "('dice verify'); a round is never reopened.")
-    return ""
+        return msg("orders.round_public", text=text, round=seed.round)
+    return None
 
 
 def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order: od.Order) -> str:
@@ -290,3 +272,28 @@ def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str
 
 
 __all__ = ["OrdersRoom"]
+
+
+catalogue("en", "orders", {
+    "no_dice": "This game's dice cannot be rolled ({why}); nothing changed.",
+    "out_of_dice": "{why}; nothing changed.",
+    "engine_bug": "Internal error in the rules engine ({error}: {why}); nothing changed. Please "
+                  "report this with 'game export'.",
+    "not_yours_to_undo": "Nothing of {power:possessive} to undo: the last order was "
+                         "{last:possessive} '{text}' (only {undoer:possessive} player can take "
+                         "it back).",
+    "undoer_only": "Only {undoer:possessive} player can undo now (it is {power:possessive} "
+                   "turn); you hold {mine:and}.",
+    "edit_kept": "Cannot undo: the last change was edit #{number}, which both sides agreed to. "
+                 "Undo never takes back an edit; propose another edit to change it.",
+    "nothing_yet": "Nothing to undo yet.",
+    "nothing_of": "Nothing of {power:possessive} to undo: the last order was {last:possessive} "
+                  "'{text}'.",
+    "dice_rolled": "Cannot undo '{text}': dice were rolled. Undo is free until dice are rolled; "
+                   "never after.",
+    "ended_game": "Cannot undo '{text}': it ended the game.",
+    "deadline_stands": "Cannot undo '{text}': the referee ended the phase at the deadline; the "
+                       "deadline stands.",
+    "round_public": "Cannot undo '{text}': it ended round {round}, and that round's dice seed "
+                    "is now public ('dice verify'); a round is never reopened.",
+})

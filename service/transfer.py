@@ -39,6 +39,7 @@ from rules import events as ev
 from rules.dice import FAIR_SCHEME
 from rules.edition import available_editions
 from rules.engine import replay, resolve_edition
+from rules.messages import catalogue, msg
 from rules.position import state_json
 from rules.state import GameState
 from rules.text import problem as text_problem
@@ -359,8 +360,8 @@ def _first_error(e: Exception) -> str:
         try:
             first = errors()[0]
             loc = ".".join(str(p) for p in first.get("loc", ()))
-            msg = str(first.get("msg", ""))
-            return (f"{loc}: {msg}" if loc else msg)[:200]
+            said = str(first.get("msg", ""))
+            return (f"{loc}: {said}" if loc else said)[:200]
         except Exception:
             pass
     return f"{type(e).__name__}: {e}"[:200]
@@ -467,49 +468,42 @@ async def import_game(
     try:
         parsed = read(parse_text(data) if isinstance(data, str | bytes) else data)
     except NotAnExport as e:
-        return Result.refused(f"Not a game export: {e}.", kind=kind)
+        return Result.refused(msg("transfer.not_export", why=str(e)), kind=kind)
     except RecursionError:
-        return Result.refused("Not a game export: nested too deep.", kind=kind)
+        return Result.refused(msg("transfer.too_deep"), kind=kind)
     if parsed.version != 1:
         broken = fair.first_broken_link(parsed.origin, parsed.raw_events)
         if broken is not None:
             what = str(parsed.raw_events[broken - 1].get("type", "?"))[:40]
-            return Result.refused(
-                f"The export's log was changed: event #{broken} ({what}) does not match its "
-                "place in the hash chain. Nothing was imported.", kind=kind)
+            return Result.refused(msg("transfer.chain_broken", number=broken, type=what),
+                                  kind=kind)
     state: GameState | None = None
     if parsed.events:
         try:
             state = replay(list(parsed.events))
         except Exception as e:  # a crafted log: any failure of the fold is a refusal
-            return Result.refused(f"The exported events do not replay: {_first_error(e)}. "
-                                  "Nothing was imported.", kind=kind)
+            return Result.refused(msg("transfer.no_replay", why=_first_error(e)), kind=kind)
         if parsed.state is not None and not _agrees(parsed.state, state):
-            return Result.refused("The exported events replay to a different state than the "
-                                  "export says. Nothing was imported.", kind=kind)
+            return Result.refused(msg("transfer.other_state"), kind=kind)
     scripted = parsed.dice_kind == "scripted" or da.read_log(parsed.events).scripted
     if scripted and not svc.allow_scripted_dice:
         return Result.refused(fair.SCRIPTED_REFUSED, kind=kind)
     why = dice_refusal(parsed.events)
     if why is not None:
-        return Result.refused(f"The export's dice do not verify: {why} Nothing was imported.",
-                              kind=kind)
+        return Result.refused(msg("transfer.dice", why=why), kind=kind)
     verdict = compare_heads(parsed, await published_heads(svc, parsed.origin))
     if not verdict.verified and not unverified:
-        return Result.refused(
-            f"The export matches no head hash the referee published: {verdict.line}. Its "
-            "events may have been rewritten and rehashed, so it is not imported as the game. "
-            "Import it as an unverified copy if you accept that (game import <file> unverified)."
-            " Nothing was imported.", kind=kind)
+        return Result.refused(msg("transfer.unpublished", why=verdict.line), kind=kind)
     target = channel if channel is not None else parsed.channel
-    for text, what in ((target, "channel name"), (owner or "", "name")):
+    for text, what in ((target, "channel"), (owner or "", "owner")):
         problem = text_problem(text)
         if problem:
-            return Result.refused(f"The {what} {problem}. Nothing was imported.", kind=kind)
+            return Result.refused(msg("transfer.bad_name", name=what, why=problem), kind=kind)
     for g in await svc.store.games_in_channel(target):
         if g.status not in ENDED:
-            return Result.refused(f"Channel {target!r} already has game {g.id} ({g.status}). "
-                                  "Nothing was imported.", kind=kind)
+            return Result.refused(
+                msg("transfer.channel_busy", channel=target, game=g.id, status=g.status),
+                kind=kind)
     master: bytes | None = None
     if scripted:
         spec = DiceSpec(kind="scripted", faces=parsed.faces)
@@ -553,7 +547,7 @@ async def import_game(
             status=status,
         )
     except StoreError as e:
-        return Result.refused(f"{e} Nothing was imported.", kind=kind)
+        return Result.refused(msg("transfer.store", why=str(e)), kind=kind)
     info = GameInfo.of(rec)
     n = len(parsed.events)
     head = f"the log {verdict.line}" if verdict.verified else (
@@ -586,3 +580,24 @@ __all__ = [
     "published_heads",
     "read",
 ]
+
+
+catalogue("en", "transfer", {
+    "not_export": "Not a game export: {why}.",
+    "too_deep": "Not a game export: nested too deep.",
+    "chain_broken": "The export's log was changed: event #{number} ({type}) does not match its "
+                    "place in the hash chain. Nothing was imported.",
+    "no_replay": "The exported events do not replay: {why}. Nothing was imported.",
+    "other_state": "The exported events replay to a different state than the export says. "
+                   "Nothing was imported.",
+    "dice": "The export's dice do not verify: {why} Nothing was imported.",
+    "unpublished": "The export matches no head hash the referee published: {why}. Its events "
+                   "may have been rewritten and rehashed, so it is not imported as the game. "
+                   "Import it as an unverified copy if you accept that (game import <file> "
+                   "unverified). Nothing was imported.",
+    "bad_name": lambda p: f"The {'channel name' if p['name'] == 'channel' else 'name'} "
+                          f"{p['why']}. Nothing was imported.",
+    "channel_busy": "Channel {channel!r} already has game {game} ({status}). Nothing was "
+                    "imported.",
+    "store": "{why} Nothing was imported.",
+})
