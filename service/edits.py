@@ -23,7 +23,7 @@ from rules.edition import Edition
 from rules.edits import EditChange, edit_event, format_edit
 from rules.engine import resolve_edition
 from rules.errors import RulesError
-from rules.messages import catalogue, msg
+from rules.messages import Msg, catalogue, msg
 from service import language as ps
 from service.core import Folded, GameInfo, Result, ServiceCore, and_list, told
 from service.store import EditDecided, EditProposal, StateMovedOn, StoreError
@@ -62,23 +62,18 @@ def confirmers(ed: Edition, seats: Mapping[str, str], proposer: str) -> list[str
     return out
 
 
-def why_not_confirm(ed: Edition, seats: Mapping[str, str], proposer: str, person: str) -> str:
-    """Why ``person`` may not confirm ``proposer``'s edit, or "" if they may."""
+def why_not_confirm(
+    ed: Edition, seats: Mapping[str, str], proposer: str, person: str
+) -> Msg | None:
+    """Why ``person`` may not confirm ``proposer``'s edit, or None if they may."""
     if person in confirmers(ed, seats, proposer):
-        return ""
+        return None
     theirs = sorted(_sides_of(ed, seats, proposer))
-    if person == proposer:
-        why = "you proposed it"
-    elif not _sides_of(ed, seats, person):
-        why = "you hold no seat in this game"
-    else:
-        why = f"you play the same side as the proposer ({and_list(theirs)})"
+    why = "proposer" if person == proposer else (
+        "unseated" if not _sides_of(ed, seats, person) else "same_side")
     others = [side for side in ed.rules.sides if side not in theirs]
-    if theirs and others:
-        who = f"a player of the {and_list(others)}"
-    else:
-        who = "a seated player other than the proposer"
-    return f"You cannot confirm this edit: {why}. {who[0].upper()}{who[1:]} confirms it."
+    return msg("edits.not_confirmer", why=why, theirs=theirs,
+               others=others if theirs and others else [])
 
 
 async def propose(
@@ -115,6 +110,12 @@ async def propose(
                   data={"edit": proposal_json(p, who)})
 
 
+def _refused(m: Msg, info: GameInfo, p: EditProposal) -> Result:
+    """A refusal about proposal ``p``, which it carries (its text as it is, not tidied)."""
+    return Result(ok=False, error=m.text(), message=m, kind=KIND, game=info,
+                  data={"edit": proposal_json(p)})
+
+
 def _stale(p: EditProposal, info: GameInfo) -> Result:
     """The answer to a confirm or reject of a proposal already decided: what happened to it."""
     e = EditDecided(p)
@@ -136,8 +137,8 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
     if p.status != "pending":
         return _stale(p, info)
     why = why_not_confirm(state.edition, rec.seats, p.proposer, person)
-    if why:
-        return Result(ok=False, error=why, kind=KIND, game=info, data={"edit": proposal_json(p)})
+    if why is not None:
+        return _refused(why, info, p)
     mine = tuple(x for x in state.edition.turn_order if rec.seats.get(x) == person)
     try:
         cmd = ps.parse(p.text, ps.names_for(rec.edition))
@@ -146,12 +147,7 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
         event = edit_event(state, cmd.change, proposal=p.number, proposer=p.proposer,
                            agreed=person, agreed_for=mine)
     except (RulesError, StoreError) as e:
-        return Result(
-            ok=False,
-            error=f"Edit #{number} no longer applies: {e} It stays open; the owner may reject "
-            f"it with 'edit reject {number}' and propose another.",
-            kind=KIND, game=info, data={"edit": proposal_json(p)},
-        )
+        return _refused(msg("edits.no_longer", why=told(e), number=number), info, p)
     try:
         placed = await svc.store.apply_edit(
             game_id, number, person, loaded.seq, [event],
@@ -190,12 +186,7 @@ async def reject(
     ed = resolve_edition(rec.edition)
     allowed = person in (p.proposer, rec.owner) or admin
     if not allowed and why_not_confirm(ed, rec.seats, p.proposer, person):
-        return Result(
-            ok=False,
-            error=f"You cannot reject edit #{number}: its proposer, the game's owner or a player "
-            "of the other side can.",
-            kind=KIND, game=info, data={"edit": proposal_json(p)},
-        )
+        return _refused(msg("edits.not_rejecter", number=number), info, p)
     try:
         p = await svc.store.reject_edit(game_id, number, person)
     except EditDecided as e:
@@ -227,8 +218,22 @@ async def listing(svc: ServiceCore, game_id: str) -> Result:
 __all__ = ["confirm", "confirmers", "listing", "propose", "reject", "why_not_confirm"]
 
 
+def _not_confirmer(p: Mapping[str, Any]) -> str:
+    why = {"proposer": "you proposed it", "unseated": "you hold no seat in this game",
+           "same_side": f"you play the same side as the proposer ({and_list(p['theirs'])})"}
+    who = (f"a player of the {and_list(p['others'])}" if p["others"]
+           else "a seated player other than the proposer")
+    return (f"You cannot confirm this edit: {why[p['why']]}. {who[0].upper()}{who[1:]} "
+            "confirms it.")
+
+
 catalogue("en", "edits", {
     "owner_proposes": "Only the game's owner ({owner}) or a server manager can propose an edit.",
     "cannot": "Cannot edit: {why}",
     "moved": "{why} Confirm edit #{number} again.",
+    "not_confirmer": _not_confirmer,
+    "no_longer": "Edit #{number} no longer applies: {why} It stays open; the owner may reject "
+                 "it with 'edit reject {number}' and propose another.",
+    "not_rejecter": "You cannot reject edit #{number}: its proposer, the game's owner or a "
+                    "player of the other side can.",
 })

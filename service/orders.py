@@ -223,13 +223,10 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
         name = resolve_power(state.edition.powers, order.power) if order.power else ""
         if not name:
             if len(mine) > 1:
-                raise InvalidOrder(
-                    f"Say whose standing order this is: 'standing casualties <power> ...' "
-                    f"(you hold {and_list(mine)})."
-                )
+                raise InvalidOrder(msg("orders.whose_standing", mine=mine))
             return mine[0]
         if name not in mine:
-            raise NotYourTurn(f"{name} is not yours; you hold {and_list(mine)}.")
+            raise NotYourTurn(msg("orders.not_yours", power=name, mine=mine))
         return name
     # A battle decision: a defender (or any side owing one) gives it outside its own turn.
     space = reg.decision_space(order)
@@ -237,7 +234,7 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
         return _deciding_power(state, mine, order.kind, space)
     if state.power in mine:
         return state.power
-    raise NotYourTurn(f"It is {possessive(state.power)} turn; you hold {and_list(mine)}.")
+    raise NotYourTurn(msg("orders.turn_of", power=state.power, mine=mine))
 
 
 def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str) -> str:
@@ -262,13 +259,8 @@ def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str
     if not owed and state.power in mine:
         # Nothing is pending: let the rules say why (e.g. no battle there).
         return state.power
-    waiting = ", ".join(
-        f"{p.power} ({p.what}{' in ' + p.space if p.space else ''})" for p in owed
-    ) or "nobody"
-    raise NotYourTurn(
-        f"None of your powers ({and_list(mine)}) owes a decision in {space} now; "
-        f"waiting for: {waiting}."
-    )
+    raise NotYourTurn(msg("orders.owes_nothing", mine=mine, space=space,
+                          waiting=[(p.power, p.what, p.space) for p in owed]))
 
 
 __all__ = ["OrdersRoom"]
@@ -294,6 +286,14 @@ catalogue("en", "orders", {
     "ended_game": "Cannot undo '{text}': it ended the game.",
     "deadline_stands": "Cannot undo '{text}': the referee ended the phase at the deadline; the "
                        "deadline stands.",
+    "whose_standing": "Say whose standing order this is: 'standing casualties <power> ...' (you "
+                      "hold {mine:and}).",
+    "not_yours": "{power} is not yours; you hold {mine:and}.",
+    "turn_of": "It is {power:possessive} turn; you hold {mine:and}.",
+    "owes_nothing": lambda p: f"None of your powers ({and_list(p['mine'])}) owes a decision in "
+                              f"{p['space']} now; waiting for: "
+                              + (", ".join(f"{who} ({what}{' in ' + at if at else ''})"
+                                           for who, what, at in p["waiting"]) or "nobody") + ".",
     "round_public": "Cannot undo '{text}': it ended round {round}, and that round's dice seed "
                     "is now public ('dice verify'); a round is never reopened.",
 })
