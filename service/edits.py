@@ -72,7 +72,7 @@ def why_not_confirm(
     why = "proposer" if person == proposer else (
         "unseated" if not _sides_of(ed, seats, person) else "same_side")
     others = [side for side in ed.rules.sides if side not in theirs]
-    return msg("edits.not_confirmer", why=why, theirs=theirs,
+    return msg("edits_room.not_confirmer", why=why, theirs=theirs,
                others=others if theirs and others else [])
 
 
@@ -80,7 +80,7 @@ async def propose(
     svc: ServiceCore, game_id: str, person: str, change: EditChange, *, admin: bool = False
 ) -> Result:
     """Keep ``change`` as a pending proposal if ``person`` may propose it and it applies now."""
-    got = await svc._as_admin(game_id, person, admin, KIND, msg("edits.owner_proposes"))
+    got = await svc._as_admin(game_id, person, admin, KIND, msg("edits_room.owner_proposes"))
     if isinstance(got, Result):
         return got
     loaded_or = await svc._load_playing(game_id, KIND)
@@ -94,7 +94,7 @@ async def propose(
         # text kept is the complete one (the power filled in), which confirm checks again.
         event = edit_event(state, change, proposal=0, proposer=person, agreed="")
     except RulesError as e:
-        return Result.refused(msg("edits.cannot", why=told(e)), kind=KIND, game=info)
+        return Result.refused(msg("edits_room.cannot", why=told(e)), kind=KIND, game=info)
     p = await svc.store.propose_edit(game_id, person, event.text, loaded.seq)
     who = confirmers(state.edition, rec.seats, person)
     if who:
@@ -147,7 +147,7 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
         event = edit_event(state, cmd.change, proposal=p.number, proposer=p.proposer,
                            agreed=person, agreed_for=mine)
     except (RulesError, StoreError) as e:
-        return _refused(msg("edits.no_longer", why=told(e), number=number), info, p)
+        return _refused(msg("edits_room.no_longer", why=told(e), number=number), info, p)
     try:
         placed = await svc.store.apply_edit(
             game_id, number, person, loaded.seq, [event],
@@ -156,7 +156,7 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
     except EditDecided as e:
         return _stale(e.proposal, info)
     except StateMovedOn as e:
-        return Result.refused(msg("edits.moved", why=str(e), number=number), kind=KIND,
+        return Result.refused(msg("edits_room.moved", why=str(e), number=number), kind=KIND,
                               game=info)
     folded = Folded.of(state, [event])
     svc._remember(game_id, placed, folded)
@@ -186,7 +186,7 @@ async def reject(
     ed = resolve_edition(rec.edition)
     allowed = person in (p.proposer, rec.owner) or admin
     if not allowed and why_not_confirm(ed, rec.seats, p.proposer, person):
-        return _refused(msg("edits.not_rejecter", number=number), info, p)
+        return _refused(msg("edits_room.not_rejecter", number=number), info, p)
     try:
         p = await svc.store.reject_edit(game_id, number, person)
     except EditDecided as e:
@@ -227,7 +227,7 @@ def _not_confirmer(p: Mapping[str, Any]) -> str:
             "confirms it.")
 
 
-catalogue("en", "edits", {
+catalogue("en", "edits_room", {
     "owner_proposes": "Only the game's owner ({owner}) or a server manager can propose an edit.",
     "cannot": "Cannot edit: {why}",
     "moved": "{why} Confirm edit #{number} again.",

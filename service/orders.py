@@ -75,7 +75,7 @@ class OrdersRoom(ServiceCore):
                 log_before = da.read_log([s.event for s in loaded.events])
                 inner = fair.dice_for(master, log_before, state.round)
         except (StoreError, ValueError) as e:
-            return Result.refused(msg("orders.no_dice", why=str(e)), kind="order", game=info)
+            return Result.refused(msg("orders_room.no_dice", why=str(e)), kind="order", game=info)
         dice = CountingDice(inner)
         try:
             # Decided once, folded once: the states the events lead through come with them.
@@ -88,10 +88,11 @@ class OrdersRoom(ServiceCore):
         except RulesError as e:
             return Result.refused(told(e), kind="order", game=info)
         except OutOfDice as e:
-            return Result.refused(msg("orders.out_of_dice", why=str(e)), kind="order", game=info)
+            return Result.refused(msg("orders_room.out_of_dice", why=str(e)), kind="order",
+                                  game=info)
         except Exception as e:  # an engine bug must not take the table down or change the game
             log.exception("decide failed for %r in game %s", order, game_id)
-            return Result.refused(msg("orders.engine_bug", error=type(e).__name__, why=str(e)),
+            return Result.refused(msg("orders_room.engine_bug", error=type(e).__name__, why=str(e)),
                                   kind="order", game=info)
         events = list(folded.events)
         if not events:
@@ -143,26 +144,26 @@ class OrdersRoom(ServiceCore):
         undoer = last.power if passed and last is not None and last.power else state.power
         if seats.get(undoer) != person and seats.get(state.power) == person and last:
             return Result.refused(
-                msg("orders.not_yours_to_undo", power=state.power, last=last.power,
+                msg("orders_room.not_yours_to_undo", power=state.power, last=last.power,
                     text=last.text, undoer=undoer),
                 kind="undo", game=info)
         if seats.get(undoer) != person:
             return Result.refused(
-                msg("orders.undoer_only", undoer=undoer, power=state.power, mine=mine),
+                msg("orders_room.undoer_only", undoer=undoer, power=state.power, mine=mine),
                 kind="undo", game=info)
         edit = next((s.event for s in loaded.events[last.first_seq : last.end_seq]
                      if isinstance(s.event, ev.EditApplied)), None) if last else None
         if edit is not None:  # both sides agreed to it: one side alone does not take it back
-            return Result.refused(msg("orders.edit_kept", number=edit.proposal), kind="undo",
+            return Result.refused(msg("orders_room.edit_kept", number=edit.proposal), kind="undo",
                                   game=info)
         if last is None or last.power == "":  # the start, or an imported game's commitment
-            return Result.refused(msg("orders.nothing_yet"), kind="undo", game=info)
+            return Result.refused(msg("orders_room.nothing_yet"), kind="undo", game=info)
         if last.power != undoer:
             return Result.refused(
-                msg("orders.nothing_of", power=state.power, last=last.power, text=last.text),
+                msg("orders_room.nothing_of", power=state.power, last=last.power, text=last.text),
                 kind="undo", game=info)
         if last.dice_used or any(isinstance(e, ev.DiceRolled) for e in dropped):
-            return Result.refused(msg("orders.dice_rolled", text=last.text), kind="undo",
+            return Result.refused(msg("orders_room.dice_rolled", text=last.text), kind="undo",
                                   game=info)
         kept = _end_kept(last.text, dropped)
         if kept is not None:
@@ -203,14 +204,14 @@ def _end_kept(text: str, dropped: Sequence[ev.Event]) -> Msg | None:
     deadline."""
     moved_on = any(isinstance(e, ev.TurnStarted | ev.PhaseChanged) for e in dropped)
     if any(isinstance(e, ev.GameWon | ev.GameEnded) for e in dropped):
-        return msg("orders.ended_game", text=text)
+        return msg("orders_room.ended_game", text=text)
     if not moved_on:
         return None
     if text.endswith(REFEREE_NOTE):
-        return msg("orders.deadline_stands", text=text)
+        return msg("orders_room.deadline_stands", text=text)
     seed = next((e for e in dropped if isinstance(e, ev.DiceSeedRevealed)), None)
     if seed is not None:
-        return msg("orders.round_public", text=text, round=seed.round)
+        return msg("orders_room.round_public", text=text, round=seed.round)
     return None
 
 
@@ -223,10 +224,10 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
         name = resolve_power(state.edition.powers, order.power) if order.power else ""
         if not name:
             if len(mine) > 1:
-                raise InvalidOrder(msg("orders.whose_standing", mine=mine))
+                raise InvalidOrder(msg("orders_room.whose_standing", mine=mine))
             return mine[0]
         if name not in mine:
-            raise NotYourTurn(msg("orders.not_yours", power=name, mine=mine))
+            raise NotYourTurn(msg("orders_room.not_yours", power=name, mine=mine))
         return name
     # A battle decision: a defender (or any side owing one) gives it outside its own turn.
     space = reg.decision_space(order)
@@ -234,7 +235,7 @@ def _acting_power(state: GameState, seats: Mapping[str, str], person: str, order
         return _deciding_power(state, mine, order.kind, space)
     if state.power in mine:
         return state.power
-    raise NotYourTurn(msg("orders.turn_of", power=state.power, mine=mine))
+    raise NotYourTurn(msg("orders_room.turn_of", power=state.power, mine=mine))
 
 
 def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str) -> str:
@@ -259,14 +260,14 @@ def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str
     if not owed and state.power in mine:
         # Nothing is pending: let the rules say why (e.g. no battle there).
         return state.power
-    raise NotYourTurn(msg("orders.owes_nothing", mine=mine, space=space,
+    raise NotYourTurn(msg("orders_room.owes_nothing", mine=mine, space=space,
                           waiting=[(p.power, p.what, p.space) for p in owed]))
 
 
 __all__ = ["OrdersRoom"]
 
 
-catalogue("en", "orders", {
+catalogue("en", "orders_room", {
     "no_dice": "This game's dice cannot be rolled ({why}); nothing changed.",
     "out_of_dice": "{why}; nothing changed.",
     "engine_bug": "Internal error in the rules engine ({error}: {why}); nothing changed. Please "
