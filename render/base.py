@@ -29,6 +29,7 @@ from render.icons import draw_icon
 from render.layout import Room, build_room
 from render.view import Rect, View, _apart, _inside
 from rules.edition import Edition
+from rules.turn import hooks
 
 LEGEND_HEIGHT = 124  # the powers' money, the key's units and markers, the key's chip states
 
@@ -502,8 +503,8 @@ def _draw_states(image: Image.Image, edition: Edition, box: tuple[int, int, int,
         (Chip("", land, 9, stacked=True), "stacked: all of a power's units (see game map <space>)"),
         (Marker("battle"), "battle to fight"),
     ]
-    if edition.rules.rules.strategic_bombing:
-        samples.append((Marker("raid"), "bombing raid to fight"))
+    samples += [(Marker(m.glyph), m.legend) for m in hooks.markers()
+                if m.shown(edition.rules.rules)]
     samples.append((Marker("captured", ""), "taken this turn"))
     for item, text in samples:
         w, h = _item_size(item, 1.0)

@@ -156,8 +156,8 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
             rnd = RoundRecord(e.round)
             rec.rounds.append(rnd)
         elif isinstance(e, ev.DiceRolled):
-            if e.stage in ("raid_aa", "raid"):
-                continue  # a strategic bombing raid is not part of the battle
+            if ev.stage_apart(e.stage):
+                continue  # a mechanism's own dice, outside the battle
             if rnd is None or rnd.number != e.round:
                 rnd = RoundRecord(e.round)
                 rec.rounds.append(rnd)

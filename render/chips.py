@@ -17,6 +17,7 @@ from render.view import Rect
 from rules import board, legal
 from rules import orders as od
 from rules.state import GameState
+from rules.turn import hooks
 
 FACTORY = "industrial complex"
 
@@ -50,9 +51,10 @@ class Chip:
 
 @dataclass(frozen=True, slots=True)
 class Marker:
-    """A marker drawn in a space like a chip: an open battle, a pending raid, a capture."""
+    """A marker drawn in a space like a chip: an open battle, a capture, or a mechanism's
+    (``rules.turn.hooks.marker``: the glyph it names, as "target")."""
 
-    kind: str  # "battle", "raid" or "captured"
+    kind: str  # "battle", "captured", or a mechanism's glyph ("target")
     power: str = ""  # the capturer, for "captured"
 
 
@@ -239,14 +241,14 @@ def _draw_marker(draw: ImageDraw.ImageDraw, marker: Marker, box: Rect, u: float,
     cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
     if marker.kind == "battle":
         _burst(draw, cx, cy, r)
-    elif marker.kind == "raid":
+    elif marker.kind == "target":
         _target(draw, cx, cy, r)
     else:
         _flag(draw, cx, cy, r, colours.get(marker.power, _GREY).ink)
 
 
 def _target(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
-    """A bombing raid waiting: a red ring with cross hairs on white."""
+    """A target (an attack on it waiting): a red ring with cross hairs on white."""
     w = max(1, round(r / 5))
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255), outline=theme.BATTLE,
                  width=w + 1)
@@ -268,16 +270,15 @@ def _flag(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
 
 
 def map_items(state: GameState) -> dict[str, list[Item]]:
-    """What each space shows: its markers (open battle, pending raid, taken this turn), then
-    its unit chips."""
+    """What each space shows: its markers (open battle, the mechanisms' markers, taken this
+    turn), then its unit chips."""
     out: dict[str, list[Item]] = {}
     for name, b in state.battles.items():
         if b.step != "done":
             out.setdefault(name, []).append(Marker("battle"))
-    raided = {u.space for u in state.units.values() if u.raid}
-    for name in sorted(raided):
-        if name not in state.marks.raided:
-            out.setdefault(name, []).append(Marker("raid"))
+    for mark in hooks.markers():
+        for name in mark.spaces(state):
+            out.setdefault(name, []).append(Marker(mark.glyph))
     for name in sorted(state.captured_this_turn):
         holder = state.owners.get(name)
         out.setdefault(name, []).append(Marker("captured", holder or ""))

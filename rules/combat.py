@@ -5,9 +5,9 @@ The rules of a battle round are stated once in ``rules/battle/model.py`` and
 in the modules of ``rules/battle``: finding battles (``opening``), the rounds (``rounds``),
 casualty choices (``choice``), retreat (``retreat``), the end of a battle (``conclude``), and
 the mechanisms of one edition each: submarines that declare and submerge (1941 SS-2/SS-3,
-``submerge``), strategic bombing raids (Classic R-SBR, ``raid``). This module takes the orders
-of Conduct Combat and says who owes what; other battle decisions are their mechanisms' own
-(``rules/mechanisms/``).
+``submerge``). This module takes the orders of Conduct Combat and says who owes what; other
+battle decisions are their mechanisms' own (``rules/mechanisms/``), and a mechanism with work
+of its own before a battle is fought says so through ``rules.turn.hooks.before_fight``.
 
 Asynchronous by design: each round stops where a player owes a decision (casualties, press
 or retreat) and continues when it is given. ``battle <space> all`` fights to the end, answering
@@ -21,7 +21,7 @@ Edition differences hang off unit abilities and ``RuleSet`` switches, never an e
 submarines declare (1941 SS-2) or attacking ones always strike first (Classic R-SUB-02);
 submarines submerge (SS-3) or leave between rounds (``sub_retreat``); antiaircraft
 guns fire before a land battle (``anti_air``, R-LC-02); battleships bombard (``bombard``,
-R-AMP-05); strategic bombing raids (``bomb``, R-SBR); dice by column (R-CBT-01/04); who
+R-AMP-05); dice by column (R-CBT-01/04); who
 retreats and where (CC-6B / R-RET, A-13, A-28).
 """
 
@@ -52,7 +52,6 @@ from rules.battle.forces import (
     targets,
 )
 from rules.battle.opening import open_battles
-from rules.battle.raid import decide_raid, open_raids
 from rules.battle.retreat import retreat, retreat_options
 from rules.battle.rounds import auto_end_unfireable, fight, go_on
 from rules.battle.submerge import awaiting_declaration, declare_subs
@@ -60,13 +59,14 @@ from rules.decisions import Owed, Pending
 from rules.dice import Dice
 from rules.errors import IllegalOrder, NotYourTurn
 from rules.state import BattleState, GameState
+from rules.turn import hooks
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
 __all__ = [
-    "decide_attacker", "decide_decision", "decide_raid", "default_choice", "forced_choice",
-    "movement_left", "next_battles", "open_battles", "open_raids", "owed_hits", "owed_side",
+    "decide_attacker", "decide_decision", "default_choice", "forced_choice",
+    "movement_left", "next_battles", "open_battles", "owed_hits", "owed_side",
     "pending_decisions", "retreat_options", "targets", "validate_choice", "worth_less_first",
     "worth_now",
 ]
@@ -91,7 +91,6 @@ def pending_decisions(s: GameState) -> list[Pending]:
                                         b.space))
         elif b.step == "press_or_retreat":
             out.append(Pending(b.attacker, Owed.PRESS_OR_RETREAT, b.space))
-    out.extend(Pending(s.power, Owed.BOMBING_RAID, x) for x in open_raids(s))
     return out
 
 
@@ -114,11 +113,8 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
             f"The amphibious assault on {b.space} waits for the sea battle in {b.blocked_by}: "
             "sea combat comes first (AA-1)."
         )
-    if b.space in open_raids(s):
-        raise IllegalOrder(
-            f"Resolve the strategic bombing raid on {b.space} first, with 'bomb {b.space}'; the "
-            "battle there follows (A-16)."
-        )
+    for check in hooks.fight_checks():  # a mechanism's work there comes first
+        check(s, b.space)
     if not _is_amphibious_part(s, b) and rules_of(s).amphibious_first:
         # CC-0: general combat, sea battles included, waits for every announced assault.
         first = [x.space for x in s.battles.values()

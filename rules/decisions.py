@@ -6,47 +6,65 @@ Front ends and the service branch on ``Pending.kind`` (an ``Owed``), never on th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from enum import Enum
+from typing import ClassVar
 
 
-class Owed(Enum):
-    """What a power owes: its turn, or one decision in a battle or raid."""
+class _Kinds(type):
+    """Iterating over ``Owed`` gives every kind known now, in the order they were made."""
 
-    TURN = "turn"
-    CASUALTIES = "casualties"
-    SUBMERGE_OR_STRIKE = "submerge or strike"
-    PRESS_OR_RETREAT = "press or retreat"
-    BOMBING_RAID = "bombing raid"
+    def __iter__(cls) -> Iterator[Owed]:
+        return iter(list(Owed._KINDS.values()))
+
+
+class Owed(metaclass=_Kinds):
+    """What a power owes: its turn, or one decision in a battle or in a mechanism's own action.
+
+    The kinds are open: those of every battle are here; a mechanism defines its own
+    (``Owed("<label>", verb=...)`` at import) and registers the orders that answer it
+    (``rules.turn.registry.order(..., answers=kind)``), whom the game waits for
+    (``rules.turn.registry.waits``) and the referee's default answer
+    (``rules.turn.hooks.default``). Each kind is one object, compared with ``is``.
+    """
+
+    _KINDS: ClassVar[dict[str, Owed]] = {}
+    TURN: ClassVar[Owed]
+    CASUALTIES: ClassVar[Owed]
+    SUBMERGE_OR_STRIKE: ClassVar[Owed]
+    PRESS_OR_RETREAT: ClassVar[Owed]
+
+    __slots__ = ("_answers", "value", "verb")
+
+    def __init__(self, value: str, *, verb: str = "") -> None:
+        if value in Owed._KINDS:
+            raise ValueError(f"two kinds of owed decision named {value!r}")
+        # The engine's label: in JSON, in messages and in the keys of waits (keep it stable).
+        self.value = value
+        # The order verb (and slash command) that answers this wait first ('' for a turn).
+        self.verb = verb
+        self._answers: set[str] = set()
+        Owed._KINDS[value] = self
 
     @property
     def answers(self) -> frozenset[str]:
         """The order kinds that answer this wait, as the mechanisms registered them."""
-        return frozenset(_ANSWERS[self])
+        return frozenset(self._answers)
 
-    @property
-    def verb(self) -> str:
-        """The order verb (and slash command) that answers this wait first: ``casualties``,
-        ``submerge``, ``press``, ``bomb``; empty for a turn."""
-        return _VERBS[self]
+    def __repr__(self) -> str:
+        return f"Owed({self.value!r})"
 
 
-_VERBS: dict[Owed, str] = {
-    Owed.TURN: "",
-    Owed.CASUALTIES: "casualties",
-    Owed.SUBMERGE_OR_STRIKE: "submerge",
-    Owed.PRESS_OR_RETREAT: "press",
-    Owed.BOMBING_RAID: "bomb",
-}
-
-# Filled by the mechanisms that register their orders (``rules.turn.registry.order``).
-_ANSWERS: dict[Owed, set[str]] = {kind: set() for kind in Owed}
+Owed.TURN = Owed("turn")
+Owed.CASUALTIES = Owed("casualties", verb="casualties")
+Owed.SUBMERGE_OR_STRIKE = Owed("submerge or strike", verb="submerge")
+Owed.PRESS_OR_RETREAT = Owed("press or retreat", verb="press")
 
 
 def answered_by(kind: Owed, order_kind: str) -> None:
     """Orders of ``order_kind`` answer the wait ``kind`` (a mechanism registers its orders
     with ``rules.turn.registry.order(..., answers=kind)``)."""
-    _ANSWERS[kind].add(order_kind)
+    kind._answers.add(order_kind)
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,10 @@
 
 A standing casualty order, or else the default (cheapest first, two-hit units absorb first,
 transports last, the attacker keeping its last land unit — H-1..H-7) answers casualties;
-submarines strike (SS-2); an attacker that must press or retreat presses (CC-6); a strategic
-bombing raid left unresolved is resolved (R-SBR). A choice that is never owed has no default.
-A power absent in an optional phase (a phase handler's ``absent_ends``: Classic's weapons
-development, R-TEC-01) has the phase ended.
+submarines strike (SS-2); an attacker that must press or retreat presses (CC-6); a decision of
+a mechanism's own gets the answer it registered (``rules.turn.hooks.default``). A choice that
+is never owed has no default. A power absent in an optional phase (a phase handler's
+``absent_ends``: Classic's weapons development, R-TEC-01) has the phase ended.
 
 ``phase_end_order`` is the referee's order that moves an absent player's phase on once no
 decision is owed: the phase ends, unless Conduct Combat still has a battle open (CC-0: combat
@@ -19,6 +19,7 @@ from rules import orders as od
 from rules.decisions import Owed
 from rules.engine import pending
 from rules.state import GameState
+from rules.turn import hooks
 from rules.turn import registry as reg
 
 
@@ -30,8 +31,9 @@ def default_orders(state: GameState) -> list[od.Order]:
             if reg.phase_handler(state.phase).absent_ends and p.power == state.power:
                 out.append(od.EndPhase(power=p.power, phase=state.phase))
             continue
-        if p.kind is Owed.BOMBING_RAID:
-            out.append(od.Bomb(power=p.power, space=p.space))
+        answer = hooks.default_for(p.kind)
+        if answer is not None:
+            out.append(answer(state, p))
             continue
         b = state.battles.get(p.space)
         if b is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, field_validator
 
 _TYPES: dict[str, type[Event]] = {}
 
@@ -100,7 +100,9 @@ class UnitMove(BaseModel):
     loaded: bool = False  # boarded a transport/carrier with this move
     offloaded: bool = False  # left a transport with this move
     assault: str | None = None  # amphibious assault target declared (CM-17)
-    raid: bool = False  # bomber declared on a strategic bombing raid (Classic R-SBR-01)
+    # Kept here only so that stored logs read and hash as written: a declaration a mechanism
+    # records on the move (``rules.turn.hooks.MoveRule.mark``; rules/mechanisms/bombing.py).
+    raid: bool = False
 
 
 class UnitsMoved(Event):
@@ -165,13 +167,31 @@ class SeaborneLanded(Event):
     units: tuple[int, ...]
 
 
+_STAGES = frozenset({"fire", "strike", "overflight", "aa", "bombard"})
+_APART: set[str] = set()
+
+
+def dice_stage(name: str) -> str:
+    """Register a ``DiceRolled`` stage that a mechanism rolls outside any battle (its own dice:
+    the battles' fold, pictures and luck report leave them to it, ``stage_apart``). Returns it."""
+    if name in _STAGES:
+        raise ValueError(f"{name!r} is a stage of the battles")
+    _APART.add(name)
+    return name
+
+
+def stage_apart(name: str) -> bool:
+    """A stage a mechanism rolls outside any battle (``dice_stage``)."""
+    return name in _APART
+
+
 class DiceRolled(Event):
     """One side fired: dice per unit group, faces, hits (CC-3a, CC-4a).
 
     ``stage`` says which fire: "fire" (the round's Steps 3/4), "strike" (submarines first, SS-4
     / R-SUB-02), "aa" (antiaircraft gun before a land battle, R-LC-02), "bombard" (battleships'
-    support shot, R-AMP-05); a strategic bombing raid rolls "raid_aa" (R-SBR-02) and "raid"
-    (damage dice, R-SBR-03: ``hits`` is 0, the damage is their sum, see ``RaidResolved``).
+    support shot, R-AMP-05), or a stage a mechanism rolls outside any battle, registered with
+    ``dice_stage`` (its module says what ``hits`` means there).
     """
 
     type: Literal["DiceRolled"] = "DiceRolled"
@@ -187,7 +207,14 @@ class DiceRolled(Event):
     # "strike": submarines first (SS-4/SS-5, R-SUB-02); "overflight": an antiaircraft gun firing
     # at aircraft flying over its territory in Combat Move (Classic R-AIR-05/R-AAG-03), outside
     # any battle (``round`` 0); see the class docstring for the others.
-    stage: Literal["fire", "strike", "overflight", "aa", "bombard", "raid_aa", "raid"] = "fire"
+    stage: str = "fire"
+
+    @field_validator("stage")
+    @classmethod
+    def _known_stage(cls, v: str) -> str:
+        if v not in _STAGES and v not in _APART:
+            raise ValueError(f"unknown stage {v[:40]!r}")
+        return v
 
     def roll_purposes(self) -> list[str]:
         """The purpose of each group's roll, as given to the dice (for verification)."""
@@ -241,19 +268,6 @@ class UnitsRemoved(Event):
     launched: tuple[int, ...] = ()  # own fighters of a sunk attacking carrier: airborne (A-7)
 
 
-class RaidResolved(Event):
-    """A strategic bombing raid is over (R-SBR-01..04): the bombers that raided, those the
-    antiaircraft gun shot down, and the damage (the sum of the survivors' dice) the territory's
-    owner must pay (``DamagePaid`` follows)."""
-
-    type: Literal["RaidResolved"] = "RaidResolved"
-    space: str
-    attacker: str
-    defender: str | None
-    bombers: tuple[int, ...]
-    lost: tuple[int, ...] = ()
-    damage: int = 0
-    note: str = ""
 
 
 class BattleRoundEnded(Event):
@@ -288,8 +302,8 @@ class BattleEnded(Event):
 
 
 class DamagePaid(Event):
-    """A power pays damage to the bank (R-SBR-04, and other attacks on its complexes); what its
-    treasury cannot cover becomes a debt, settled out of its next income (R-SBR-05, R-INC-03)."""
+    """A power pays damage to the bank (attacks on its industrial complexes); what its
+    treasury cannot cover becomes a debt, settled out of its next income (Classic R-INC-03)."""
 
     type: Literal["DamagePaid"] = "DamagePaid"
     power: str
@@ -318,7 +332,7 @@ class PurchaseRefunded(Event):
 
 class IncomeCollected(Event):
     """Income collected (IN-1 / R-INC-01); ``debt_paid`` of it settles earlier unpaid damage first
-    (Classic R-INC-03, R-SBR-05), so the treasury grows by ``amount - debt_paid``."""
+    (Classic R-INC-03), so the treasury grows by ``amount - debt_paid``."""
 
     type: Literal["IncomeCollected"] = "IncomeCollected"
     power: str

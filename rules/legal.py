@@ -19,6 +19,7 @@ from rules import board, combat, engine, production, tech
 from rules import orders as od
 from rules.errors import AmbiguousOrder, RulesError
 from rules.state import BattleState, GameState, Unit
+from rules.turn import hooks
 from rules.turn import registry as reg
 
 # Casualty choices beyond the default are many when hits and unit types are many; a handful is
@@ -31,9 +32,10 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
 
     Covers purchase (one of each affordable unit, ``buy clear``), moves of one unit and of the
     whole group of that type in a space (with ``via`` for ambiguous blitz routes), loads and
-    offloads, battle/press/retreat, strategic bombing raids (``bomb``), casualty choices and
-    submarine declarations (strike, submerge all or some) the power owes, placements, what the
-    mechanisms add (``rules.turn.registry.candidates``, battle decisions included)
+    offloads, battle/press/retreat, casualty choices and submarine declarations (strike,
+    submerge all or some) the power owes, placements, what the mechanisms add
+    (``rules.turn.registry.candidates``, battle decisions included; variants of a move,
+    ``rules.turn.hooks.variants``)
     and ``end``. ``end confirm`` is listed only when a
     plain ``end`` is refused (it forfeits something, e.g. unlanded air units or unplaced
     units). Standing casualty orders are settings rather than moves and are not listed.
@@ -100,6 +102,8 @@ def candidate_orders(state: GameState, power: str) -> Iterator[od.Order]:
         yield from more(state, power)
     if power != state.power:
         return
+    for more in reg.candidates_in(state.phase, first=True):  # the mechanisms' first
+        yield from more(state, power)
     match state.phase:
         case "purchase":
             yield from _purchase_candidates(state, power)
@@ -167,12 +171,12 @@ def _move_candidates(s: GameState, power: str) -> Iterator[od.Order]:
             targets = _sea_targets(s, space, left)
         else:
             targets = _air_targets(s, power, space, left)
-        raids = (dom == "air" and s.phase == board.COMBAT and ed.rules.rules.strategic_bombing
-                 and ed.units[name].abilities.strategic_bomber)
+        vary = hooks.variants_of(od.Move)  # what the mechanisms add to a move
         for to in targets:
-            yield od.Move(power=power, units={name: 1}, frm=space, to=to)
-            if raids and any(ed.units[u.type].abilities.factory for u in s.units_in(to)):
-                yield od.Move(power=power, units={name: 1}, frm=space, to=to, raid=True)
+            move = od.Move(power=power, units={name: 1}, frm=space, to=to)
+            yield move
+            for variants in vary:
+                yield from variants(s, move)
 
 
 def _land_targets(s: GameState, power: str, space: str, left: int,
@@ -219,8 +223,6 @@ def _air_targets(s: GameState, power: str, space: str, left: int) -> list[str]:
 
 
 def _battle_candidates(s: GameState, power: str) -> Iterator[od.Order]:
-    for space in combat.open_raids(s):
-        yield od.Bomb(power=power, space=space)
     for b in s.battles.values():
         if b.step == "done" or b.attacker != power:
             continue

@@ -9,6 +9,8 @@ gives the same per power and per side of the game.
 
 A multinational defence rolls its dice together (CC-2b), so its dice are counted for the
 defending powers jointly ("United Kingdom + United States"); per side they add up exactly.
+Dice a mechanism rolls outside any battle are left out, unless it registered them as an
+engagement of their own (``rules.turn.hooks.apart``).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from rules import events as ev
 from rules.dice import SIDES
 from rules.edition import Edition
+from rules.turn import hooks
 
 __all__ = ["BattleLuck", "GameLuck", "Luck", "battle_luck", "game_luck", "luck_text", "roll_luck"]
 
@@ -113,7 +116,9 @@ def battle_luck(events: Iterable[ev.Event], space: str | None = None) -> list[Ba
     (by first roll; battles without dice last)."""
     out: list[BattleLuck] = []
     current: dict[str, int] = {}  # space -> index in out of its battle going on
-    raids: dict[str, int] = {}  # space -> index in out of its bombing raid going on
+    apart = {a.stage: a for a in hooks.apart_rolls()}
+    ends = {a.ended_by: a for a in apart.values()}
+    engaged: dict[tuple[str, str], int] = {}  # (stage, space) -> index in out, going on
     game_round = 1
     rounds_seen: dict[int, set[int]] = {}
     first_roll: dict[int, int] = {}  # index in out -> position of its first roll in the log
@@ -121,30 +126,32 @@ def battle_luck(events: Iterable[ev.Event], space: str | None = None) -> list[Ba
         if isinstance(e, ev.TurnStarted):
             game_round = e.round
             current = {}
-            raids = {}
+            engaged = {}
         elif isinstance(e, ev.BattleOpened):
             current[e.space] = len(out)
             out.append(BattleLuck(space=e.space, round=game_round, attacker=e.attacker,
                                   defenders=e.defenders))
-        elif isinstance(e, ev.DiceRolled) and e.stage == "raid_aa":
-            # A bombing raid's antiaircraft fire (R-SBR-02): a "battle" of its own, beside any
-            # battle in the same territory (A-16); who raided is known at RaidResolved.
-            i = raids.get(e.space)
+        elif isinstance(e, ev.DiceRolled) and e.stage in apart:
+            # A mechanism's engagement of its own, beside any battle in the same space; who
+            # fought it is known when it ends.
+            i = engaged.get((e.stage, e.space))
             if i is None:
-                raids[e.space] = i = len(out)
+                engaged[(e.stage, e.space)] = i = len(out)
                 out.append(BattleLuck(space=e.space, round=game_round, attacker="attacker",
                                       defenders=()))
             first_roll.setdefault(i, pos)
-            out[i] = out[i].model_copy(update={"defending": out[i].defending + roll_luck(e.groups),
+            side = "attacking" if e.side == "attacker" else "defending"
+            out[i] = out[i].model_copy(update={side: getattr(out[i], side) + roll_luck(e.groups),
                                                "rounds": 1})
-        elif isinstance(e, ev.RaidResolved):
-            i = raids.pop(e.space, None)
+        elif type(e) in ends:
+            a = ends[type(e)]
+            where, attacker, defenders = a.ended(e)
+            i = engaged.pop((a.stage, where), None)
             if i is not None:
                 out[i] = out[i].model_copy(update={
-                    "attacker": e.attacker, "result": "raid",
-                    "defenders": (e.defender,) if e.defender else ()})
-        elif isinstance(e, ev.DiceRolled) and e.stage not in ("overflight", "raid"):
-            # (a raid's damage dice are no hits: R-SBR-03 sums them)
+                    "attacker": attacker, "result": a.result, "defenders": defenders})
+        elif (isinstance(e, ev.DiceRolled) and e.stage != "overflight"
+              and not ev.stage_apart(e.stage)):
             i = current.get(e.space)
             if i is None:  # dice without an opened battle: keep them, attacker unknown
                 current[e.space] = i = len(out)
@@ -208,8 +215,12 @@ def _line(who: str, luck: Luck) -> str:
 
 
 _RESULT = {"attacker": "attacker won", "defender": "defender held", "both destroyed":
-           "both destroyed", "retreat": "attacker retreated", "no combat": "nobody could hit",
-          "raid": "bombing raid"}
+           "both destroyed", "retreat": "attacker retreated", "no combat": "nobody could hit"}
+
+
+def _apart_words() -> dict[str, str]:
+    """How the report says the results of the mechanisms' engagements of their own."""
+    return {a.result: a.words for a in hooks.apart_rolls()}
 
 
 def luck_text(report: GameLuck, space: str | None = None) -> str:
@@ -219,8 +230,9 @@ def luck_text(report: GameLuck, space: str | None = None) -> str:
         return f"No battles{where} yet: no dice to judge."
     lines = [f"Luck{' in ' + space if space else ''}: hits rolled against hits expected "
              "(z: in standard deviations)."]
+    results = {**_apart_words(), **_RESULT}
     for b in report.battles:
-        how = _RESULT.get(b.result or "", "going on")
+        how = results.get(b.result or "", "going on")
         lines.append(f"Round {b.round}, {b.space} ({b.attacker} attacking, {how}): "
                      f"{_line(b.attacker, b.attacking)}; {_line(b.defenders_label, b.defending)}.")
     lines.append("Per power: " + "; ".join(_line(k, v) for k, v in report.powers.items()) + ".")

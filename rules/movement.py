@@ -18,6 +18,7 @@ from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
+from rules.turn import hooks
 from rules.words import counted
 
 if TYPE_CHECKING:
@@ -92,8 +93,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             raise IllegalOrder(msg("move.factory", "UL-4"))
         if ed.units[name].abilities.anti_air and phase == COMBAT:
             raise IllegalOrder(msg("move.aa_in_combat", "R-AAG-02", unit=name))
-    if order.raid:
-        _check_raid(s, order)
+    for rule in hooks.move_rules():  # what the move declares for a mechanism
+        rule.check(s, order)
     frm_sea = ed.is_sea(order.frm)
     to_sea = ed.is_sea(order.to)
     moves: list[ev.UnitMove] = []
@@ -190,6 +191,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     if phase == COMBAT and ed.rules.rules.aa_overflight_fire:
         lost = _overflight_fire(tx, moves, power, dice)
         moves = [m for m in moves if m.id not in lost]
+    for rule in hooks.move_rules():
+        moves = [rule.mark(s, order, m) for m in moves]
     if moves:
         tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
                               moves=tuple(moves), blitzed=tuple(blitzed)))
@@ -282,31 +285,6 @@ def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
                            zone=here, carriers=bool(carriers), seats=seats, flying=flying))
 
 
-def _check_raid(s: GameState, order: od.Move) -> None:
-    """R-SBR-01: only bombers, only in Combat Move, only on an enemy territory with an
-    industrial complex; the edition must have strategic bombing (RuleSet.strategic_bombing)."""
-    ed = s.edition
-    if not ed.rules.rules.strategic_bombing:
-        raise IllegalOrder(f"{ed.rules.title} has no strategic bombing raids: drop 'raid' and "
-                           "attack the territory's units.")
-    if s.phase != COMBAT:
-        raise IllegalOrder("A strategic bombing raid is declared in Combat Movement "
-                           "(R-SBR-01); in Non-combat Movement bombers only fly to land.")
-    others = [n for n in order.units if not ed.units[n].abilities.strategic_bomber]
-    if others:
-        raise IllegalOrder(
-            f"Only bombers make strategic bombing raids (R-SBR-01), not {', '.join(others)}: "
-            "move the other units with an order of their own."
-        )
-    to = order.to
-    if ed.is_sea(to) or not is_hostile_territory(s, to, order.power):
-        raise IllegalOrder(f"A raid targets an enemy territory with an industrial complex "
-                           f"(R-SBR-01); {to} is not enemy territory.")
-    if not any(ed.units[u.type].abilities.factory for u in s.units_in(to)):
-        raise IllegalOrder(f"{to} has no industrial complex to bomb (R-SBR-01): attack it "
-                           "without 'raid', or raid a territory with a complex.")
-
-
 def _violations(s: GameState, moves: list[ev.UnitMove]) -> list[str]:
     """Neutrals this Combat Move enters (land units) or flies over (aircraft), in path order
     (R-NEU-02, A-30); each is taken and paid for once."""
@@ -325,7 +303,7 @@ AA_HIT = 1  # R-AAG-03: each 1 destroys an aircraft
 def _overflight_fire(tx: Tx, moves: list[ev.UnitMove], power: str,
                      dice: Dice | None) -> set[int]:
     """R-AIR-05 / R-AAG-03 / A-06: each enemy antiaircraft gun in a territory the aircraft of
-    this move fly over (not their destination: that gun fires in the battle or raid) rolls one
+    this move fly over (not their destination: that gun fires there, in Conduct Combat) rolls one
     die per aircraft still flying; each 1 destroys one. Which: the cheapest aircraft first (the
     referee's choice for the owner, A-04); give a separate order per type to choose otherwise.
     Returns the ids destroyed."""
@@ -397,8 +375,7 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
           and not friendly_at_turn_start(s, dest, u.owner)):
         raise IllegalOrder(msg("move.air_unsafe", "NC-6/NC-7", unit=u.type, space=dest,
                                sea=ed.is_sea(dest)))
-    return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None,
-                       raid=order.raid and phase == COMBAT)
+    return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None)
 
 
 def _air_combat_target(s: GameState, dest: str, power: str) -> bool:

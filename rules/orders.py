@@ -60,8 +60,7 @@ class Move(Order):
 
     Land units moved into a sea zone load onto transports there; land units moved from a sea
     zone to a territory offload. ``via`` fixes intermediate spaces; otherwise the engine finds a
-    legal path when it is unambiguous. ``raid``: bombers declare a strategic bombing raid on the
-    industrial complex in ``to`` (Classic R-SBR-01) instead of attacking its units.
+    legal path when it is unambiguous.
     """
 
     kind: Literal["move"] = "move"
@@ -69,6 +68,9 @@ class Move(Order):
     frm: str
     to: str
     via: tuple[str, ...] = ()
+    # A declaration the move carries for a mechanism (rules/mechanisms/bombing.py says what it
+    # means and checks it: ``rules.turn.hooks.MoveRule``); a field here only so that stored
+    # orders read and hash as written.
     raid: bool = False
 
 
@@ -119,13 +121,6 @@ class Strike(Order):
     """Submarines of this power make a surprise strike (SS-4/SS-5) rather than submerge."""
 
     kind: Literal["strike"] = "strike"
-    space: str
-
-
-class Bomb(Order):
-    """Resolve the strategic bombing raid on a territory (Classic R-SBR-01..05)."""
-
-    kind: Literal["bomb"] = "bomb"
     space: str
 
 

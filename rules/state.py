@@ -175,7 +175,7 @@ class GameState:
     carrier_promises: tuple[tuple[int, str], ...] = ()  # fighter id -> sea zone (AIR-5)
     captured_this_turn: frozenset[str] = frozenset()
     techs: dict[str, tuple[str, ...]] = field(default_factory=dict)  # power -> developments (R-TEC)
-    debts: dict[str, int] = field(default_factory=dict)  # unpaid bombing damage (R-SBR-05)
+    debts: dict[str, int] = field(default_factory=dict)  # unpaid damage (R-INC-03)
     marks: TurnMarks = TurnMarks()  # this turn's markers (cleared per turn)
     parts: Parts = field(default_factory=Parts)  # the mechanisms' own parts (``part``)
     ended: str | None = None  # "draw" or "cancelled": over without a winner (GameEnded)

@@ -1,5 +1,6 @@
 """Control of territories: capture, liberation (LIB-1, LIB-2), capitals (CAP-1, CAP-3), and
-damage a power pays to the bank (R-SBR-04/05). Used by movement and combat; no orders of its own.
+damage a power pays to the bank, a debt when its treasury falls short (R-INC-03). Used by several
+mechanisms; no orders of its own.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def charge_damage(tx: Tx, power: str, amount: int, reason: str, rule: str) -> None:
-    """``power`` pays ``amount`` to the bank; a shortfall becomes a debt (R-SBR-04/05)."""
+    """``power`` pays ``amount`` to the bank; a shortfall becomes a debt, settled out of its
+    next income (R-INC-03)."""
     if amount <= 0:
         return
     paid = min(amount, max(tx.state.treasury.get(power, 0), 0))

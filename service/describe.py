@@ -20,6 +20,7 @@ from rules.engine import evolve, phase_name
 from rules.messages import Msg, msg
 from rules.state import GameState
 from rules.tech import technologies
+from rules.turn import hooks
 from rules.turn import registry as reg
 from rules.words import possessive
 from service import describe_en  # noqa: F401  (the English of the event lines)
@@ -103,7 +104,8 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> Msg:
         to=e.to, via=list(next(iter(via))) if len(via) == 1 else [],
         loading=any(m.loaded for m in e.moves), offloading=any(m.offloaded for m in e.moves),
         assaults=sorted({m.assault for m in e.moves if m.assault}), blitzed=list(e.blitzed),
-        raid=any(m.raid for m in e.moves),
+        # what the move declared for a mechanism, in the mechanism's own messages
+        notes=[n for more in hooks.notes_for(ev.UnitsMoved) for n in more(s, e)],
         # fighters that stayed behind their carrier
         stayed=_count_ids(s, (m.id for m in stayed)),
     )
@@ -132,6 +134,9 @@ def _seaborne(s: GameState, e: ev.SeaborneLanded) -> Msg:
 
 
 def _dice(s: GameState, e: ev.DiceRolled) -> Msg:
+    own = hooks.stage_words_for(e.stage)  # a mechanism's own dice
+    if own is not None:
+        return own(s, e)
     return msg("event.dice", stage=e.stage, space=e.space, round=e.round, side=e.side,
                groups=[(utype, value, tuple(fs)) for utype, value, fs in e.groups],
                hits=e.hits, scripted=e.dice == "scripted")
@@ -182,12 +187,6 @@ def _round_started(s: GameState, e: ev.BattleRoundStarted) -> Msg:
 def _subs_declared(s: GameState, e: ev.SubmarinesDeclared) -> Msg:
     return msg("event.subs_declared", "SS-2", space=e.space, side=e.side,
                strike=_count_ids(s, e.strike), submerge=_count_ids(s, e.submerge), how=e.how)
-
-
-def _raid(s: GameState, e: ev.RaidResolved) -> Msg:
-    return msg("event.raid", "R-SBR-03", space=e.space, attacker=e.attacker, note=e.note,
-               lost=len(e.lost), bombers=len(e.bombers), defender=e.defender,
-               damage=e.damage)
 
 
 def _round_ended(s: GameState, e: ev.BattleRoundEnded) -> Msg:
@@ -326,7 +325,6 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], Msg]] = {
     ev.BattleRoundEnded: _round_ended,
     ev.BattleRoundStarted: _round_started,
     ev.SubmarinesDeclared: _subs_declared,
-    ev.RaidResolved: _raid,
     ev.BattlePressed: _pressed,
     ev.BattleRetreated: _retreated,
     ev.BattleEnded: _battle_ended,

@@ -48,10 +48,6 @@ def _short(hex_: str) -> str:
     return hex_[:16] + "…" if len(hex_) > 16 else hex_
 
 
-def _n_bombers(n: int) -> str:
-    return "no bomber" if n == 0 else f"{n} bomber{'s' if n != 1 else ''}"
-
-
 def _game_started(p: P) -> str:
     how = " from a given position" if p["position"] else ""
     opts = f" with options {', '.join(p['options'])}" if p["options"] else ""
@@ -78,8 +74,7 @@ def _moved(p: P) -> str:
         notes.append(f"amphibious assault on {', '.join(p['assaults'])}")
     if p["blitzed"]:
         notes.append(f"blitzing through {', '.join(p['blitzed'])}")
-    if p["raid"]:
-        notes.append(f"strategic bombing raid on {p['to']}")
+    notes += [str(n) for n in p["notes"]]  # a mechanism's notes (English: str)
     if p["stayed"]:
         notes.append(f"{_units(p['stayed'])} stayed airborne in {p['frm']}")
     if notes:
@@ -136,12 +131,6 @@ def _dice(p: P) -> str:
         line = (f"Aircraft flew over {space}: its {guns.removeprefix('1 ')} rolled "
                 f"{faces or 'nothing'} → {_hits(p['hits'])} (hits on 1, R-AIR-05)")
         return line + (" [scripted dice]." if p["scripted"] else ".")
-    if stage == "raid_aa":
-        return (f"Bombing raid on {space}: the antiaircraft gun rolled {faces} → "
-                f"{_n_bombers(p['hits'])} shot down (R-SBR-02).")
-    if stage == "raid":
-        return (f"Bombing raid on {space}: the bombers rolled {faces} → "
-                f"{sum(f for g in groups for f in g[2])} damage (R-SBR-03).")
     if not groups:
         return (f"Battle in {space}, round {p['round']}: the {side} rolls no dice "
                 "(no unit left to fire, or nothing left it can hit).")
@@ -196,16 +185,6 @@ def _subs_declared(p: P) -> str:
     how = "" if p["how"] == "choice" else f", {p['how']}"
     return (f"In {p['space']} the {who} submarines: {'; '.join(parts) or 'none'} "
             f"({p['rule']}{how}).")
-
-
-def _raid(p: P) -> str:
-    line = f"Bombing raid on {p['space']} by {p['attacker']}"
-    if p["note"]:
-        return f"{line}: {p['note']}."
-    if p["lost"]:
-        line += f" ({p['lost']} of {p['bombers']} bombers shot down)"
-    who = p["defender"] or "nobody"
-    return f"{line}: {ipcs(p['damage'])} of damage for {who} ({p['rule']})."
 
 
 def _round_ended(p: P) -> str:
@@ -333,7 +312,6 @@ catalogue("en", "event", {
     "removed": _removed,
     "round_started": "Battle in {space}: round {round} begins.",
     "subs_declared": _subs_declared,
-    "raid": _raid,
     "round_ended": _round_ended,
     "pressed": lambda p: f"{p['attacker'] or 'The attacker'} presses the attack in {p['space']}.",
     "retreated": _retreated,

@@ -1,7 +1,7 @@
 """What a game waits for, who is told and when, and deadlines that follow the waits.
 
 A *wait* is one thing the game needs from one person: a power's phase (``phase``) or a battle
-decision (``decision``: casualties, press or retreat, submerge or strike, a bombing raid). Its
+decision (``decision``: casualties, press or retreat, submerge or strike, a mechanism's own). Its
 ``key`` names the game, power, person, kind, what, space, battle round, game round and phase,
 so the same wait seen twice has the same key and "a wait began" means "a key appeared". Waits
 are computed from the stored game (``current_waits``), never remembered in memory.

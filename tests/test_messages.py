@@ -30,10 +30,8 @@ ERRORS = {"RulesError", "InvalidOrder", "IllegalOrder", "AmbiguousOrder", "NotYo
 
 # Modules whose refusals still hold English (shrinks to nothing; never grows).
 NOT_YET = {
-    "rules/battle/raid.py",
     "rules/combat.py",
     "rules/mechanisms/combat.py",
-    "rules/movement.py",
     "rules/language/battles.py",
 }
 

@@ -54,7 +54,7 @@ from rules import orders as od
 from rules.dice import ScriptedDice
 from rules.errors import RulesError
 from rules.legal import legal_orders
-from rules.mechanisms import research, rockets, withdrawal
+from rules.mechanisms import bombing, research, rockets, withdrawal
 from rules.position import state_json
 from rules.state import GameState
 from service import language as ps
@@ -276,7 +276,7 @@ def order_line(order: od.Order) -> str:
         case withdrawal.Withdraw():
             line = f"withdraw {order.space}" + ("" if order.count is None else f" {order.count}")
             return line + ("" if order.to is None else f" to {order.to}")
-        case od.Bomb():
+        case bombing.Bomb():
             return f"bomb {order.space}"
         case od.Place():
             return f"place {units(order.units)} in {order.space}"

@@ -13,9 +13,8 @@ end: ``odds`` (the questions and answers) and ``odds_core`` (the method).
 The combat, which rolls dice, asks players and emits events (``rules.combat`` takes its orders):
 ``forces`` (the units of an open battle, as the model sees them), ``opening`` (finding
 battles), ``rounds`` (the steps of a round), ``choice`` (casualty choices), ``retreat``,
-``conclude`` (Step 7), and one module per edition mechanism: ``submerge`` (1941 SS-2/SS-3),
-``raid`` (Classic strategic bombing, R-SBR). Mechanisms of their own (``rules/mechanisms/``)
-build on these modules; nothing here imports them.
+``conclude`` (Step 7), and ``submerge`` (1941 SS-2/SS-3). Mechanisms of their own
+(``rules/mechanisms/``) build on these modules; nothing here imports them.
 
 Modules here import each other without cycles (import-linter ``battle-acyclic``).
 """

@@ -9,6 +9,7 @@ from rules import events as ev
 from rules.battle import model as bm
 from rules.board import enemy_units, is_hostile_sea, is_hostile_territory
 from rules.state import GameState, Unit
+from rules.turn import hooks
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -53,12 +54,12 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
                                     launched=launched, hostile_at_start=hostile))
             sea_battles.add(z)
     s = tx.state
+    aside = hooks.units_aside(s)  # on an errand of their own: no battle where they stand
     bombarded: set[int] = set()
     for t in [n for n in ed.spaces if not ed.is_sea(n)]:
         if not is_hostile_territory(s, t, power):
             continue
-        # R-BMB-03 / A-16: bombers on a strategic bombing raid fight no battle there.
-        present = [u for u in s.units_in(t) if u.owner == power and not u.raid]
+        present = [u for u in s.units_in(t) if u.owner == power and u.id not in aside]
         pending_cargo = [c for c in s.units.values()
                          if c.owner == power and c.assault == t and c.carried_by is not None]
         if not present and not pending_cargo:

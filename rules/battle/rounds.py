@@ -274,7 +274,7 @@ def fire(tx: Tx, b: BattleState, side: str, dice: Dice, stage: str = "fire") -> 
                           purpose=f"{b.space} round {rnd} {label}",
                           groups=tuple(out), hits=min(hits, assignable),
                           categories=tuple(cats), dice=dice.name,
-                          stage=stage))  # type: ignore[arg-type]
+                          stage=stage))
 
 
 def _end(tx: Tx, b: BattleState, end: Ending) -> None:

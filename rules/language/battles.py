@@ -1,5 +1,5 @@
 """The battle orders, described once each (``rules.language.registry``): battle, casualties,
-retreat, press, submerge, strike, bomb.
+retreat, press, submerge, strike.
 
 Their space argument is a ``battle`` argument where the order decides a battle: autocomplete
 offers the spaces of the asking power's legal battle decisions and every space with a battle.
@@ -14,7 +14,7 @@ from typing import Any
 from rules.errors import AmbiguousOrder, InvalidOrder
 from rules.language.names import Names
 from rules.language.reading import IN, TO, lead_name, split_all, try_splits
-from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
+from rules.language.registry import ORDERS, Arg, Chosen, Hint, OrderSyntax
 from rules.language.units import (
     NUMBERISH,
     count_of,
@@ -25,7 +25,6 @@ from rules.language.units import (
 )
 from rules.orders import (
     Battle,
-    Bomb,
     Casualties,
     Order,
     Press,
@@ -37,7 +36,6 @@ from rules.orders import (
 
 __all__ = [
     "BATTLE",
-    "BOMB",
     "CASUALTIES",
     "PRESS",
     "RETREAT",
@@ -287,40 +285,4 @@ surprise strike this round (their victims may not fire back when the other side 
 destroyer).""",
     args=(_SPACE,),
     hints=(_space_hint("strike", "/strike"),),
-))
-
-
-# --- bomb (Classic R-SBR) ----------------------------------------------------------------------
-
-
-def _bomb(rest: str, names: Names, verb: str) -> Bomb:
-    if not rest:
-        raise BOMB.expected("bomb Germany")
-    return Bomb(space=names.space(rest))
-
-
-def _raid_space(o: Any, c: Chosen) -> str | None:
-    return o.space if isinstance(o, Bomb) else None
-
-
-def _bomb_example(b: Board) -> tuple[str, str]:
-    return f"bomb {b.near}", f"/bomb space:{b.near}"
-
-
-BOMB = ORDERS.register(OrderSyntax[Order](
-    verb="bomb",
-    usage="bomb <space>  (resolve a strategic bombing raid; also 'raid <space>')",
-    read=_bomb,
-    words=("bomb", "raid"),
-    rank=120,
-    topic="battles",
-    makes=(Bomb,),
-    needs=lambda r: r.strategic_bombing,  # Classic R-SBR
-    example=_bomb_example,
-    explain="""\
-Conduct Combat, by the attacker: carries out the strategic bombing raid declared on that
-territory in Combat Move (move bombers with 'raid'). The antiaircraft gun fires first, then each
-surviving bomber rolls its damage, which the owner pays to the bank.""",
-    args=(Arg("space", "space", offer=_raid_space, battles=True),),
-    hints=(_space_hint("bomb", "/bomb"), _space_hint("raid", "/bomb")),
 ))

@@ -10,6 +10,8 @@ it takes for the parser, the usage lines, ``help`` and the slash commands' autoc
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import InvalidOrder
@@ -17,7 +19,7 @@ from rules.language.names import Names
 from rules.language.reading import FROM, IN, TO, lead_name, split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
 from rules.language.units import format_units, is_count, parse_units, plural
-from rules.messages import catalogue, msg
+from rules.messages import Msg, catalogue, msg
 from rules.orders import (
     Buy,
     ClearPurchase,
@@ -72,15 +74,39 @@ the turn (Mobilize New Units). Answer: '{buy_answer}'""",
 # --- move, load, unload ------------------------------------------------------------------------
 
 _VIA = re.compile(r"\bvia\b", re.I)
-# A trailing strategic bombing raid declaration (Classic R-SBR-01): "... to Germany raid".
-_RAID = re.compile(
-    r"\s+\(?(?:(?:as\s+)?(?:a\s+)?(?:strategic\s+)?(?:bombing\s+)?raid|bomb(?:ing)?)\)?\s*$",
-    re.I)
 _PATH_SEP = re.compile(r"\s*(?:,|;|->|→|\band\b|\bthen\b)\s*", re.I)
 
 
+@dataclass(frozen=True)
+class MoveEnding:
+    """Words a mechanism lets a move end with, to declare something for it: ``pattern`` finds
+    them at the end of the line, ``sets`` are the fields of the ``Move`` they set; ``usage`` is
+    added to the syntax line, ``advice`` to the refusal of a line that does not fit the form,
+    ``explain`` to the help (after the sentence on unloading) and ``hint`` to the pattern of the
+    slash hint (a named group: the ``/move`` option it fills)."""
+
+    pattern: re.Pattern[str]
+    sets: Mapping[str, Any]
+    usage: str
+    advice: Msg
+    explain: str
+    hint: str
+
+
+_ENDINGS: list[MoveEnding] = []
+
+
+def move_ending(ending: MoveEnding) -> None:
+    """Register an ending of ``move`` (a mechanism's, at import): read by move, load and
+    unload, described in the ``move`` syntax."""
+    global MOVE
+    _ENDINGS.append(ending)
+    MOVE = ORDERS.replace(MOVE, _move_syntax())
+
+
 def _move(rest: str, names: Names, verb: str) -> Move:
-    usage = InvalidOrder(msg("orders.move_usage", verb=verb))
+    usage = InvalidOrder(msg("orders.move_usage", verb=verb,
+                             endings=[e.advice for e in _ENDINGS]))
     m = FROM.search(rest)
     if m is None:
         raise usage
@@ -88,10 +114,12 @@ def _move(rest: str, names: Names, verb: str) -> Move:
     if not units_text or not path:
         raise usage
     units = parse_units(units_text, names)
-    raid = False
-    rm = _RAID.search(path)
-    if rm is not None:
-        path, raid = path[: rm.start()].strip(), True
+    declared: dict[str, Any] = {}
+    for ending in _ENDINGS:
+        em = ending.pattern.search(path)
+        if em is not None:
+            path = path[: em.start()].strip()
+            declared.update(ending.sets)
     via: tuple[str, ...] = ()
     vm = _VIA.search(path)
     if vm is not None:
@@ -103,7 +131,7 @@ def _move(rest: str, names: Names, verb: str) -> Move:
     ends = try_splits(split_all(path, TO), names.space, names.space)
     if ends is None:
         raise usage
-    return Move(units=units, frm=ends[0], to=ends[1], via=via, raid=raid)
+    return Move(units=units, frm=ends[0], to=ends[1], via=via, **declared)
 
 
 def _move_from(o: Any, c: Chosen) -> str | None:
@@ -127,28 +155,38 @@ _MOVE_ARGS = (
 )
 _LOAD_HINT = (r"(?P<units>.+?) from (?P<from>.+?) to (?P<to>.+)",)
 
-MOVE = ORDERS.register(OrderSyntax[Order](
-    verb="move",
-    usage="move <units> from <space> to <space> [via <space>, <space>] [raid]",
-    read=_move,
-    rank=20,
-    makes=(Move,),
-    example=lambda b: (f"move 2 {plural(b.cheap)} from {b.home} to {b.near}",
-                       f"/move units:2 {plural(b.cheap)} from:{b.home} to:{b.near}"),
-    explain="""\
+_MOVE_EXPLAIN = ("""\
 Combat Move or Noncombat Move, by the power whose turn it is. In Combat Move units move into
 enemy spaces (each becomes a battle) or wherever a combat move may end; in Noncombat Move into
 friendly spaces only, and aircraft land. The referee finds the path; 'via' names the spaces to
 pass when several paths exist. Land units move into a sea zone onto a transport there (load)
-and from a sea zone onto land (unload, an amphibious assault in Combat Move). 'raid' at the end
-sends bombers on a strategic bombing raid where the edition has them. A move the rules forbid
-is refused with the rule and changes nothing.""",
-    args=_MOVE_ARGS,
-    hints=(Hint("move", "/move", (
-        r"(?P<units>.+?) from (?P<from>.+?) to (?P<to>.+?)"
-        r"(?: via (?P<via>.+?))?(?P<raid> raid)?",
-    )),),
-))
+and from a sea zone onto land (unload, an amphibious assault in Combat Move).""",
+                  # the endings' sentences go here
+                  """ A move the rules forbid
+is refused with the rule and changes nothing.""")
+
+
+def _move_syntax() -> OrderSyntax[Order]:
+    """The ``move`` syntax, with the endings the mechanisms registered."""
+    return OrderSyntax[Order](
+        verb="move",
+        usage="move <units> from <space> to <space> [via <space>, <space>]"
+              + "".join(e.usage for e in _ENDINGS),
+        read=_move,
+        rank=20,
+        makes=(Move,),
+        example=lambda b: (f"move 2 {plural(b.cheap)} from {b.home} to {b.near}",
+                           f"/move units:2 {plural(b.cheap)} from:{b.home} to:{b.near}"),
+        explain="".join((_MOVE_EXPLAIN[0], *(e.explain for e in _ENDINGS), _MOVE_EXPLAIN[1])),
+        args=_MOVE_ARGS,
+        hints=(Hint("move", "/move", (
+            r"(?P<units>.+?) from (?P<from>.+?) to (?P<to>.+?)(?: via (?P<via>.+?))?"
+            + "".join(e.hint for e in _ENDINGS),
+        )),),
+    )
+
+
+MOVE = ORDERS.register(_move_syntax())
 
 LOAD = ORDERS.register(OrderSyntax[Order](
     verb="load",
@@ -339,9 +377,11 @@ player. Unnamed units come after, cheapest first.""",
 catalogue("en", "orders", {
     "buy_usage": "Expected 'buy <units>', e.g. 'buy 3 infantry, 1 tank', or 'buy clear' to empty "
                  "the purchase list.",
-    "move_usage": "Expected '{verb} <units> from <space> to <space>'. Add 'via <space>, <space>' "
-                  "to fix the path, and 'raid' after the target for a strategic bombing raid. "
-                  "For example: '{verb} 2 infantry, 1 tank from Germany to Eastern Europe'.",
+    "move_usage": lambda p: (f"Expected '{p['verb']} <units> from <space> to <space>'. Add 'via "
+                             "<space>, <space>' to fix the path"
+                             + "".join(f", and {e}" for e in p["endings"])
+                             + f". For example: '{p['verb']} 2 infantry, 1 tank from Germany to "
+                             "Eastern Europe'."),
     "end_usage": "Expected 'end' (ends the phase; asks to confirm if something would be lost), "
                  "'end <phase>' (only that phase), 'end confirm' or 'end!'.",
     "end_phase": "{usage} {reason}",

@@ -151,7 +151,7 @@ class OrderSyntax(Generic[T]):
     - ``usage``: its syntax line; a note after two spaces and '(' is shown only in listings;
     - ``read``: reads the rest of a line into the command (``Reader``);
     - ``words``: the first words that start it (default: the verb's first word), e.g.
-      ('bomb', 'raid');
+      ('casualties', 'casualty');
     - ``rank``: where it is listed (lower first);
     - ``makes``: the command classes it produces;
     - ``needs``: which editions have it, by their rules (None: every edition);
@@ -241,6 +241,20 @@ class Grammar(Generic[T]):
             raise
         return syntax
 
+    def replace(self, old: OrderSyntax[Any], new: OrderSyntax[T]) -> OrderSyntax[T]:
+        """Puts ``new`` where ``old`` was (a verb another module extends, as a mechanism adds
+        an ending to ``move``); returns it."""
+        i = self._own.index(old)
+        self._own[i] = new
+        self._version += 1
+        try:
+            self._build()
+        except ValueError:
+            self._own[i] = old
+            self._version += 1
+            raise
+        return new
+
     def unregister(self, syntax: OrderSyntax[Any]) -> None:
         """Takes a verb out again (tests)."""
         self._own.remove(syntax)
@@ -281,7 +295,8 @@ class Grammar(Generic[T]):
         return self._build().by_verb.get(verb)
 
     def reader(self, word: str) -> OrderSyntax[Any] | None:
-        """The description of the order a line starting with ``word`` gives ('raid' -> bomb)."""
+        """The description of the order a line starting with ``word`` gives ('casualty' ->
+        casualties)."""
         return self._build().by_word.get(word)
 
     def verbs(self) -> tuple[str, ...]:

@@ -13,3 +13,7 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
     rockets,
     withdrawal,
 )
+
+# isort: split
+# After combat: the decisions it waits for are listed after the battles' (engine.pending).
+from rules.mechanisms import bombing  # noqa: F401

@@ -1,5 +1,5 @@
 """Combat as a mechanism of the engine: the battle orders and decisions (CC-0..CC-7, H-1..H-7,
-submarines SS-1..SS-3, strategic bombing R-SBR), the fold of battle events, Conduct Combat's
+submarines SS-1..SS-3), the fold of battle events, Conduct Combat's
 entry and end, and whom a battle waits for. The rules of battle are in ``rules.combat``.
 """
 
@@ -25,7 +25,6 @@ CONDUCT = "conduct_combat"
 reg.order(od.Battle, phases=(CONDUCT,))(combat.decide_attacker)
 reg.order(od.Press, phases=(CONDUCT,), answers=Owed.PRESS_OR_RETREAT)(combat.decide_attacker)
 reg.order(od.Retreat, phases=(CONDUCT,), answers=Owed.PRESS_OR_RETREAT)(combat.decide_attacker)
-reg.order(od.Bomb, phases=(CONDUCT,), answers=Owed.BOMBING_RAID)(combat.decide_raid)
 for _kind, _owed in ((od.Casualties, Owed.CASUALTIES), (od.Submerge, Owed.SUBMERGE_OR_STRIKE),
                      (od.Strike, Owed.SUBMERGE_OR_STRIKE)):
     # Decisions in a battle: owed by a party to it, in or out of its turn.
@@ -35,12 +34,6 @@ reg.waits(combat.pending_decisions)
 
 def _end_conduct_combat(tx: Tx, order: od.EndPhase) -> None:
     s = tx.state
-    raids = combat.open_raids(s)
-    if raids:
-        raise IllegalOrder(
-            "Strategic bombing raids remain over " + ", ".join(raids) + ". Resolve "
-            "each with 'bomb <space>' before ending Combat (R-SBR-01)."
-        )
     open_ = [b.space for b in s.battles.values() if b.step != "done"]
     if open_:
         raise IllegalOrder(
@@ -55,7 +48,6 @@ _conduct = reg.phase(CONDUCT)
 _conduct.auto_pass = True  # passed when no mechanism has work left in it (CC-0)
 _conduct.enter.append(lambda tx, initial: combat.open_battles(tx, from_position=initial))
 _conduct.busy.append(lambda s: any(b.step != "done" for b in s.battles.values()))
-_conduct.busy.append(lambda s: bool(combat.open_raids(s)))
 _conduct.end.append(_end_conduct_combat)
 _conduct.leave.append(leave_conduct_combat)
 
@@ -104,8 +96,8 @@ def _ev_seaborne(s: GameState, e: ev.SeaborneLanded) -> GameState:
 
 @reg.evolver(ev.DiceRolled)
 def _ev_dice(s: GameState, e: ev.DiceRolled) -> GameState:
-    if e.stage in ("overflight", "raid_aa", "raid") or e.space not in s.battles:
-        return s  # outside any battle: overflight fire (R-AIR-05) or a bombing raid (R-SBR)
+    if e.stage == "overflight" or ev.stage_apart(e.stage) or e.space not in s.battles:
+        return s  # outside any battle: overflight fire (R-AIR-05) or a mechanism's own dice
     b = s.battles[e.space]
     owed = dict(b.owed)
     target = "defender" if e.side == "attacker" else "attacker"
@@ -133,9 +125,6 @@ def _ev_subs(s: GameState, e: ev.SubmarinesDeclared) -> GameState:
     return replace(s, battles={**s.battles, e.space: b})
 
 
-@reg.evolver(ev.RaidResolved)
-def _ev_raid(s: GameState, e: ev.RaidResolved) -> GameState:
-    return replace(s, marks=replace(s.marks, raided=s.marks.raided | {e.space}))
 
 
 @reg.evolver(ev.CasualtiesChosen)

@@ -19,7 +19,7 @@ def collect_income(tx: Tx) -> None:
     if not s.capital_held(s.power):
         return  # IN-2 / R-INC-02 (the phase is skipped before we get here; kept for safety)
     amount = s.income()[s.power]
-    # R-INC-03 / R-SBR-05: unpaid damage is settled out of this income first.
+    # R-INC-03: unpaid damage is settled out of this income first.
     debt_paid = min(s.debts.get(s.power, 0), amount)
     tx.emit(ev.IncomeCollected(power=s.power, amount=amount, debt_paid=debt_paid,
                                rule=s.edition.cite("IN-1") if not debt_paid else "R-INC-03"))

@@ -15,6 +15,7 @@ from rules import orders as od
 from rules.dice import Dice
 from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
+from rules.turn import hooks
 from rules.turn import registry as reg
 from rules.turn.phases import phase_name
 
@@ -73,7 +74,6 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
             loaded=s.phase if m.loaded else (None if m.offloaded else u.loaded),
             assault=m.assault if m.assault is not None else (None if m.offloaded else u.assault),
             came_from=m.path[-2] if len(m.path) > 1 else u.came_from,
-            raid=m.raid if combat else u.raid,
             stranded=False,  # a fighter of a sunk carrier that moved has landed (NC-3, R-AIR-10)
         )
         if m.offloaded and u.carried_by is not None and u.carried_by in units:
@@ -81,8 +81,13 @@ def _ev_moved(s: GameState, e: ev.UnitsMoved) -> GameState:
             units[t.id] = replace(t, offloaded=True, stopped=True)
     if e.phase == "noncombat_move" and any(len(m.path) > 1 for m in e.moves):
         # a bare 'end' then ends the phase freely (idle_end)
-        return replace(s, units=units, marks=replace(s.marks, moved_noncombat=True))
-    return replace(s, units=units)
+        s = replace(s, units=units, marks=replace(s.marks, moved_noncombat=True))
+    else:
+        s = replace(s, units=units)
+    for rule in hooks.move_rules():  # what the mechanisms remember of the move
+        if rule.fold is not None:
+            s = rule.fold(s, e)
+    return s
 
 
 def _idle_text(p: Mapping[str, Any]) -> str:

@@ -21,7 +21,9 @@ A mechanism module (``rules/mechanisms/``) registers, at import:
 
 The engine (``rules.engine``) dispatches through these tables only; it names no mechanism. An
 edition lists its phases in its data; every phase id it lists must have a handler here
-(``check_phases``), checked when the edition starts a game.
+(``check_phases``), checked when the edition starts a game. Where a mechanism hooks into
+rules several mechanisms share (a move, a battle, a legal move, the map), it registers with
+``rules.turn.hooks``.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ _PHASES: dict[str, PhaseHandler] = {}
 _WAITS: list[Callable[[GameState], list[Pending]]] = []
 _CANDIDATES: list[tuple[str, Candidates]] = []
 _ANYONE_CANDIDATES: list[tuple[str, Candidates]] = []
+_FIRST_CANDIDATES: list[tuple[str, Candidates]] = []
 _WORDS: dict[type, Words] = {}
 _NOTES: dict[type, Note] = {}
 
@@ -138,13 +141,17 @@ def waits(fn: Callable[[GameState], list[Pending]]) -> Callable[[GameState], lis
     return fn
 
 
-def candidates(phase_id: str, *, anyone: bool = False) -> Callable[[Candidates], Candidates]:
+def candidates(
+    phase_id: str, *, anyone: bool = False, first: bool = False,
+) -> Callable[[Candidates], Candidates]:
     """Decorator: ``fn(state, power)`` yields cheap, unchecked candidate orders of the power
-    whose turn it is in ``phase_id`` (``rules.legal`` checks them), after the built-in ones.
-    ``anyone``: of any power, in or out of its turn (battle decisions), before the turn's own."""
+    whose turn it is in ``phase_id`` (``rules.legal`` checks them), after the built-in ones
+    (``first``: before them). ``anyone``: of any power, in or out of its turn (battle
+    decisions), before the turn's own."""
 
     def put(fn: Candidates) -> Candidates:
-        (_ANYONE_CANDIDATES if anyone else _CANDIDATES).append((phase_id, fn))
+        table = _ANYONE_CANDIDATES if anyone else _FIRST_CANDIDATES if first else _CANDIDATES
+        table.append((phase_id, fn))
         return fn
 
     return put
@@ -211,8 +218,11 @@ def owed_decisions(state: GameState) -> list[Pending]:
     return out
 
 
-def candidates_in(phase_id: str, *, anyone: bool = False) -> list[Candidates]:
-    return [fn for p, fn in (_ANYONE_CANDIDATES if anyone else _CANDIDATES) if p == phase_id]
+def candidates_in(
+    phase_id: str, *, anyone: bool = False, first: bool = False,
+) -> list[Candidates]:
+    table = _ANYONE_CANDIDATES if anyone else _FIRST_CANDIDATES if first else _CANDIDATES
+    return [fn for p, fn in table if p == phase_id]
 
 
 def words_for(event_type: type) -> Words | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rules import engine  # noqa: F401  (imports the mechanisms, which register)
 from rules import orders as od
 from rules.decisions import Owed
+from rules.mechanisms.bombing import BOMBING_RAID, Bomb
 from rules.mechanisms.withdrawal import Withdraw
 from rules.turn import registry as reg
 
@@ -15,7 +16,7 @@ def test_each_wait_is_answered_by_the_orders_its_mechanisms_register() -> None:
         Owed.CASUALTIES: frozenset({"casualties"}),
         Owed.SUBMERGE_OR_STRIKE: frozenset({"submerge", "strike", "withdraw"}),
         Owed.PRESS_OR_RETREAT: frozenset({"press", "retreat"}),
-        Owed.BOMBING_RAID: frozenset({"bomb"}),
+        BOMBING_RAID: frozenset({"bomb"}),
     }
 
 
@@ -25,6 +26,6 @@ def test_battle_decisions_are_given_by_a_party_to_the_battle_in_their_space() ->
                  Withdraw(space="Sea Zone 5")]
     assert [reg.decision_space(o) for o in decisions] == ["Sea Zone 5"] * 4
     in_turn = [od.Press(space="Sea Zone 5"), od.Retreat(space="Ukraine", to="Russia"),
-               od.Bomb(space="Germany"), od.Battle(space="Ukraine"),
+               Bomb(space="Germany"), od.Battle(space="Ukraine"),
                od.StandingCasualties(order=("infantry",))]
     assert [reg.decision_space(o) for o in in_turn] == [None] * 5

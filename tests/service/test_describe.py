@@ -6,7 +6,7 @@ import pytest
 
 from rules import events as ev
 from rules.engine import new_game, replay
-from rules.mechanisms import rockets
+from rules.mechanisms import bombing, rockets
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
 from rules.state import GameState
@@ -38,7 +38,7 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         SubmarinesWithdrew: SubmarinesWithdrew(
             space="Ukraine", side="defender", by="Soviet Union", units=sov[:1], to="Russia"
         ),
-        ev.RaidResolved: ev.RaidResolved(
+        bombing.RaidResolved: bombing.RaidResolved(
             space="Germany", attacker="United Kingdom", defender="Germany", bombers=ger[:1],
             damage=6,
         ),

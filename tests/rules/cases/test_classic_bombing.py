@@ -10,6 +10,7 @@ from rules.defaults import default_orders
 from rules.engine import Tx, pending
 from rules.events import DamagePaid, DiceRolled
 from rules.legal import legal_orders
+from rules.mechanisms import bombing
 from tests.rules.helpers import Game, position
 
 GER, UK = "Germany", "United Kingdom"
@@ -61,12 +62,12 @@ def test_App_II_SBR_example_Germany_pays_6() -> None:
     assert g.state.phase == "conduct_combat" and g.json["battles"] == []
     assert [(p.what, p.space) for p in pending(g.state)] == [("bombing raid", "Germany")]
     g.script(6)
-    g.do(od.Bomb(space="Germany"))
+    g.do(bombing.Bomb(space="Germany"))
     assert g.state.treasury[GER] == 26
     paid = [e for e in g.events if isinstance(e, DamagePaid)]
     assert [(e.power, e.amount, e.paid, e.debt) for e in paid] == [(GER, 6, 6, 0)]
     assert pending(g.state)[0].what.startswith("turn")
-    g.refuse(od.Bomb(space="Germany"), "over already")
+    g.refuse(bombing.Bomb(space="Germany"), "over already")
     g.end()
     assert g.state.phase == "noncombat_move"
 
@@ -76,7 +77,7 @@ def test_R_SBR_02_antiaircraft_gun_fires_one_die_per_bomber() -> None:
     roll; the survivors' dice are summed (R-SBR-03)."""
     g = raid("Germany", bombers=2, defend={"antiaircraft gun": 1, "infantry": 3})
     g.script(1, 3, 4)
-    g.do(od.Bomb(space="Germany"))
+    g.do(bombing.Bomb(space="Germany"))
     dice = [e for e in g.events if isinstance(e, DiceRolled)]
     assert [(e.stage, e.groups) for e in dice] == [
         ("raid_aa", (("antiaircraft gun", 1, (1, 3)),)), ("raid", (("bomber", 0, (4,)),))]
@@ -90,7 +91,7 @@ def test_R_SBR_03_heavy_bombers_roll_three_dice() -> None:
     g = raid("Germany")
     g.state = replace(g.state, techs={UK: ("heavy_bombers",)})
     g.script(2, 3, 4)
-    g.do(od.Bomb(space="Germany"))
+    g.do(bombing.Bomb(space="Germany"))
     assert g.state.treasury[GER] == 32 - 9
 
 
@@ -98,7 +99,7 @@ def test_R_SBR_05_the_shortfall_is_owed() -> None:
     """R-SBR-05: Germany with 2 IPCs pays 2 now and owes 3."""
     g = raid("Germany", treasury=2)
     g.script(5)
-    g.do(od.Bomb(space="Germany"))
+    g.do(bombing.Bomb(space="Germany"))
     assert g.state.treasury[GER] == 0 and g.state.debts == {GER: 3}
 
 
@@ -107,9 +108,9 @@ def test_R_SBR_01_combat_does_not_end_with_a_raid_unresolved() -> None:
     the referee resolves it for an absent player."""
     g = raid("Germany")
     g.refuse(od.EndPhase(), "bomb <space>", "R-SBR-01")
-    assert od.Bomb(power=UK, space="Germany") in list(legal_orders(g.state, UK))
-    assert default_orders(g.state) == [od.Bomb(power=UK, space="Germany")]
-    g.refuse(od.Bomb(space="Western Europe"), "Raids to resolve: Germany")
+    assert bombing.Bomb(power=UK, space="Germany") in list(legal_orders(g.state, UK))
+    assert default_orders(g.state) == [bombing.Bomb(power=UK, space="Germany")]
+    g.refuse(bombing.Bomb(space="Western Europe"), "Raids to resolve: Germany")
 
 
 def test_A_16_raid_and_battle_on_one_territory_antiaircraft_fires_in_both() -> None:
@@ -122,7 +123,7 @@ def test_A_16_raid_and_battle_on_one_territory_antiaircraft_fires_in_both() -> N
     assert sorted(g.state.units[i].type for i in land.attacking) == ["fighter", "tank"]
     g.refuse(od.Battle(space="Germany"), "bomb Germany", "A-16")
     g.script(6, 2)
-    g.do(od.Bomb(space="Germany"))
+    g.do(bombing.Bomb(space="Germany"))
     assert g.state.treasury[GER] == 30
     g.script(6, 6, 6, 6)  # the gun at the fighter: 6; fighter, tank, infantry miss
     n = len(g.events)
@@ -134,4 +135,4 @@ def test_A_16_raid_and_battle_on_one_territory_antiaircraft_fires_in_both() -> N
 def test_R_SBR_01_no_raids_without_the_rule() -> None:
     """Editions without strategic bombing refuse 'bomb'."""
     g = Game(position("Germany", "conduct_combat", edition="1941"))
-    g.refuse(od.Bomb(space="Germany"), "no strategic bombing raids")
+    g.refuse(bombing.Bomb(space="Germany"), "no strategic bombing raids")

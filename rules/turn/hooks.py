@@ -1,0 +1,242 @@
+"""Where the shared rules call what a mechanism adds to them (DESIGN §3).
+
+``rules.turn.registry`` holds what the engine dispatches (orders, events, phases, waits); these
+are the places where rules several mechanisms share (movement, battles, the legal orders, the
+referee's defaults, the words, the luck report and the map) call a mechanism that hooks into
+them. A mechanism registers here at import, as with the registry:
+
+- ``move_rule``: what a move may declare for the mechanism: checked with the move
+  (``rules.movement``), recorded on each unit's move, remembered when the move is folded;
+- ``aside``: units on an errand of their own that fight no battle where they stand
+  (``rules.battle.opening``);
+- ``before_fight``: checks before a battle's round is fought (``rules.combat``);
+- ``variants``: variants of a built-in candidate order, offered right after it (``rules.legal``);
+- ``default``: the referee's answer to a decision of the mechanism's kind (``rules.defaults``);
+- ``stage_words``, ``notes``: the line that tells the mechanism's own dice (a ``DiceRolled``
+  stage it registered with ``rules.events.dice_stage``), and its notes on the line of a shared
+  event (``service.describe``);
+- ``apart``: dice of its own that the luck report counts as an engagement of their own
+  (``rules.luck``);
+- ``marker``: a marker the map draws where the mechanism has something left to do (``render``).
+
+None of the shared rules names a mechanism; each asks these tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules import events as ev
+    from rules import orders as od
+    from rules.decisions import Owed, Pending
+    from rules.edition import RuleSet
+    from rules.messages import Msg
+    from rules.state import GameState
+
+# --------------------------------------------------------------------------------------------
+# Movement
+
+
+@dataclass(frozen=True)
+class MoveRule:
+    """What a mechanism adds to every move (a declaration the move may carry).
+
+    - ``check(state, order)``: refuses (raises a ``RulesError``) what the rules forbid, after the
+      units named are checked and before their paths are;
+    - ``mark(state, order, move)``: the unit's move (``UnitMove``) as the event records it;
+    - ``fold(state, event)``: what the mechanism remembers of a move (``UnitsMoved``), after
+      the units are folded; ``None``: nothing.
+    """
+
+    check: Callable[[GameState, od.Move], None]
+    mark: Callable[[GameState, od.Move, ev.UnitMove], ev.UnitMove]
+    fold: Callable[[GameState, ev.UnitsMoved], GameState] | None = None
+
+
+_MOVE_RULES: list[MoveRule] = []
+
+
+def move_rule(rule: MoveRule) -> MoveRule:
+    _MOVE_RULES.append(rule)
+    return rule
+
+
+def move_rules() -> tuple[MoveRule, ...]:
+    return tuple(_MOVE_RULES)
+
+
+# --------------------------------------------------------------------------------------------
+# Battles
+
+Aside = Callable[["GameState"], Collection[int]]
+FightCheck = Callable[["GameState", str], None]
+
+_ASIDE: list[Aside] = []
+_BEFORE_FIGHT: list[FightCheck] = []
+
+
+def aside(fn: Aside) -> Aside:
+    """Decorator: ``fn(state)`` are ids of units on an errand of their own this turn, which
+    fight no battle where they stand (opening the battles of Conduct Combat)."""
+    _ASIDE.append(fn)
+    return fn
+
+
+def units_aside(state: GameState) -> set[int]:
+    out: set[int] = set()
+    for fn in _ASIDE:
+        out.update(fn(state))
+    return out
+
+
+def before_fight(fn: FightCheck) -> FightCheck:
+    """Decorator: ``fn(state, space)`` refuses (raises) a round of the battle in ``space`` while
+    the mechanism has something to do there first."""
+    _BEFORE_FIGHT.append(fn)
+    return fn
+
+
+def fight_checks() -> tuple[FightCheck, ...]:
+    return tuple(_BEFORE_FIGHT)
+
+
+# --------------------------------------------------------------------------------------------
+# Legal orders and the referee's defaults
+
+Variants = Callable[["GameState", Any], Iterator["od.Order"]]
+Default = Callable[["GameState", "Pending"], "od.Order"]
+
+_VARIANTS: dict[type, list[Variants]] = {}
+_DEFAULTS: dict[Owed, Default] = {}
+
+
+def variants(order_type: type[od.Order]) -> Callable[[Variants], Variants]:
+    """Decorator: ``fn(state, order)`` yields variants of a built-in candidate of
+    ``order_type`` (``rules.legal``), offered right after it."""
+
+    def put(fn: Variants) -> Variants:
+        _VARIANTS.setdefault(order_type, []).append(fn)
+        return fn
+
+    return put
+
+
+def variants_of(order_type: type) -> tuple[Variants, ...]:
+    return tuple(_VARIANTS.get(order_type, ()))
+
+
+def default(kind: Owed) -> Callable[[Default], Default]:
+    """Decorator: ``fn(state, pending)`` is the referee's answer for a power absent when it owes
+    a decision of ``kind`` (``rules.defaults``)."""
+
+    def put(fn: Default) -> Default:
+        _DEFAULTS[kind] = fn
+        return fn
+
+    return put
+
+
+def default_for(kind: Owed) -> Default | None:
+    return _DEFAULTS.get(kind)
+
+
+# --------------------------------------------------------------------------------------------
+# Words
+
+Words = Callable[["GameState", Any], "Msg"]
+Notes = Callable[["GameState", Any], Iterable["Msg"]]
+
+_STAGE_WORDS: dict[str, Words] = {}
+_NOTES: dict[type, list[Notes]] = {}
+
+
+def stage_words(stage: str) -> Callable[[Words], Words]:
+    """Decorator: ``fn(before, event)`` is the line (a message) that tells a ``DiceRolled`` of
+    ``stage``."""
+
+    def put(fn: Words) -> Words:
+        _STAGE_WORDS[stage] = fn
+        return fn
+
+    return put
+
+
+def stage_words_for(stage: str) -> Words | None:
+    return _STAGE_WORDS.get(stage)
+
+
+def notes(event_type: type[ev.Event]) -> Callable[[Notes], Notes]:
+    """Decorator: ``fn(before, event)`` are notes (messages) the mechanism adds to the line of
+    a shared event (a move's: "loading; ...")."""
+
+    def put(fn: Notes) -> Notes:
+        _NOTES.setdefault(event_type, []).append(fn)
+        return fn
+
+    return put
+
+
+def notes_for(event_type: type) -> tuple[Notes, ...]:
+    return tuple(_NOTES.get(event_type, ()))
+
+
+# --------------------------------------------------------------------------------------------
+# The luck report
+
+
+@dataclass(frozen=True)
+class Apart:
+    """Dice of a mechanism's own (a ``DiceRolled`` ``stage`` it registered) that the luck
+    report counts as an engagement of their own, beside any battle in the same space: opened by
+    the first such roll there, closed by an ``ended_by`` event, which ``ended`` reads as
+    ``(space, attacker, defenders)``; ``result`` is its result, ``words`` how the report says
+    it."""
+
+    stage: str
+    ended_by: type[ev.Event]
+    ended: Callable[[Any], tuple[str, str, tuple[str, ...]]]
+    result: str
+    words: str
+
+
+_APART: dict[str, Apart] = {}
+
+
+def apart(spec: Apart) -> Apart:
+    _APART[spec.stage] = spec
+    return spec
+
+
+def apart_rolls() -> tuple[Apart, ...]:
+    return tuple(_APART.values())
+
+
+# --------------------------------------------------------------------------------------------
+# The map
+
+
+@dataclass(frozen=True)
+class MapMarker:
+    """A marker the map draws in each space where a mechanism has something left to do:
+    ``glyph`` names the drawing (``render.chips``), ``legend`` its line in the map's key,
+    ``spaces(state)`` where it stands, ``shown(rules)`` whether an edition ever shows it."""
+
+    glyph: str
+    legend: str
+    spaces: Callable[[GameState], Iterable[str]]
+    shown: Callable[[RuleSet], bool]
+
+
+_MARKERS: list[MapMarker] = []
+
+
+def marker(spec: MapMarker) -> MapMarker:
+    _MARKERS.append(spec)
+    return spec
+
+
+def markers() -> tuple[MapMarker, ...]:
+    return tuple(_MARKERS)
