@@ -275,7 +275,9 @@ def differences(doc: dict[str, Any], state: GameState) -> list[str]:
 
 def _upgraded(doc: dict[str, Any]) -> dict[str, Any]:
     """``doc`` with the fields that it kept elsewhere, being older than a part
-    (``PartInfo.formerly``: ``"marks.disrupted"``, ``"debts"``), moved into its parts."""
+    (``PartInfo.formerly``: ``"marks.disrupted"``, ``"debts"``), moved into its parts. A path
+    ``"units.*.flag"`` is a flag kept on each item of a mapping: the part's field lists the keys
+    of the items where it was set (as numbers where the keys are numbers, unit ids)."""
     out = dict(doc)
     said = doc.get("parts")
     parts: dict[str, Any] = dict(said) if isinstance(said, dict) else {}
@@ -287,7 +289,14 @@ def _upgraded(doc: dict[str, Any]) -> dict[str, Any]:
         for name, path in info.formerly:
             head, _, rest = path.partition(".")
             old = out.get(head)
-            if not rest and head in out:
+            if (rest.startswith("*.") and isinstance(old, dict)
+                    and any(isinstance(item, dict) and rest[2:] in item for item in old.values())):
+                flag = rest[2:]
+                found[name] = sorted(_key(k) for k, item in old.items()
+                                     if isinstance(item, dict) and item.get(flag))
+                out[head] = {k: {f: v for f, v in item.items() if f != flag}
+                             if isinstance(item, dict) else item for k, item in old.items()}
+            elif not rest and head in out:
                 found[name] = out.pop(head)
             elif rest and isinstance(old, dict) and rest in old:
                 found[name] = old[rest]
@@ -298,6 +307,10 @@ def _upgraded(doc: dict[str, Any]) -> dict[str, Any]:
     if moved:
         out["parts"] = parts
     return out
+
+
+def _key(k: str) -> int | str:
+    return int(k) if k.isdigit() else k
 
 
 __all__ = [

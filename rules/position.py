@@ -131,11 +131,9 @@ FIELDS: dict[type, dict[str, Treatment]] = {
                             "start the turn where it puts them"),
         "retreated": NotCarried(_TURN + "transport retreated this turn"),
         "stranded": NotCarried(_TURN + "a defending fighter whose carrier sank"),
-        "raid": NotCarried(_TURN + "bomber declared on a strategic bombing raid"),
     },
     TurnMarks: {
         "moved_noncombat": NotCarried(_TURN + "a unit moved in this Noncombat Move"),
-        "raided": NotCarried(_TURN + "bombing raids resolved this turn"),
         "new_factories": NotCarried(_TURN + "industrial complexes placed this turn"),
     },
     BattleState: {

@@ -41,7 +41,6 @@ class Unit:
     start: str | None = None  # space at the start of the turn
     retreated: bool = False  # transport retreated (UT-12)
     stranded: bool = False  # defending fighter whose carrier sank (NC-3)
-    raid: bool = False  # bomber declared on a strategic bombing raid this turn (R-SBR-01)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +89,6 @@ class TurnMarks:
     """What the acting power has done this turn that the rules remember (reset each turn)."""
 
     moved_noncombat: bool = False  # a unit moved in this Noncombat Move (a bare 'end' ends it)
-    raided: frozenset[str] = frozenset()  # territories whose bombing raid is resolved (R-SBR-01)
     new_factories: frozenset[str] = frozenset()  # complexes placed this turn (R-PLC-03)
 
 

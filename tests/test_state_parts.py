@@ -79,7 +79,8 @@ def test_the_full_document_writes_every_part_and_reads_it_back_exactly() -> None
     s = _start()
     doc = _doc(s)
     assert doc["format"] == codec.FORMAT == 3
-    assert doc["parts"] == {"research": {"rolled": False}, "rockets": {"fired": False}}
+    assert doc["parts"] == {"research": {"rolled": False}, "rockets": {"fired": False},
+                            "raids": {"bombers": [], "resolved": []}}
     assert codec.state_from_json(doc) == s
     fired = s.with_part(RocketMarks(fired=True))
     doc = _doc(fired)
@@ -122,7 +123,7 @@ def test_a_document_of_another_shape_at_any_depth_is_not_trusted(change: str) ->
     if change == "unit field added":
         doc["units"][unit]["veteran"] = False
     elif change == "unit field removed":
-        del doc["units"][unit]["raid"]
+        del doc["units"][unit]["stranded"]
     elif change == "marks field added":
         doc["marks"]["rocket_fired"] = False
     elif change == "part field removed":

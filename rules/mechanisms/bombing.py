@@ -12,15 +12,16 @@ absent attacker's raid.
 Everything about raids is here: the order and the event, how players write them (``bomb`` and
 the ``raid`` ending of ``move``), the checks of a declaration, the raid itself and its fold,
 whom the game waits for and the referee's answer, the legal candidates, the words, the luck
-report's count and the map's marker (``rules.turn.registry``, ``rules.turn.hooks``). Stored
-logs keep a field of the declaration on two shared classes: ``Move.raid`` and ``UnitMove.raid``.
+report's count and the map's marker (``rules.turn.registry``, ``rules.turn.hooks``), and the
+raids' own part of the state (``Raids``: the bombers declared, the raids resolved). Stored logs
+keep a field of the declaration on two shared classes: ``Move.raid`` and ``UnitMove.raid``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from rules import board, territory
@@ -35,6 +36,7 @@ from rules.language import orders as move_language
 from rules.language.names import Names
 from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
 from rules.messages import Msg, catalogue, msg
+from rules.position import within_turn
 from rules.state import GameState
 from rules.turn import hooks
 from rules.turn import registry as reg
@@ -78,6 +80,20 @@ BOMBING_RAID = Owed("bombing raid", verb="bomb")
 # survivors' damage dice (R-SBR-03: ``hits`` is 0, the damage is their sum).
 RAID_AA = ev.dice_stage("raid_aa")
 RAID = ev.dice_stage("raid")
+
+
+@dataclass(frozen=True, slots=True)
+class Raids:
+    """The raids' part of the state, reset each turn."""
+
+    bombers: frozenset[int] = frozenset()  # ids of the bombers declared on a raid (R-SBR-01)
+    resolved: frozenset[str] = frozenset()  # territories whose raid is over this turn
+
+
+reg.part(Raids, key="raids", per_turn=True,
+         position={"bombers": within_turn("bombers declared on a strategic bombing raid"),
+                   "resolved": within_turn("bombing raids resolved this turn")},
+         formerly={"bombers": "units.*.raid", "resolved": "marks.raided"})
 
 
 def _strategic_bombing(s: GameState) -> bool:
@@ -171,9 +187,9 @@ def _fold(s: GameState, e: ev.UnitsMoved) -> GameState:
     """A unit's combat move says whether it raids (a later combat move may undo it)."""
     if e.phase != board.COMBAT:
         return s
-    changed = [replace(s.units[m.id], raid=m.raid) for m in e.moves
-               if s.units[m.id].raid != m.raid]
-    return replace(s, units=s.with_units(changed)) if changed else s
+    raids = s.part(Raids)
+    bombers = (raids.bombers - {m.id for m in e.moves}) | {m.id for m in e.moves if m.raid}
+    return s if bombers == raids.bombers else s.with_part(replace(raids, bombers=bombers))
 
 
 hooks.move_rule(hooks.MoveRule(check=_check_declared, mark=_mark, fold=_fold))
@@ -184,14 +200,15 @@ hooks.move_rule(hooks.MoveRule(check=_check_declared, mark=_mark, fold=_fold))
 
 
 def raiders(s: GameState) -> list[int]:
-    """Ids of the bombers declared on a raid this turn (R-SBR-01), in id order."""
-    return sorted(u.id for u in s.units.values() if u.raid)
+    """Ids of the bombers declared on a raid this turn and still on the board (R-SBR-01), in
+    id order."""
+    return sorted(i for i in s.part(Raids).bombers if i in s.units)
 
 
 def targets_left(s: GameState) -> list[str]:
     """Territories where declared raiders stand and no raid was resolved this turn."""
     spaces = {s.units[i].space for i in raiders(s)}
-    return sorted(x for x in spaces if x not in s.marks.raided)
+    return sorted(spaces - s.part(Raids).resolved)
 
 
 def open_raids(s: GameState) -> list[str]:
@@ -199,7 +216,7 @@ def open_raids(s: GameState) -> list[str]:
     if not _strategic_bombing(s) or s.phase != CONDUCT:
         return []
     spaces = {s.units[i].space for i in raiders(s) if s.units[i].owner == s.power}
-    return sorted(x for x in spaces if x not in s.marks.raided)
+    return sorted(spaces - s.part(Raids).resolved)
 
 
 # R-BMB-03 / A-16: bombers on a strategic bombing raid fight no battle there.
@@ -223,7 +240,7 @@ def decide_raid(tx: Tx, order: Bomb, dice: Dice) -> None:
         raise InvalidOrder(msg("bombing.unknown_space", space=order.space))
     waiting = open_raids(s)
     if order.space not in waiting:
-        if order.space in s.marks.raided:
+        if order.space in s.part(Raids).resolved:
             raise IllegalOrder(msg("bombing.over", "R-SBR", space=order.space))
         raise IllegalOrder(msg("bombing.not_raiding", "R-SBR-01", power=order.power,
                                space=order.space, waiting=waiting))
@@ -274,7 +291,8 @@ def decide_raid(tx: Tx, order: Bomb, dice: Dice) -> None:
 
 @reg.evolver(RaidResolved)
 def _ev_raid(s: GameState, e: RaidResolved) -> GameState:
-    return replace(s, marks=replace(s.marks, raided=s.marks.raided | {e.space}))
+    raids = s.part(Raids)
+    return s.with_part(replace(raids, resolved=raids.resolved | {e.space}))
 
 
 def _end_check(tx: Tx, order: od.EndPhase) -> None:

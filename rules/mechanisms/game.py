@@ -58,7 +58,6 @@ def _ev_turn(s: GameState, e: ev.TurnStarted) -> GameState:
             start=u.space,
             retreated=False,
             stranded=False,
-            raid=False,
         )
         for uid, u in s.units.items()
     }

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rules import codec, territory
 from rules import orders as od
-from rules import territory
 from rules.defaults import default_orders
 from rules.engine import Tx, pending
 from rules.events import DamagePaid, DiceRolled
@@ -136,3 +136,17 @@ def test_R_SBR_01_no_raids_without_the_rule() -> None:
     """Editions without strategic bombing refuse 'bomb'."""
     g = Game(position("Germany", "conduct_combat", edition="1941"))
     g.refuse(bombing.Bomb(space="Germany"), "no strategic bombing raids")
+
+
+def test_an_export_from_before_the_raids_part_still_checks() -> None:
+    """Older full documents kept the raid on each unit ('raid') and the raids resolved in
+    ``marks.raided``; the final state of an export written then still checks (rules.codec)."""
+    g = raid("Germany")
+    doc = codec.state_to_json(g.state)
+    bombers = set(doc["parts"]["raids"]["bombers"])
+    old = {**doc, "format": 2, "parts": {k: v for k, v in doc["parts"].items() if k != "raids"},
+           "units": {k: {**u, "raid": int(k) in bombers} for k, u in doc["units"].items()},
+           "marks": {**doc["marks"], "raided": doc["parts"]["raids"]["resolved"]}}
+    assert bombers and codec.differences(old, g.state) == []
+    lost = {**old, "units": {k: {**u, "raid": False} for k, u in old["units"].items()}}
+    assert codec.differences(lost, g.state) == ["parts.raids"]

@@ -9,6 +9,7 @@ from dataclasses import replace
 from rules import events as ev
 from rules import legal
 from rules import orders as od
+from rules.mechanisms import bombing
 from service.describe import describe
 from service.language import names_for, parse
 from tests.rules.cases._classic_common import (
@@ -225,7 +226,7 @@ def test_R_SBR_01_bombers_declare_a_raid_on_an_enemy_complex() -> None:
     evs = g.do(move({"bomber": 1}, "United Kingdom", "Germany", raid=True))
     (moved,) = of_type(evs, ev.UnitsMoved)
     assert moved.moves[0].raid
-    assert one(g, "Germany", UK, "bomber").raid
+    assert one(g, "Germany", UK, "bomber").id in bombing.raiders(g.state)
     assert "strategic bombing raid on Germany" in describe(g.state, moved)
 
 
@@ -255,7 +256,7 @@ def test_A_16_raid_and_attack_on_the_same_territory() -> None:
     g.move({"bomber": 1}, "United Kingdom", "Germany")
     g.end()
     b = battles(g)["Germany"]
-    raiders = [u.id for u in g.state.units.values() if u.raid]
+    raiders = bombing.raiders(g.state)
     assert len(raiders) == 1 and raiders[0] not in b.attacking and len(b.attacking) == 1
 
 
@@ -268,7 +269,7 @@ def test_R_CM_06_raiding_bombers_need_a_landing_place_and_land_in_non_combat() -
              owners={"Western United States": GER})
     g.refuse(move({"bomber": 1}, "Western United States", "Russia", raid=True), "could not land")
     g.do(move({"bomber": 1}, "Germany", "Russia", raid=True))
-    assert one(g, "Russia", GER, "bomber").raid
+    assert one(g, "Russia", GER, "bomber").id in bombing.raiders(g.state)
     g.state = replace(g.state, phase=NCM)  # the raid itself is resolved in Combat (R-SBR-02..05)
     g.move({"bomber": 1}, "Russia", "Germany")
     assert [u.moved for u in g.state.units_in("Germany") if u.type == "bomber"] == [6]
