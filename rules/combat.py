@@ -58,6 +58,7 @@ from rules.battle.submerge import awaiting_declaration, declare_subs
 from rules.decisions import Owed, Pending
 from rules.dice import Dice
 from rules.errors import IllegalOrder, NotYourTurn
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState
 from rules.turn import hooks
 
@@ -103,16 +104,10 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
     auto = isinstance(order, od.Battle) and order.all
     if b.step == "casualties" and not (auto and owed_side(b) == "attacker"):
         who = pending_decisions(s)
-        raise IllegalOrder(
-            f"The battle in {b.space} waits for casualties from "
-            + ", ".join(p.power for p in who if p.space == b.space)
-            + " (H-1). They answer with 'casualties <space> <units>'."
-        )
+        raise IllegalOrder(msg("combat.awaits_casualties", "H-1", space=b.space,
+                               powers=[p.power for p in who if p.space == b.space]))
     if b.blocked_by is not None:
-        raise IllegalOrder(
-            f"The amphibious assault on {b.space} waits for the sea battle in {b.blocked_by}: "
-            "sea combat comes first (AA-1)."
-        )
+        raise IllegalOrder(msg("combat.sea_first", "AA-1", space=b.space, sea=b.blocked_by))
     for check in hooks.fight_checks():  # a mechanism's work there comes first
         check(s, b.space)
     if not _is_amphibious_part(s, b) and rules_of(s).amphibious_first:
@@ -120,24 +115,18 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
         first = [x.space for x in s.battles.values()
                  if x.step != "done" and _is_amphibious_part(s, x)]
         if first:
-            raise IllegalOrder(
-                f"Resolve amphibious assaults first ({', '.join(first)}), then general combat "
-                "(CC-0)."
-            )
+            raise IllegalOrder(msg("combat.assaults_first", "CC-0", spaces=first))
     if b.step == "press_or_retreat":
         if not attacker_can_fire(s, b):
             if retreat_options(s, b):
-                raise IllegalOrder(
-                    "The attacking units left cannot fire (UT-3, R-TRP-06): retreat with "
-                    "'retreat <space> "
-                    f"to <space>' ({', '.join(retreat_options(s, b))})."
-                )
+                raise IllegalOrder(msg("combat.cannot_fire", "UT-3, R-TRP-06",
+                                       options=retreat_options(s, b)))
             auto_end_unfireable(tx, b)  # CC-6C / A-10: they cannot retreat either
             return
         tx.emit(ev.BattlePressed(space=b.space, to_the_end=auto))
     elif isinstance(order, od.Press):
-        raise IllegalOrder(f"'press' follows a round of the battle in {b.space}; fight a round "
-                           f"with 'battle {b.space}' first ({s.edition.cite('CC-6', sea=b.sea)}).")
+        raise IllegalOrder(msg("combat.press_first", s.edition.cite("CC-6", sea=b.sea),
+                               space=b.space))
     fight(tx, b.space, dice, auto=auto)
 
 
@@ -164,22 +153,38 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice
     if isinstance(order, od.Submerge | od.Strike):
         if not bm.declares(rules_of(s)) or rules_of(s).sub_retreat != "submerge":
             raise IllegalOrder(  # the edition's order for leaving between rounds is its verb
-                f"Submarines neither submerge nor declare a strike in this game: attacking "
-                f"submarines always strike first (R-SUB-02), and submarines leave a battle "
-                f"between rounds with '{rules_of(s).sub_retreat} {b.space}' (R-SUB-05)."
-            )
+                msg("combat.no_declarations", "R-SUB-02", verb=rules_of(s).sub_retreat,
+                    space=b.space))
         declare_subs(tx, b, order, dice)
         return
     side = owed_side(b)
     if b.step != "casualties" or side is None:
-        raise IllegalOrder(f"No casualties are owed in {b.space} now.")
+        raise IllegalOrder(msg("combat.none_owed", space=b.space))
     powers = (b.attacker,) if side == "attacker" else b.defenders
     if order.power not in powers:
-        raise NotYourTurn(
-            f"The {side}'s casualties in {b.space} are chosen by {' or '.join(powers)}, not "
-            f"{order.power} (H-1)."
-        )
+        raise NotYourTurn(msg("combat.not_yours", "H-1", side=side, space=b.space,
+                              powers=powers, power=order.power))
     lost, damaged = validate_choice(s, b, side, order.units, order.origins)
     tx.emit(ev.CasualtiesChosen(space=b.space, side=side_word(side), by=order.power, lost=lost,
                                 damaged=damaged, how="choice"))
     go_on(tx, b.space, dice)
+
+
+catalogue("en", "combat", {
+    "awaits_casualties": "The battle in {space} waits for casualties from {powers:join} ({rule}). "
+                         "They answer with 'casualties <space> <units>'.",
+    "sea_first": "The amphibious assault on {space} waits for the sea battle in {sea}: sea combat "
+                 "comes first ({rule}).",
+    "assaults_first": "Resolve amphibious assaults first ({spaces:join}), then general combat "
+                      "({rule}).",
+    "cannot_fire": "The attacking units left cannot fire ({rule}): retreat with 'retreat <space> "
+                   "to <space>' ({options:join}).",
+    "press_first": "'press' follows a round of the battle in {space}; fight a round with "
+                   "'battle {space}' first ({rule}).",
+    "no_declarations": "Submarines neither submerge nor declare a strike in this game: attacking "
+                       "submarines always strike first ({rule}), and submarines leave a battle "
+                       "between rounds with '{verb} {space}' (R-SUB-05).",
+    "none_owed": "No casualties are owed in {space} now.",
+    "not_yours": "The {side}'s casualties in {space} are chosen by {powers:join: or }, not "
+                 "{power} ({rule}).",
+})

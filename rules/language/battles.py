@@ -23,6 +23,7 @@ from rules.language.units import (
     parse_casualty_units,
     parse_units,
 )
+from rules.messages import catalogue, msg
 from rules.orders import (
     Battle,
     Casualties,
@@ -231,11 +232,8 @@ def space_count(rest: str, names: Names, verb: str) -> tuple[str, int | None]:
             return whole, None
         count = count_of(m.group(2), rest)
         if whole is not None and whole != space:
-            raise AmbiguousOrder(
-                f"{rest!r} could be all submarines in {whole} or {count} in {space}: write "
-                f"'{verb} {whole}' or '{verb} {space} {count}'.",
-                [whole, space],
-            )
+            raise AmbiguousOrder(msg("battles.subs_ambiguous", text=rest, whole=whole,
+                                     count=count, space=space, verb=verb), [whole, space])
         return space, count
     return names.space(rest), None
 
@@ -286,3 +284,9 @@ destroyer).""",
     args=(_SPACE,),
     hints=(_space_hint("strike", "/strike"),),
 ))
+
+
+catalogue("en", "battles", {
+    "subs_ambiguous": "{text!r} could be all submarines in {whole} or {count} in {space}: write "
+                      "'{verb} {whole}' or '{verb} {space} {count}'.",
+})

@@ -13,6 +13,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.decisions import Owed
 from rules.errors import IllegalOrder
+from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState
 from rules.territory import leave_conduct_combat
 from rules.turn import registry as reg
@@ -36,11 +37,7 @@ def _end_conduct_combat(tx: Tx, order: od.EndPhase) -> None:
     s = tx.state
     open_ = [b.space for b in s.battles.values() if b.step != "done"]
     if open_:
-        raise IllegalOrder(
-            "Battles remain in " + ", ".join(open_) + ". Fight them with "
-            "'battle <space>' (or 'battle <space> all') before ending Conduct Combat "
-            "(CC-0)."
-        )
+        raise IllegalOrder(msg("conduct.battles_remain", "CC-0", spaces=open_))
     leave_conduct_combat(tx)
 
 
@@ -226,3 +223,8 @@ def _ev_battle_ended(s: GameState, e: ev.BattleEnded) -> GameState:
             battles[sp] = replace(ob, blocked_by=None)
     return replace(s, units=units, battles=battles)
 
+
+catalogue("en", "conduct", {
+    "battles_remain": "Battles remain in {spaces:join}. Fight them with 'battle <space>' (or "
+                      "'battle <space> all') before ending Conduct Combat ({rule}).",
+})
