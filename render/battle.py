@@ -17,6 +17,7 @@ from render import theme
 from render.icons import draw_icon
 from rules import events as ev
 from rules.battle.odds import OddsResult
+from rules.battle.rounds import casualties_of
 from rules.edition import Edition
 from rules.state import GameState
 from rules.turn import registry as reg
@@ -169,7 +170,8 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
         elif isinstance(e, ev.UnitsRemoved):
             if not any(i in side_of or i in units for i in e.ids):
                 continue
-            if "casualties in" in e.reason and space not in e.reason:
+            removed_in = casualties_of(e)  # a battle's casualties, and which battle's
+            if removed_in is not None and removed_in != space:
                 continue
             by_side: dict[str, list[str]] = {}
             for i in e.ids:
@@ -179,13 +181,13 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
                 for t, n in _count(types).items():
                     rec_side.lost[t] = rec_side.lost.get(t, 0) + n
                     current().lost.append((side, t, n))
-            if "casualties" not in e.reason:
+            if removed_in is None:
                 current().notes.append(f"{e.reason} ({e.rule})" if e.rule else e.reason)
         elif isinstance(e, ev.SubmarinesDeclared):
             if e.submerge:
                 current().notes.append(f"{len(e.submerge)} {e.side} submarine(s) submerged")
         elif (note := reg.battle_note_for(type(e))) is not None:
-            current().notes.append(note(e))  # a mechanism's event in the battle
+            current().notes.append(str(note(e)))  # a mechanism's event in the battle
         elif isinstance(e, ev.SeaborneLanded):
             joined = [i for i in e.units if i not in side_of]  # not counted at the opening
             for i in joined:

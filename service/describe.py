@@ -343,7 +343,7 @@ DESCRIBERS: dict[type[Any], Callable[[GameState, Any], Msg]] = {
 }
 
 
-def describer(event_type: type) -> Callable[[GameState, Any], Msg | str] | None:
+def describer(event_type: type) -> Callable[[GameState, Any], Msg] | None:
     """The words for ``event_type``: here, or registered by its mechanism (``reg.words``)."""
     return DESCRIBERS.get(event_type) or reg.words_for(event_type)
 

@@ -210,8 +210,18 @@ def remove_with_cargo(tx: Tx, b: BattleState, dead: list[int], rule: str) -> Non
             else:
                 lost_cargo.append(u.id)  # CC-2, CM-22
     if dead or lost_cargo:
-        tx.emit(ev.UnitsRemoved(ids=tuple(dead + lost_cargo), reason=f"casualties in {b.space}",
+        tx.emit(ev.UnitsRemoved(ids=tuple(dead + lost_cargo), reason=CASUALTIES_IN + b.space,
                                 rule=rule, stranded=tuple(stranded), launched=tuple(launched)))
+
+
+# The stored reason of a battle's casualties (the event's text is in logs: it stays as it was).
+CASUALTIES_IN = "casualties in "
+
+
+def casualties_of(e: ev.UnitsRemoved) -> str | None:
+    """The space whose battle's casualties ``e`` removed, or None for another removal
+    (defenceless transports, air units without a landing place, ...)."""
+    return e.reason.removeprefix(CASUALTIES_IN) if e.reason.startswith(CASUALTIES_IN) else None
 
 
 def fire(tx: Tx, b: BattleState, side: str, dice: Dice, stage: str = "fire") -> None:

@@ -18,10 +18,6 @@ if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
 
-def fmt_units(units: dict[str, int]) -> str:
-    return ", ".join(f"{n} {u}" for u, n in units.items())
-
-
 def decide_purchase(tx: Tx, order: od.Buy | od.ClearPurchase) -> None:
     s = tx.state
     if isinstance(order, od.ClearPurchase):

@@ -231,8 +231,8 @@ def _withdrew(s: GameState, e: SubmarinesWithdrew) -> Msg:
 
 
 @reg.battle_note(SubmarinesWithdrew)
-def _note(e: SubmarinesWithdrew) -> str:
-    return f"{len(e.units)} {e.side} submarine(s) withdrew to {e.to}"
+def _note(e: SubmarinesWithdrew) -> Msg:
+    return msg("withdrawal.note", count=len(e.units), side=e.side, to=e.to)
 
 
 # --------------------------------------------------------------------------------------------
@@ -267,6 +267,7 @@ def _not_there(p: Mapping[str, Any]) -> str:
 
 catalogue("en", "withdrawal", {
     "withdrew": _withdrew_text,
+    "note": "{count} {side} submarine(s) withdrew to {to}",
     "not_here": "Submarines do not withdraw in this game; they submerge with 'submerge {space}' "
                 "({rule}).",
     "no_part": "{power} takes no part in the battle in {space}.",

@@ -16,8 +16,8 @@ A mechanism module (``rules/mechanisms/``) registers, at import:
   and where older exports kept its fields. The state's codec writes and reads every registered
   part under its ``key`` (``rules.codec``);
 - ``candidates(phase)``: the orders ``rules.legal`` offers for it;
-- ``words(EventType)``, ``battle_note(EventType)``: the English line that tells its events, and
-  the note a battle board writes for one.
+- ``words(EventType)``, ``battle_note(EventType)``: the message (``rules.messages``) that tells its
+  events, and the note a battle board writes for one.
 
 The engine (``rules.engine``) dispatches through these tables only; it names no mechanism. An
 edition lists its phases in its data; every phase id it lists must have a handler here
@@ -49,8 +49,8 @@ Evolve = Callable[[GameState, Any], GameState]
 Decide = Callable[["Tx", Any, "Dice"], None]
 WrongPhaseText = Callable[[GameState, Any], Msg]
 Candidates = Callable[[GameState, str], Iterator["od.Order"]]
-Words = Callable[[GameState, Any], Msg | str]
-Note = Callable[[Any], str]
+Words = Callable[[GameState, Any], Msg]
+Note = Callable[[Any], Msg]
 
 _EVOLVERS: dict[type, Evolve] = {}
 _ORDERS: dict[type, OrderRule] = {}
