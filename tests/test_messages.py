@@ -179,3 +179,16 @@ def test_a_message_inside_a_message_is_said_in_the_same_language() -> None:
     both = msg("movement_end.cannot_end", problems=[msg("movement_end.transports_alone", "UT-3",
                                                         space="5 Sea Zone")] * 2)
     assert both.text().count("Transports cannot attack alone (UT-3)") == 2
+
+
+def test_a_service_refusal_keeps_its_message() -> None:
+    """``Result.refused`` keeps the message and renders ``error`` in English; a rules refusal
+    passed on (``told``) keeps its own message, any other error its text."""
+    from service.core import Result, told
+
+    m = msg("lobby.taken", power="Germany", holder="ann")
+    r = Result.refused(m, kind="join")
+    assert not r.ok and r.message == m and r.error == "Germany is taken by ann."
+    e = IllegalOrder(msg("purchase.not_positive", count=0, unit="tank"))
+    assert told(e) == e.msg and Result.refused(told(e)).error == e.reason
+    assert told(ValueError("bad")) == "bad" and Result.refused("bad").message is None
