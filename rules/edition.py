@@ -184,6 +184,12 @@ class RuleSet(_Frozen):
 
     # Economy and production
     research: Research | None = None  # Classic R-TEC
+
+    @property
+    def technologies(self) -> tuple[Technology, ...]:
+        """The weapons development table (empty in an edition without it)."""
+        return self.research.technologies if self.research is not None else ()
+
     unplaced_units: Literal["refund", "lost"] = "refund"  # 1941 MB-9 / Classic R-PLC-08
     original_factories_unlimited: bool = False  # Classic R-PLC-04 (1941 MB-2: all limited)
     min_factory_capacity: int = 0  # Classic R-PLC-04: a 0-value complex still takes 1
@@ -284,6 +290,11 @@ class Edition:
         self.id = rules.id
 
     # --- lookups -------------------------------------------------------------------------
+    @cached_property
+    def developments(self) -> dict[str, Technology]:
+        """The edition's weapons developments by id, in the table's order (none without them)."""
+        return {t.id: t for t in self.rules.rules.technologies}
+
     @cached_property
     def powers(self) -> dict[str, Power]:
         return {p.name: p for p in sorted(self.rules.powers, key=lambda p: p.turn_order)}

@@ -418,8 +418,8 @@ def developments(ed: Edition, ts: Any, where: Where) -> list[str]:
 
     if not isinstance(ts, list | tuple):
         raise InvalidOrder(msg("position.developments", where=where))
-    if ts and ed.rules.rules.research is None:
-        raise InvalidOrder(msg("position.no_research", where=where, edition=ed.rules.title))
+    if ts and not ed.developments:
+        raise InvalidOrder(msg("position.no_developments", where=where, edition=ed.rules.title))
     out: list[str] = []
     for t in ts:
         if not isinstance(t, str):
@@ -656,7 +656,7 @@ catalogue("en", "position", {
                 "[\"infantry\", \"tank\"].",
     "standing_twice": "Position standing of {power}: name each unit type once.",
     "developments": "Position {where}: a list of developments, e.g. [\"jet_power\"].",
-    "no_research": "Position {where}: {edition} has no weapons developments.",
+    "no_developments": "Position {where}: {edition} has no weapons developments.",
     "not_a_development": "Position {where}: {text!r} is not a development.",
     "income": "Position income must be an object (power: IPCs), as 'state' prints it.",
     "income_differs": "Position income: {power} {given!r}, but the territories it holds give "

@@ -1,6 +1,6 @@
 """Unit values as modified by weapons developments (Classic R-TEC-05/06), for every edition.
 
-Editions without research have no developments, so these return the printed profile. Combat,
+Editions without weapons developments return the printed profile. Combat,
 movement, purchase and odds read values only through here, so a development takes effect the
 moment its event is applied and only for the power that owns it.
 """
@@ -14,8 +14,7 @@ from rules.state import GameState
 
 
 def technologies(ed: Edition) -> dict[str, Technology]:
-    research = ed.rules.rules.research
-    return {t.id: t for t in research.technologies} if research else {}
+    return ed.developments
 
 
 def owned(s: GameState, power: str) -> list[Technology]:

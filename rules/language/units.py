@@ -169,15 +169,15 @@ def development_ids(text: str, names: Names) -> tuple[str, ...]:
     """'jets and heavy bombers' -> ('jet_power', 'heavy_bombers'): the edition's weapons
     developments by id, name or alias (R-TEC-05), as orders and position files name them."""
     ed = names.edition
-    research = ed.rules.rules.research if ed is not None else None
-    if research is None:
+    developments = ed.developments if ed is not None else {}
+    if not developments:
         raise InvalidOrder(msg("units.no_developments"))
 
     def key(x: str) -> str:
         return " ".join(re.sub(r"[-_]", " ", x).casefold().split())
 
     table: dict[str, str] = {}
-    for t in research.technologies:
+    for t in developments.values():
         for form in (t.id, t.name, *t.aliases):
             table[key(form)] = t.id
             table[key(form).removesuffix("s")] = t.id
@@ -189,7 +189,7 @@ def development_ids(text: str, names: Names) -> tuple[str, ...]:
         found = table.get(k, table.get(k.removesuffix("s")))
         if found is None:
             raise InvalidOrder(msg("units.unknown_development", "R-TEC-05", text=chunk.strip(),
-                                   known=[t.name for t in research.technologies]))
+                                   known=[t.name for t in developments.values()]))
         if found not in out:
             out.append(found)
     if not out:

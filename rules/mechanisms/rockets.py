@@ -104,7 +104,7 @@ ROCKET = ORDERS.register(OrderSyntax[od.Order](
     words=("rocket", "rockets"),
     rank=150,
     makes=(Rocket,),
-    needs=lambda r: r.research is not None and any(t.rockets for t in r.research.technologies),
+    needs=lambda r: any(t.rockets for t in r.technologies),
     example=lambda b: (f"rocket {b.home} at {b.near}", f"/rocket from:{b.home} at:{b.near}"),
     explain="""\
 By a power with the Rockets development, in its Combat phase: an antiaircraft gun in a
