@@ -56,7 +56,12 @@ PHASE_ENDS = (ev.PhaseChanged, ev.GameWon, ev.GameEnded)
 
 
 class ServiceError(Exception):
-    """A request the service refuses, with a message for the person who made it."""
+    """A request the service refuses, with a message for the person who made it: ``msg`` keeps
+    it as data (``rules.messages``) where the service wrote it, the text is its English."""
+
+    def __init__(self, message: str | Msg) -> None:
+        self.msg = message if isinstance(message, Msg) else None
+        super().__init__(str(message))
 
 
 class GameIsCorrupt(ServiceError):
@@ -363,7 +368,7 @@ class ServiceCore:
         except CorruptGame as e:
             raise GameIsCorrupt(str(e)) from None
         if loaded.state is None:
-            raise ServiceError("The game has not started yet: no state until 'game start'.")
+            raise ServiceError(msg("core.no_state_yet"))
         return loaded.state
 
     async def game_in(self, channel: str) -> GameInfo | None:
@@ -499,7 +504,7 @@ def resolve_power(powers: Mapping[str, Any], name: str) -> str:
         aliases = getattr(info, "aliases", ())
         if key == p.casefold() or key in (a.casefold() for a in aliases):
             return p
-    raise ServiceError(f"Unknown power {name!r}. Powers: {', '.join(powers)}.")
+    raise ServiceError(msg("core.unknown_power", name=name, powers=list(powers)))
 
 
 def open_seats_line(order: Sequence[str], seats: Mapping[str, str]) -> str:
@@ -550,6 +555,8 @@ __all__ = [
 
 
 catalogue("en", "core", {
+    "no_state_yet": "The game has not started yet: no state until 'game start'.",
+    "unknown_power": "Unknown power {name!r}. Powers: {powers:join}.",
     "cancelled_before_start": "The game was cancelled before the start; start a new one with "
                               "'game new'.",
     "not_started": "The game has not started yet; its owner starts it with 'game start'.",

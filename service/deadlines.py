@@ -223,13 +223,9 @@ def parse_deadline(text: str) -> tuple[timedelta, DeadlineAction, bool]:
         seconds += float(m.group(1)) * _UNIT[m.group(2).lower()]
         pos = m.end()
     if not spec or pos != len(spec) or seconds <= 0:
-        raise ServiceError(
-            f"Cannot read the deadline {text.strip()!r}: give a duration such as '24h', '30m', "
-            "'2d' or '1d12h', then optionally what happens at it (remind, defaults, end) and "
-            "'every' to re-arm it for each new wait. Example: 'deadline 24h defaults every'."
-        )
+        raise ServiceError(msg("deadlines.unreadable", text=text.strip()))
     if seconds > 60 * 86400:
-        raise ServiceError("A deadline is at most 60 days away.")
+        raise ServiceError(msg("deadlines.too_far"))
     return timedelta(seconds=seconds), action, every
 
 
@@ -275,6 +271,11 @@ __all__ = [
 
 
 catalogue("en", "deadlines", {
+    "unreadable": "Cannot read the deadline {text!r}: give a duration such as '24h', '30m', '2d' "
+                  "or '1d12h', then optionally what happens at it (remind, defaults, end) and "
+                  "'every' to re-arm it for each new wait. Example: 'deadline 24h defaults "
+                  "every'.",
+    "too_far": "A deadline is at most 60 days away.",
     "owner_sets": "Only the game's owner ({owner}) sets its deadline.",
     "owner_pauses": "Only the game's owner ({owner}) can {action} it.",
     "none": "This game has no deadline to {action} (set one with 'deadline 24h').",

@@ -85,10 +85,7 @@ class LobbyRoom(ServiceCore):
         """
         for g in await self.store.games_in_channel(channel):
             if g.status not in ENDED:
-                raise ServiceError(
-                    f"This channel already has game {g.id} ({g.status}); finish it before "
-                    "starting another, or use another channel or thread."
-                )
+                raise ServiceError(msg("lobby.channel_taken", game=g.id, status=g.status))
         script = dice if dice is not None else self.scripted_dice
         if script is not None and not self.allow_scripted_dice:
             raise ServiceError(fair.SCRIPTED_REFUSED)
@@ -101,11 +98,11 @@ class LobbyRoom(ServiceCore):
         except RulesError as e:
             raise ServiceError(str(e)) from None
         except ValueError as e:
-            raise ServiceError(f"Bad dice: {e}") from None
+            raise ServiceError(msg("lobby.bad_dice", why=str(e))) from None
         except Exception as e:  # the engine choked on a malformed position: refuse it
             log.debug("new_game failed for a position in channel %s", channel, exc_info=True)
             why = f"{type(e).__name__}: {e}"
-            raise ServiceError(f"Cannot start from this position ({why}).") from None
+            raise ServiceError(msg("lobby.bad_position", why=why)) from None
         try:
             rec = await self.store.create_game(
                 edition=ed.id,
@@ -459,6 +456,10 @@ def _voted(p: Mapping[str, Any]) -> str:
 
 
 catalogue("en", "lobby", {
+    "channel_taken": "This channel already has game {game} ({status}); finish it before starting "
+                     "another, or use another channel or thread.",
+    "bad_dice": "Bad dice: {why}",
+    "bad_position": "Cannot start from this position ({why}).",
     "over": "This game is over (finished or cancelled); start a new one here with 'game new'.",
     "started_no_join": "The game has started; seats are taken before 'game start' (an admin can "
                        "'substitute' a player).",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from rules.edits import EditChange
 from rules.errors import InvalidOrder
@@ -25,6 +26,7 @@ from rules.language.reading import (
 )
 from rules.language.registry import Hint, OrderSyntax, Sub
 from rules.language.units import parse_units, plural
+from rules.messages import catalogue, msg
 from service.meta import (
     META,
     Deadline,
@@ -176,7 +178,7 @@ def _edit_sub(word: str) -> Sub:
 
 def _edit_usage(word: str) -> InvalidOrder:
     sub = _edit_sub(word)
-    return InvalidOrder(f"Expected '{sub.form}'. For example: '{sub.example or sub.form}'.")
+    return InvalidOrder(msg("admin.usage", form=sub.form, example=sub.example or sub.form))
 
 
 def _with_power(
@@ -216,11 +218,10 @@ def _edit(rest: str, names: Names, verb: str) -> Meta:
     args = args.strip()
     sub = _EDIT_VERBS.get(sub_word.casefold())
     if sub is None:
-        forms = "; ".join(f"'{s.form}'" for s in _EDIT_SUBS)
         close = difflib.get_close_matches(sub_word.casefold(), list(_EDIT_VERBS), n=1, cutoff=0.6)
-        hint = f" Did you mean: edit {_EDIT_VERBS[close[0]]}?" if close else ""
-        what = f"Unknown edit {sub_word!r}.{hint}" if sub_word else "Expected an edit."
-        raise InvalidOrder(f"{what} Edits: {forms}.")
+        raise InvalidOrder(msg("admin.unknown", word=sub_word,
+                               close=_EDIT_VERBS[close[0]] if close else None,
+                               forms=[s.form for s in _EDIT_SUBS]))
     if sub == "list":
         no_args("edit list", args)
         return EditList()
@@ -282,9 +283,8 @@ def _edit(rest: str, names: Names, verb: str) -> Meta:
         raise _edit_usage("money")
     amount_text = words[-1]
     if not re.fullmatch(r"[0-9]{1,4}", amount_text):
-        raise InvalidOrder(
-            f"The treasury is a whole number from 0 to 9999, not {amount_text!r}: "
-            f"'{_edit_sub('money').example}'.")
+        raise InvalidOrder(msg("admin.money", text=amount_text,
+                               example=_edit_sub("money").example))
     power = names.power(" ".join(words[:-1]))
     return EditPropose(change=EditChange(action="money", power=power, amount=int(amount_text)))
 
@@ -304,3 +304,20 @@ treasury); a player of the other side confirms it with 'edit confirm <n>' or rej
 applied edit is public and in the log.""",
     subs=_EDIT_SUBS,
 ))
+
+
+def _unknown(p: Mapping[str, Any]) -> str:
+    if p["word"]:
+        what = f"Unknown edit {p['word']!r}." + (
+            f" Did you mean: edit {p['close']}?" if p["close"] else "")
+    else:
+        what = "Expected an edit."
+    forms = "; ".join(f"'{f}'" for f in p["forms"])
+    return f"{what} Edits: {forms}."
+
+
+catalogue("en", "admin", {
+    "usage": "Expected '{form}'. For example: '{example}'.",
+    "unknown": _unknown,
+    "money": "The treasury is a whole number from 0 to 9999, not {text!r}: '{example}'.",
+})

@@ -26,6 +26,7 @@ from rules.language.reading import (
 )
 from rules.language.registry import Arg, Board, Hint, OrderSyntax, Sub
 from rules.language.units import development_ids, parse_units, plural
+from rules.messages import catalogue, msg
 from service.meta import (
     META,
     DiceVerify,
@@ -98,12 +99,9 @@ _GAME_SUBS = (
 
 def _game_new(args: str, names: Names) -> GameNew:
     if not args:
-        known = ", ".join(names.edition_word(e) for e in names.all("edition"))
-        example = f", e.g. 'game new {names.edition_word()}'" if known else ""
-        raise InvalidOrder(
-            f"Expected 'game new <edition> [options]'{example}."
-            + (f" Editions: {known}." if known else "")
-        )
+        known = [names.edition_word(e) for e in names.all("edition")]
+        raise InvalidOrder(msg("meta.game_new", known=known,
+                               example=names.edition_word() if known else None))
     lead = lead_name(args, names.table("edition"))
     if lead is None:
         first, _, more = args.partition(" ")
@@ -113,10 +111,7 @@ def _game_new(args: str, names: Names) -> GameNew:
     for word in more.split():
         opt = word.casefold().lstrip("-—")
         if not re.fullmatch(r"[a-z][a-z0-9_-]{0,31}", opt):
-            raise InvalidOrder(
-                f"Unknown game option {word!r}: options are single words such as "
-                "'short' or 'errata'."
-            )
+            raise InvalidOrder(msg("meta.bad_option", word=word))
         if opt not in options:
             options.append(opt)
     return GameNew(edition=edition, options=tuple(options))
@@ -124,10 +119,7 @@ def _game_new(args: str, names: Names) -> GameNew:
 
 def _game_join(args: str, names: Names) -> GameJoin:
     if not args:
-        raise InvalidOrder(
-            "Expected 'game join <power> [entropy phrase]', e.g. "
-            f"'game join {EXAMPLE_POWER}'."
-        )
+        raise InvalidOrder(msg("meta.game_join", example=EXAMPLE_POWER))
     lead = lead_name(args, names.table("power"))
     if lead is None:
         first, _, more = args.partition(" ")
@@ -140,9 +132,7 @@ def _game_life(sub: str, args: str) -> Meta | None:
     word = args.casefold()
     if sub in ("cancel", "concede", "draw"):
         if word not in ("", "withdraw"):
-            raise InvalidOrder(
-                f"Expected 'game {sub}' (your vote) or 'game {sub} withdraw' (take it back)."
-            )
+            raise InvalidOrder(msg("meta.vote", sub=sub))
         withdraw = word == "withdraw"
         if sub == "cancel":
             return GameCancel(withdraw=withdraw)
@@ -152,7 +142,7 @@ def _game_life(sub: str, args: str) -> Meta | None:
         return GameLeave()
     if sub == "list":
         if word not in ("", "all"):
-            raise InvalidOrder("Expected 'game list' or 'game list all' (finished games too).")
+            raise InvalidOrder(msg("meta.game_list"))
         return GameList(all=word == "all")
     if sub == "mine":
         no_args("game mine", args)
@@ -173,7 +163,7 @@ def _game(rest: str, names: Names, verb: str) -> Meta:
     if sub == "status":
         flags = args.casefold().split()
         if any(f not in _JSON_FLAGS for f in flags):
-            raise InvalidOrder("Expected 'game status' or 'game status --json'.")
+            raise InvalidOrder(msg("meta.game_status"))
         return GameStatus(json=bool(flags))
     if sub == "map":
         return GameMap(space=names.space(args) if args else None)
@@ -192,20 +182,17 @@ def _game(rest: str, names: Names, verb: str) -> Meta:
     if sub == "repair":
         how = {"truncate": "truncate", "reseal": "reseal", "accept": "reseal"}.get(args.casefold())
         if how is None:
-            raise InvalidOrder(
-                "Expected 'game repair truncate' (cut the log before its first bad event) or "
-                "'game repair reseal' (accept the stored events as they are)."
-            )
+            raise InvalidOrder(msg("meta.game_repair"))
         return GameRepair(how="truncate" if how == "truncate" else "reseal")
     life = _game_life(sub, args)
     if life is not None:
         return life
-    forms = "; ".join(f"'{s.form}'" for s in _GAME_SUBS)
+    forms = [s.form for s in _GAME_SUBS]
     if not sub:
-        raise InvalidOrder(f"Expected a game command: {forms}.")
+        raise InvalidOrder(msg("meta.game_expected", forms=forms))
     close = difflib.get_close_matches(sub, [s.word for s in _GAME_SUBS], n=1, cutoff=0.6)
-    hint = f" Did you mean: game {close[0]}?" if close else ""
-    raise InvalidOrder(f"Unknown game command {sub!r}.{hint} Game commands: {forms}.")
+    raise InvalidOrder(msg("meta.game_unknown", sub=sub, close=close[0] if close else None,
+                           forms=forms))
 
 
 def _game_hints() -> tuple[Hint, ...]:
@@ -348,7 +335,7 @@ the battles in one space.""",
 def _dice(rest: str, names: Names, verb: str) -> DiceVerify:
     words = rest.split()
     if not words or words[0].casefold() != "verify" or len(words) > 2:
-        raise InvalidOrder("Expected 'dice verify' or 'dice verify <round>'.")
+        raise InvalidOrder(msg("meta.dice_verify"))
     if len(words) == 1:
         return DiceVerify()
     return DiceVerify(round=small_int(words[1], "round", MAX_ROUND))
@@ -370,7 +357,7 @@ commitment published at the start ('{help_dice}' explains the scheme).""",
 
 def _state(rest: str, names: Names, verb: str) -> State:
     if rest.casefold() not in ("", "--json", "json"):
-        raise InvalidOrder("'state' takes nothing after it: write just 'state'.")
+        raise InvalidOrder(msg("meta.state"))
     return State()
 
 
@@ -404,3 +391,28 @@ META.register(OrderSyntax[Meta](
 This help: the topics, or one order with its example.""",
     hints=(Hint("help", "/help", (r"(?P<topic>.+)",)),),
 ))
+
+
+def _quoted(forms: list[str]) -> str:
+    return "; ".join(f"'{f}'" for f in forms)
+
+
+catalogue("en", "meta", {
+    "game_new": lambda p: ("Expected 'game new <edition> [options]'"
+                           + (f", e.g. 'game new {p['example']}'" if p["known"] else "") + "."
+                           + (f" Editions: {', '.join(p['known'])}." if p["known"] else "")),
+    "bad_option": "Unknown game option {word!r}: options are single words such as 'short' or "
+                  "'errata'.",
+    "game_join": "Expected 'game join <power> [entropy phrase]', e.g. 'game join {example}'.",
+    "vote": "Expected 'game {sub}' (your vote) or 'game {sub} withdraw' (take it back).",
+    "game_list": "Expected 'game list' or 'game list all' (finished games too).",
+    "game_status": "Expected 'game status' or 'game status --json'.",
+    "game_repair": "Expected 'game repair truncate' (cut the log before its first bad event) or "
+                   "'game repair reseal' (accept the stored events as they are).",
+    "game_expected": lambda p: f"Expected a game command: {_quoted(p['forms'])}.",
+    "game_unknown": lambda p: (f"Unknown game command {p['sub']!r}."
+                               + (f" Did you mean: game {p['close']}?" if p["close"] else "")
+                               + f" Game commands: {_quoted(p['forms'])}."),
+    "dice_verify": "Expected 'dice verify' or 'dice verify <round>'.",
+    "state": "'state' takes nothing after it: write just 'state'.",
+})

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules.engine import Pending, pending, phase_name, replay, resolve_edition
+from rules.messages import catalogue, msg
 from rules.position import state_json
 from rules.state import GameState
 from service import describe as ds
@@ -247,8 +248,7 @@ def _resolve_space(state: GameState, name: str) -> str:
         if key == s.casefold() or key in (a.casefold() for a in info.aliases):
             return s
     close = [s for s in state.edition.spaces if key in s.casefold()][:5]
-    hint = f" Did you mean {', '.join(close)}?" if close else ""
-    raise ServiceError(f"Unknown space {name!r}.{hint}")
+    raise ServiceError(msg("views.unknown_space", name=name, close=close))
 
 
 def _list_line(row: Mapping[str, Any]) -> str:
@@ -279,3 +279,10 @@ def _pending_json(p: Pending, seats: Mapping[str, str], state: GameState) -> dic
 
 
 __all__ = ["CORRUPT_LINE", "ViewsRoom"]
+
+
+catalogue("en", "views", {
+    "unknown_space": lambda p: (
+        f"Unknown space {p['name']!r}."
+        + (f" Did you mean {', '.join(p['close'])}?" if p["close"] else "")),
+})

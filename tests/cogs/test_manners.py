@@ -47,9 +47,9 @@ def bare_ids(text: str, *members: Any) -> list[str]:
 
 
 def service_texts() -> Iterator[tuple[str, str]]:
-    """Every string the service and the rules can show (f-string fields filled with a name, or
-    with FIELD where the field is itself a word of the hint), docstrings left out; with the file
-    it comes from."""
+    """Every string the service and the rules can show (f-string fields and message templates'
+    fields filled with a name, or with FIELD where the field is itself a word of the hint),
+    docstrings left out; with the file it comes from."""
     files = [*(ROOT / "service").glob("*.py"), *(ROOT / "rules").rglob("*.py")]
     for path in files:
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -58,7 +58,8 @@ def service_texts() -> Iterator[tuple[str, str]]:
             if id(node) in docs:
                 continue
             if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                yield node.value, path.name
+                # a message template's fields ("{space}") are fields like an f-string's
+                yield re.sub(r"\{[a-z_]*(?::[^{}]*)?\}", FIELD, node.value), path.name
             elif isinstance(node, ast.JoinedStr):
                 text = "".join(
                     v.value if isinstance(v, ast.Constant) else FIELD for v in node.values
