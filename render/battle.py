@@ -17,6 +17,7 @@ from render import theme
 from render.icons import draw_icon
 from rules import events as ev
 from rules.battle.odds import OddsResult
+from rules.battle.retreat import stays_behind
 from rules.battle.rounds import casualties_of
 from rules.edition import Edition
 from rules.state import GameState
@@ -197,9 +198,7 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
         elif isinstance(e, ev.BattleRetreated):
             rec.retreat_to = e.to
             for i in e.units:
-                air = state.edition.units.get(type_of(i))
-                stays = e.to is None or (air is not None and air.domain == "air" and not e.air_with)
-                into = rec.stayed if stays else rec.retreated
+                into = rec.stayed if stays_behind(state.edition, e, type_of(i)) else rec.retreated
                 into[type_of(i)] = into.get(type_of(i), 0) + 1
             # AA-7: seaborne units fight on, so the outcome will not tell the retreat.
             current().notes.append(_retreat_text(rec))

@@ -233,21 +233,22 @@ def end_noncombat(tx: Tx, confirm: bool) -> None:
 
         raise IllegalOrder(msg("movement_end.no_safe_landing", "NC-7",
                                lost=[(u.type, u.space, *reach(u)) for u in lost]))
-    for u, c in boards:
-        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
-            ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
-    if lost:
-        tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
-                                reason="air units with no safe landing place", rule="NC-7"))
+    _board_or_lose(tx, lost, boards)
 
 
 def remove_unlanded_air(tx: Tx, final: bool) -> None:
     """After Mobilize: fighters waiting for a new carrier land on it or are lost (MB-6, NC-7)."""
-    s = tx.state
-    lost, boards = _unlanded_air(s, final=final)
+    lost, boards = _unlanded_air(tx.state, final=final)
+    _board_or_lose(tx, lost, boards)
+
+
+def _board_or_lose(tx: Tx, lost: list[Unit], boards: list[tuple[Unit, Unit]]) -> None:
+    """Fighters land on the carriers waiting for them; air units with no safe landing place
+    are lost (NC-7)."""
     for u, c in boards:
-        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=u.space, to=u.space, moves=(
-            ev.UnitMove(id=u.id, path=(u.space,), cost=0, carried_by=c.id),)))
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=tx.state.phase, frm=u.space, to=u.space,
+                              moves=(ev.UnitMove(id=u.id, path=(u.space,), cost=0,
+                                                 carried_by=c.id),)))
     if lost:
         tx.emit(ev.UnitsRemoved(ids=tuple(u.id for u in lost),
                                 reason="air units with no safe landing place", rule="NC-7"))

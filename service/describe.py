@@ -15,6 +15,7 @@ from typing import Any
 
 from rules import combat, language
 from rules import events as ev
+from rules.battle.retreat import retreat_split
 from rules.decisions import Pending
 from rules.engine import evolve, phase_name
 from rules.messages import Msg, msg
@@ -201,18 +202,6 @@ def _attacker(s: GameState, space: str) -> str | None:
 
 def _pressed(s: GameState, e: ev.BattlePressed) -> Msg:
     return msg("event.pressed", attacker=_attacker(s, e.space), space=e.space)
-
-
-def retreat_split(s: GameState, e: ev.BattleRetreated) -> tuple[list[int], list[int]]:
-    """(units that went to ``e.to``, air units that stay in the contested space to land in
-    Noncombat Move, CC-6B): aircraft go along only where the edition says (R-RET-02, A-28)."""
-    going: list[int] = []
-    staying: list[int] = []
-    for i in e.units:
-        u = s.units.get(i)
-        air = u is not None and s.edition.units[u.type].domain == "air"
-        (going if e.to is not None and (not air or e.air_with) else staying).append(i)
-    return going, staying
 
 
 def _retreated(s: GameState, e: ev.BattleRetreated) -> Msg:

@@ -11,12 +11,34 @@ from rules import orders as od
 from rules.battle.conclude import conclude
 from rules.battle.forces import alive, rules_of
 from rules.board import is_hostile_sea
+from rules.edition import Edition
 from rules.errors import IllegalOrder, InvalidOrder
 from rules.messages import catalogue, msg
 from rules.state import BattleState, GameState, Unit
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
+
+
+def stays_behind(ed: Edition, e: ev.BattleRetreated, unit_type: str | None) -> bool:
+    """Whether a unit of ``unit_type`` in the retreat ``e`` stays in the contested space, to
+    land in Noncombat Move (CC-6B), instead of going to ``e.to``: aircraft go along only where
+    the edition says (R-RET-02, A-28); with no ``e.to`` (a withdrawal) every unit stays."""
+    if e.to is None:
+        return True
+    ut = ed.units.get(unit_type) if unit_type is not None else None
+    return ut is not None and ut.domain == "air" and not e.air_with
+
+
+def retreat_split(s: GameState, e: ev.BattleRetreated) -> tuple[list[int], list[int]]:
+    """(units that went to ``e.to``, units that stayed in the contested space): ``stays_behind``
+    for each unit of the retreat, known by id in ``s``, the state before it."""
+    going: list[int] = []
+    staying: list[int] = []
+    for i in e.units:
+        u = s.units.get(i)
+        (staying if stays_behind(s.edition, e, u.type if u else None) else going).append(i)
+    return going, staying
 
 
 def _no_retreat(s: GameState, b: BattleState) -> bool:
