@@ -229,6 +229,15 @@ class RuleSet(_Frozen):
     stranded_fighters: Literal["one_space", "same_zone"] = "one_space"
 
 
+class Politics(_Frozen):
+    """The state of war between pairs of powers (Europe 1940 §5): an edition with politics
+    names the pairs at war when the game starts; the others are at peace until one declares
+    war. An edition without it has every pair of opposite sides at war throughout."""
+
+    at_war: tuple[tuple[str, str], ...]  # §5.1: the pairs at war at the start
+    rule: str = ""
+
+
 class PhaseInfo(_Frozen):
     """A phase of the turn (T-2)."""
 
@@ -254,6 +263,7 @@ class EditionRules(_Frozen):
     phases: tuple[PhaseInfo, ...]
     victory: dict[str, tuple[VictoryCondition, ...]]  # "standard", "short"
     rules: RuleSet = RuleSet()
+    politics: Politics | None = None  # None: opposite sides are at war throughout
     options: dict[str, str] = Field(default_factory=dict)  # option name -> description
     # option name -> the RuleSet switches it changes (Classic Appendix IV), e.g.
     # {"no_new_complexes": {"buy_factories": false}}; read through ``Edition.ruleset(options)``.
@@ -402,6 +412,16 @@ class Edition:
     def side_of(self, power: str) -> str:
         return self.powers[power].side
 
+    @cached_property
+    def war_at_start(self) -> frozenset[frozenset[str]]:
+        """The pairs of powers at war when a game starts (each pair a frozenset of two): the
+        edition's ``politics``, else every pair of powers on opposite sides."""
+        if self.rules.politics is not None:
+            return frozenset(frozenset(p) for p in self.rules.politics.at_war)
+        ps = self.turn_order
+        return frozenset(frozenset((a, b)) for i, a in enumerate(ps) for b in ps[i + 1:]
+                         if self.side_of(a) != self.side_of(b))
+
     def is_sea(self, space: str) -> bool:
         return self.spaces[space].kind == "sea"
 
@@ -472,6 +492,14 @@ class Edition:
                     problems.append(f"option {opt!r}: unknown power {who!r}")
                 problems.extend(f"option {opt!r}: unknown development {t!r}"
                                 for t in ts if t not in techs)
+        if self.rules.politics is not None:
+            for a, b in self.rules.politics.at_war:
+                for x in (a, b):
+                    if x not in self.powers:
+                        problems.append(f"politics: unknown power {x!r}")
+                if a in self.powers and b in self.powers and self.side_of(a) == self.side_of(b):
+                    problems.append(f"politics: {a} and {b} are on one side; allies are never "
+                                    "at war")
         # Starting treasury (P-3) is a rule fact; income follows territories (P-4). Report both.
         return problems
 

@@ -21,7 +21,7 @@ event. Keys that ``state`` prints but that follow from the others (``income``, `
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -162,6 +162,37 @@ FIELDS: dict[type, dict[str, Treatment]] = {
 }
 
 
+@dataclass(frozen=True, slots=True)
+class PartKey:
+    """A position key under which a mechanism's part of the state is written (registered with
+    the part, ``rules.turn.registry.part(..., keys=...)``): ``read(edition, value)`` is the
+    key's value with names resolved (raise ``InvalidOrder`` for a bad one), ``build(edition,
+    part, value)`` the part of a game started with it, and ``write(state)`` what 'state'
+    prints under it (None: the key is left out, as in an edition without the mechanism)."""
+
+    key: str
+    read: Callable[[Edition, Any], Any]
+    build: Callable[[Edition, Any, Any], Any]
+    write: Callable[[GameState], Any]
+
+
+_PART_KEYS: dict[str, tuple[type, PartKey]] = {}
+
+
+def part_keys(cls: type, keys: Iterable[PartKey]) -> None:
+    """The position keys of ``cls``, a mechanism's part (``rules.turn.registry.part``)."""
+    for k in keys:
+        known = _PART_KEYS.get(k.key)
+        if k.key in SETTING_KEYS or k.key in DERIVED_KEYS or (known and known[0] is not cls):
+            raise RuntimeError(f"two meanings for the position key {k.key!r}")
+        _PART_KEYS[k.key] = (cls, k)
+
+
+def setting_keys() -> tuple[str, ...]:
+    """Every key a position may set: the state's own and the mechanisms' parts'."""
+    return (*SETTING_KEYS, *_PART_KEYS)
+
+
 def declare(cls: type, fields: Mapping[str, Treatment]) -> None:
     """Declare how positions treat the fields of ``cls``, a mechanism's part of the state
     (``rules.turn.registry.part`` calls it)."""
@@ -196,8 +227,9 @@ def undeclared(model: type = GameState) -> list[str]:
             if isinstance(t, Written):
                 claimed.update(t.keys)
                 out += [f"{cls.__name__}.{n} is written under {k!r}, not a position key"
-                        for k in t.keys if k not in SETTING_KEYS]
-    out += [f"the position key {k!r} writes no field" for k in SETTING_KEYS if k not in claimed]
+                        for k in t.keys if k not in setting_keys()]
+    out += [f"the position key {k!r} writes no field" for k in setting_keys()
+            if k not in claimed]
     return out
 
 
@@ -280,7 +312,7 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
 
     check_model(GameState)
     names = names_for(ed.id)
-    allowed = (*SETTING_KEYS, *DERIVED_KEYS)
+    allowed = (*setting_keys(), *DERIVED_KEYS)
     extra = [k for k in pos if k not in allowed]
     if extra:
         raise InvalidOrder(msg("position.unknown_keys", keys=sorted(extra), allowed=allowed))
@@ -405,6 +437,9 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
             if len(set(order)) != len(order):
                 raise InvalidOrder(msg("position.standing_twice", power=p))
             out["standing"][p] = order
+    for k, (_, spec) in _PART_KEYS.items():
+        if k in pos:
+            out[k] = spec.read(ed, pos[k])
     for k in DERIVED_KEYS:
         if k in pos:
             out[k] = pos[k]
@@ -486,6 +521,7 @@ def state_json(state: GameState) -> dict[str, Any]:
         "techs": {p: list(state.techs[p]) for p in powers if state.techs.get(p)},
         "debts": {p: state.debts[p] for p in powers if state.debts.get(p)},
         "standing": {p: list(state.standing[p]) for p in powers if state.standing.get(p)},
+        **{k: v for k, (_, spec) in _PART_KEYS.items() if (v := spec.write(state)) is not None},
         "battles": [s for s, b in state.battles.items() if b.step != "done"],
         "winner": state.winner,
     }
@@ -577,7 +613,7 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
     treasury = {p: ed.powers[p].starting_treasury for p in ed.powers}
     treasury.update(pos.get("treasury") or {})
     first = ed.turn_order[0]
-    return GameState(
+    start = GameState(
         edition=ed,
         options=opts,
         round=int(pos.get("round", 1)),
@@ -595,6 +631,10 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
         debts={p: n for p, n in (pos.get("debts") or {}).items() if n},
         standing={p: tuple(ts) for p, ts in (pos.get("standing") or {}).items() if ts},
     )
+    for k, (cls, spec) in _PART_KEYS.items():
+        if k in pos:
+            start = start.with_part(spec.build(ed, start.part(cls), pos[k]))
+    return start
 
 
 def _find_berth(
@@ -682,6 +722,7 @@ __all__ = [
     "SETTING_KEYS",
     "Derived",
     "NotCarried",
+    "PartKey",
     "UndeclaredField",
     "Written",
     "build_start",
@@ -690,8 +731,10 @@ __all__ = [
     "check_model",
     "declare",
     "developments",
+    "part_keys",
     "phase_id",
     "positional",
+    "setting_keys",
     "state_json",
     "undeclared",
     "within_turn",

@@ -11,7 +11,7 @@ A mechanism owns its part of the state (``Parts``): a frozen dataclass it regist
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, cast
 
@@ -203,7 +203,16 @@ class GameState:
         return a is not None and b is not None and self.side(a) == self.side(b)
 
     def enemy(self, a: str | None, b: str | None) -> bool:
-        return a is not None and b is not None and self.side(a) != self.side(b)
+        """``a`` and ``b`` are at war: on opposite sides, and (in an edition with politics,
+        Europe 1940 §5) not at peace. Allies are never at war (P-6)."""
+        if a is None or b is None or self.side(a) == self.side(b):
+            return False
+        return not _AT_WAR or _AT_WAR[0](self, a, b)
+
+    def at_peace(self, a: str | None, b: str | None) -> bool:
+        """``a`` and ``b`` are on opposite sides but not at war (Europe 1940 §5.3, M-4)."""
+        return (a is not None and b is not None and self.side(a) != self.side(b)
+                and not self.enemy(a, b))
 
     def units_in(self, space: str) -> Iterator[Unit]:
         return (u for u in self.units.values() if u.space == space)
@@ -234,6 +243,18 @@ class GameState:
         """The power's capital is held by its own side (T-4 / CAP-2 otherwise)."""
         cap = self.edition.powers[power].capital
         return self.friendly(self.owners.get(cap), power)
+
+
+# Whether two powers on opposite sides are at war: the politics mechanism registers the rule
+# (``at_war_rule``); without one, opposite sides are at war throughout.
+_AT_WAR: list[Callable[[GameState, str, str], bool]] = []
+
+
+def at_war_rule(fn: Callable[[GameState, str, str], bool]) -> Callable[[GameState, str, str],
+                                                                          bool]:
+    """Register ``fn(state, a, b)``: whether powers of opposite sides are at war."""
+    _AT_WAR[:] = [fn]
+    return fn
 
 
 def count(units: Iterable[Unit]) -> dict[str, int]:

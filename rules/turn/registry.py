@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from rules.decisions import Owed, Pending, answered_by
 from rules.errors import InvalidOrder
 from rules.messages import Msg, catalogue, msg
-from rules.position import Derived, NotCarried, declare
+from rules.position import Derived, NotCarried, PartKey, Written, declare, part_keys
 from rules.state import GameState, PartInfo, register_part
 
 if TYPE_CHECKING:
@@ -169,16 +169,18 @@ def words(event_type: type[ev.Event]) -> Callable[[Words], Words]:
 
 
 def part(
-    cls: type, *, key: str, per_turn: bool, position: Mapping[str, Derived | NotCarried],
-    formerly: Mapping[str, str] | None = None,
+    cls: type, *, key: str, per_turn: bool,
+    position: Mapping[str, Derived | NotCarried | Written],
+    formerly: Mapping[str, str] | None = None, keys: Iterable[PartKey] = (),
 ) -> None:
     """Register ``cls`` (a frozen dataclass whose fields all have defaults) as a mechanism's
     part of the state: ``key`` names it in the full document (snapshots, exports; keep it
     stable), ``per_turn`` resets it when a turn starts, ``position`` says for each field
-    why a position does not write it (``rules.position.FIELDS``), and ``formerly`` maps a field
-    to where older full documents kept it (``"marks.disrupted"``), so that older exports still
-    import."""
+    why a position does not write it, or under which of ``keys`` it does
+    (``rules.position.FIELDS``, ``PartKey``), and ``formerly`` maps a field to where older full
+    documents kept it (``"marks.disrupted"``), so that older exports still import."""
     register_part(PartInfo(cls, key, cls(), per_turn, tuple((formerly or {}).items())))
+    part_keys(cls, keys)
     declare(cls, position)
 
 
