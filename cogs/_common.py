@@ -81,20 +81,24 @@ def people_of(game: GameInfo | None, extra: Sequence[str] = ()) -> list[str]:
     return [game.owner, *game.seats.values(), *extra]
 
 
-def clip(text: str, limit: int) -> str:
-    """``text`` cut to ``limit`` characters at a line end, saying how much was left out."""
+def clip(text: str, limit: int, keep_last: int = 0) -> str:
+    """``text`` cut to ``limit`` characters at a line end, saying how much was left out; the
+    last ``keep_last`` lines are kept whole (e.g. a closing pointer to more help)."""
     if len(text) <= limit:
         return text
     lines = text.splitlines()
+    tail = lines[len(lines) - keep_last:] if 0 < keep_last < len(lines) else []
+    body = lines[: len(lines) - len(tail)]
+    room = limit - 40 - sum(len(line) + 1 for line in tail)
     out: list[str] = []
     size = 0
-    for line in lines:
-        if size + len(line) + 1 > limit - 40:
+    for line in body:
+        if size + len(line) + 1 > room:
             break
         out.append(line)
         size += len(line) + 1
-    out.append(f"… ({len(lines) - len(out)} more lines)")
-    return "\n".join(out)
+    out.append(f"… ({len(body) - len(out)} more lines)")
+    return "\n".join([*out, *tail])
 
 
 def dice_lines(events: Sequence[ev.Event]) -> list[str]:

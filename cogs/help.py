@@ -59,7 +59,8 @@ class HelpCog(commands.Cog):
         where = f" ({edition.rules.title})" if edition is not None else ""
         title = f"Help: {topic.strip()}" if topic.strip() else f"Help{where}"
         embed = discord.Embed(
-            title=clip(title, 250), description=clip(text, EMBED_LIMIT), colour=COLOUR_INFO
+            title=clip(title, 250), description=clip(text, EMBED_LIMIT, keep_last=1),
+            colour=COLOUR_INFO,
         )
         await interaction.followup.send(
             embed=embed, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()

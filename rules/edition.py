@@ -56,6 +56,44 @@ class Abilities(_Frozen):
     anti_air: bool = False  # Classic R-AAG-01..04: fires at aircraft, never a casualty, captured
     strategic_bomber: bool = False  # Classic R-SBR-01: may raid an enemy industrial complex
     bombard: bool = False  # Classic R-AMP-05: one support shot in an amphibious assault
+    # --- Europe 1940 (europe1940.md); every default is the 1941/Classic behaviour -------------
+    # Combined arms (CA-1..CA-4), 1:1 and on attack only: this unit raises one unit of each type
+    # named here (artillery: infantry, mechanized infantry; tank and fighter: tactical bomber) ...
+    supports: tuple[str, ...] = ()
+    # ... to this attack value (infantry and mechanized infantry 2, tactical bomber 4); 0: none.
+    paired_attack: int = 0
+    # CM-20 / CA-1: may blitz only paired 1:1 with one of these (mechanized infantry: tank),
+    # the two starting and ending in the same territories.
+    blitz_with: tuple[str, ...] = ()
+    # AA profile (§16.1): up to this many shots per gun, each attacking aircraft shot at most
+    # once, i.e. min(n x guns, aircraft) dice; 0: one die per attacking aircraft (R-AAG-03).
+    aa_shots: int = 0
+    aa_casualty: bool = False  # GC-2 / §16.1: may be chosen as a casualty (Classic: never)
+    aa_lost_on_capture: bool = False  # CC-3 / A-21: destroyed, not captured (Classic: captured)
+    move_in_noncombat_only: bool = False  # §16.1 / NC-4: AA guns move only in Noncombat Move
+    # Bombing raids (§10.2): a tactical bomber raids air and naval bases only, never complexes
+    # (BR-1); a strategic bomber adds raid_bonus to its damage die (BR-9: +2).
+    tactical_bomber: bool = False
+    raid_bonus: int = 0
+    escort_interceptor: bool = False  # BR-3 / BR-4: fighters escort raids and intercept
+    scramble: bool = False  # §9.8 / AU-4: fighters and tactical bombers from an air base
+    convoy_dice: int = 0  # CD-2: dice against a convoy (sub 2, battleship/cruiser/destroyer 1)
+    convoy_dice_on_carrier: int = 0  # CD-2 / A-20: dice of a plane on a carrier in the zone
+    # Facilities (§15): FA-1 not combat units (never attack, defend, move, are transported or
+    # are casualties), captured with the territory (FA-3); the complexes also have `factory`.
+    facility: bool = False
+    air_base: bool = False  # §15.3: +1 move on takeoff, scramble
+    naval_base: bool = False  # §15.4: +1 sea move, free repair of capital ships
+    production: int = 0  # §15.2 / MO-2: units per turn (major 10, minor 3); 0: territory value
+    max_damage: int = 0  # BR-10 / FA-5: damage cap (major 20, minor, air and naval base 6)
+    inoperative_at: int = 0  # §15.3 / §15.4 / A-9: no bonuses from this much damage; 0: never
+    captured_as: str = ""  # CO-4: a captured major complex becomes this (the minor complex)
+    # §15.2: a purchase that turns the first unit type into the second (the complex upgrade)
+    upgrades: tuple[str, ...] = ()
+    min_value: int = 0  # MO-6: placed only in a territory worth this much (major 3, minor 2)
+    original_territory_only: bool = False  # MO-6 / A-12 / A-13: major complex
+    not_on_islands: bool = False  # M-8 / MO-6: complexes
+    coastal_only: bool = False  # MO-6: naval base
 
 
 class UnitType(_Frozen):
@@ -106,6 +144,18 @@ class Canal(_Frozen):
     name: str
     sea_zones: tuple[str, str]
     controlled_by: tuple[str, ...]  # a side must hold all of these
+    submarines_always_pass: bool = False  # Europe 1940 CS-6: the Strait of Gibraltar
+
+
+Alignment = Literal["strict", "pro_axis", "pro_allied"]
+
+
+class Neutral(_Frozen):
+    """A neutral territory at the start (Europe 1940 §6, NT-1/NT-2): its sympathy and the
+    infantry it raises when its neutrality is violated or ends."""
+
+    alignment: Alignment
+    army: int = 0
 
 
 class Source(_Frozen):
@@ -131,6 +181,10 @@ class MapData(_Frozen):
     setup_variants: dict[str, SetupTable] = Field(default_factory=dict)  # e.g. "errata"
     owners_variants: dict[str, dict[str, str | None]] = Field(default_factory=dict)
     setup_differences: tuple[str, ...] = ()  # rulebook vs map data, reported
+    # Europe 1940 (empty elsewhere, and then not written to map.json):
+    victory_cities: dict[str, str] = Field(default_factory=dict)  # territory -> city (§3.1)
+    convoy_zones: tuple[str, ...] = ()  # sea zones with the convoy symbol (§4.4, CD-1)
+    neutrals: dict[str, Neutral] = Field(default_factory=dict)  # territory -> its neutrality (§6)
 
 
 class VictoryCondition(_Frozen):
@@ -269,6 +323,9 @@ class EditionRules(_Frozen):
     # {"no_new_complexes": {"buy_factories": false}}; read through ``Edition.ruleset(options)``.
     option_rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    # Europe 1940 §5.1: the pairs of powers at war when the game starts; None: every pair of
+    # powers on opposite sides (1941, Classic). Read through ``Edition.wars_at_start``.
+    war_at_start: tuple[tuple[str, str], ...] | None = None
     # The engine's messages cite 1941 rule IDs (a1941 digest); an edition maps them to its own
     # digest's IDs here, e.g. {"MB-2": "R-PLC-04"}, so players read their rulebook's numbers.
     citations: dict[str, str] = Field(default_factory=dict)
@@ -332,6 +389,16 @@ class Edition:
     @cached_property
     def canal_links(self) -> dict[frozenset[str], Canal]:
         return {frozenset(c.sea_zones): c for c in self.map.canals}
+
+    @cached_property
+    def wars_at_start(self) -> frozenset[frozenset[str]]:
+        """The pairs of powers at war when the game starts (``war_at_start``, else every pair of
+        powers on opposite sides)."""
+        pairs = self.rules.war_at_start
+        if pairs is None:
+            pairs = tuple((a, b) for a in self.powers for b in self.powers
+                          if self.side_of(a) != self.side_of(b))
+        return frozenset(frozenset(p) for p in pairs)
 
     @cached_property
     def phase_ids(self) -> tuple[str, ...]:
@@ -459,6 +526,7 @@ class Edition:
         for z in self.map.closed_sea_zones:
             if z not in names:
                 problems.append(f"closed sea zone {z!r} unknown")
+        problems.extend(self._check_europe_data(names))
         tables = {"setup": self.map.setup, **self.map.setup_variants}
         for label, table in tables.items():
             problems.extend(self._check_setup(label, table))
@@ -502,6 +570,35 @@ class Edition:
                                     "at war")
         # Starting treasury (P-3) is a rule fact; income follows territories (P-4). Report both.
         return problems
+
+    def _check_europe_data(self, names: set[str]) -> Iterable[str]:
+        """Victory cities, convoy zones, neutrals, wars at start and unit cross-references."""
+        for t in self.map.victory_cities:
+            if t not in names or self.is_sea(t):
+                yield f"victory city in {t!r}: not a land territory"
+        for z in self.map.convoy_zones:
+            if z not in names or not self.is_sea(z):
+                yield f"convoy zone {z!r}: not a sea zone"
+        for t in self.map.neutrals:
+            if t not in names or self.is_sea(t):
+                yield f"neutral {t!r}: not a land territory"
+            elif self.spaces[t].original_owner is not None:
+                yield f"neutral {t!r}: has an original owner"
+        for pair in self.rules.war_at_start or ():
+            for p in pair:
+                if p not in self.powers:
+                    yield f"war_at_start: unknown power {p!r}"
+            if len(set(pair)) == 2 and self.powers.get(pair[0]) and self.powers.get(pair[1]) \
+                    and self.side_of(pair[0]) == self.side_of(pair[1]):
+                yield f"war_at_start: {pair[0]} and {pair[1]} are on the same side"
+        for u in self.rules.units:
+            ab = u.abilities
+            refs = (*ab.supports, *ab.blitz_with, *ab.upgrades,
+                    *((ab.captured_as,) if ab.captured_as else ()))
+            yield from (f"unit {u.name}: unknown unit type {r!r}" for r in refs
+                        if r not in self.units)
+            if ab.upgrades and len(ab.upgrades) != 2:
+                yield f"unit {u.name}: upgrades names {len(ab.upgrades)} unit types, not 2"
 
     def _check_setup(self, label: str, table: SetupTable) -> Iterable[str]:
         for space, by_power in table.items():

@@ -92,6 +92,7 @@ class Book:
     title: str
     word: str  # what players type after 'game new': names the page
     digest: str  # relative to the shared folder, e.g. "rules/classic.md"
+    rule_ids: str = ""  # what its rule IDs look like (EditionRules.rule_ids)
 
     @property
     def index(self) -> Path:
@@ -112,7 +113,8 @@ class Book:
 
     @classmethod
     def of(cls, rules: EditionRules) -> Book:
-        return cls(id=rules.id, title=rules.title, word=rules.word, digest=rules.digest)
+        return cls(id=rules.id, title=rules.title, word=rules.word, digest=rules.digest,
+                   rule_ids=rules.rule_ids)
 
 
 def books() -> list[Book]:
@@ -428,17 +430,40 @@ def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
 
     A test whose path or name names another edition and not ``b`` does not count for ``b``.
     Nor does a test that names no edition but cites rule IDs only another edition has and none
-    only ``b`` has (``CC-6C, A-10`` is 1941's A-10, not Classic's).
+    only ``b`` has (``CC-6C, A-10`` is 1941's A-10, not Classic's). Where a later edition's
+    digest numbers its rules as the default edition's does (the same ``rule_ids``: Europe 1940's
+    ``CC-1`` is not 1941's), an ID both have is, in a test naming no edition, the default
+    edition's: the later edition counts only the tests that name it
+    (``tests/rules/test_europe1940_data.py``).
     """
-    other_books = [x for x in books() if x.id != b.id]
+    everyone = books()
+    other_books = [x for x in everyone if x.id != b.id]
     others = frozenset().union(*(x.markers for x in other_books))
+    default = everyone[0] if everyone else b
+
+    def ids_of(x: Book, x_rules: list[Rule] | None = None) -> dict[str, str]:
+        found = x_rules if x_rules is not None else (
+            read_index(x.index) if x.index.exists() else [])
+        return {r.id.lower(): r.id for r in found}
+
+    first = ids_of(default, rules if default.id == b.id else None)
+
+    def owned(x: Book, x_rules: list[Rule] | None = None) -> dict[str, str]:
+        """The IDs of ``x`` that a test naming no edition cites for ``x``."""
+        mine = ids_of(x, x_rules)
+        if x.id == default.id or x.rule_ids != default.rule_ids:
+            return mine
+        # 1941's tests write "CC_3" for its CC-3a..CC-3c: such an ID is the default's too
+        parts = {f.rstrip("abcdefghijklmnopqrstuvwxyz") for f in first}
+        return {k: v for k, v in mine.items() if k not in first and k not in parts}
+
     known = {r.id.lower(): r.id for r in rules}
+    unmarked = owned(b, rules)
     foreign: dict[str, str] = {}
     for x in other_books:
-        if x.index.exists():
-            foreign.update({r.id.lower(): r.id for r in read_index(x.index)})
-    only_foreign = {k: v for k, v in foreign.items() if k not in known}
-    only_mine = {k for k in known if k not in foreign}
+        foreign.update(owned(x))
+    only_foreign = {k: v for k, v in foreign.items() if k not in unmarked}
+    only_mine = {k for k in unmarked if k not in foreign}
     cover: dict[str, list[str]] = {r.id: [] for r in rules}
     for path in sorted(tests_dir.rglob("*.py")):
         try:
@@ -452,8 +477,9 @@ def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
             if words & others and not mine:
                 continue
             doc = ast.get_docstring(fn) or ""
-            ids = _name_ids(fn.name, known, lenient=mine)
-            for rid in _doc_ids(doc, known, lenient=mine):
+            cited = known if mine else unmarked
+            ids = _name_ids(fn.name, cited, lenient=mine)
+            for rid in _doc_ids(doc, cited, lenient=mine):
                 if rid not in ids:
                     ids.append(rid)
             if not mine and not any(r.lower() in only_mine for r in ids) and (

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules.edition import Canal, MapData, SetupTable, Source, Space
+from rules.edition import Canal, MapData, Neutral, SetupTable, Source, Space
 
 CONVERTER = "tools/import_triplea.py"
 DESCRIPTION = "Convert TripleA map data plus a rulebook digest into Umpire's map.json."
@@ -103,6 +103,8 @@ class EditionConfig:
     ignored_units: frozenset[str] = frozenset()  # TripleA unit types outside the rulebook
     digest_units: Mapping[str, str] = field(default_factory=dict)  # digest unit id -> ours
     digest_spaces: Mapping[str, str] = field(default_factory=dict)  # digest phrase -> our space
+    # TripleA players that are not powers but own neutral territories -> their alignment
+    neutral_players: Mapping[str, str] = field(default_factory=dict)
 
 
 A1941 = EditionConfig(
@@ -252,7 +254,112 @@ CLASSIC = EditionConfig(
     variant_note="",
 )
 
-EDITIONS: dict[str, EditionConfig] = {A1941.id: A1941, CLASSIC.id: CLASSIC}
+EUROPE1940 = EditionConfig(
+    id="europe1940",
+    repo="https://github.com/triplea-maps/world_war_ii_europe",
+    commit="be0fc1c9916c5a876bf3b9f1cc70fce46d120472",
+    xml_path="map/games/ww2eur40_2nd_edition.xml",
+    default_xml=SHARED / "maps" / "europe1940" / "map" / "games" / "ww2eur40_2nd_edition.xml",
+    default_digest=SHARED / "rules" / "europe1940.json",
+    default_out=REPO_ROOT / "rules" / "editions" / "europe1940" / "map.json",
+    players={
+        "Germans": "Germany",
+        "Russians": "Soviet Union",
+        "Americans": "United States",
+        "British": "United Kingdom",
+        "Italians": "Italy",
+        "French": "France",
+    },
+    # europe1940.md NT-1: pro-Axis, pro-Allied and strict neutrals
+    neutral_players={
+        "Neutral_Axis": "pro_axis",
+        "Neutral_Allies": "pro_allied",
+        "Neutral_True": "strict",
+    },
+    units={
+        "infantry": "infantry",
+        "artillery": "artillery",
+        "mech_infantry": "mechanized infantry",
+        "armour": "tank",
+        "aaGun": "aa gun",
+        "fighter": "fighter",
+        "tactical_bomber": "tactical bomber",
+        "bomber": "strategic bomber",
+        "battleship": "battleship",
+        "carrier": "aircraft carrier",
+        "cruiser": "cruiser",
+        "destroyer": "destroyer",
+        "submarine": "submarine",
+        "transport": "transport",
+        "factory_major": "major industrial complex",
+        "factory_minor": "minor industrial complex",
+        "factory_upgrade": "industrial complex upgrade",
+        "airfield": "air base",
+        "harbour": "naval base",
+    },
+    digest_units={
+        "infantry": "infantry",
+        "artillery": "artillery",
+        "mech_infantry": "mechanized infantry",
+        "tank": "tank",
+        "aa_gun": "aa gun",
+        "fighter": "fighter",
+        "tactical_bomber": "tactical bomber",
+        "strategic_bomber": "strategic bomber",
+        "battleship": "battleship",
+        "carrier": "aircraft carrier",
+        "cruiser": "cruiser",
+        "destroyer": "destroyer",
+        "submarine": "submarine",
+        "transport": "transport",
+        "major_ic": "major industrial complex",
+        "minor_ic": "minor industrial complex",
+        "air_base": "air base",
+        "naval_base": "naval base",
+    },
+    extra_aliases={
+        # the cities of §3.1 (victory cities and capitals) name their territories
+        "Germany": ("Berlin",),
+        "Russia": ("Moscow",),
+        "United Kingdom": ("London",),
+        "France": ("Paris",),
+        "Southern Italy": ("Rome", "S Italy", "South Italy"),
+        "Northern Italy": ("N Italy", "North Italy"),
+        "Eastern United States": ("Washington", "Eastern U.S.", "Eastern US", "East US", "E US",
+                                  "EUS"),
+        "Central United States": ("Central U.S.", "Central US", "CUS"),
+        "Novgorod": ("Leningrad",),
+        "Volgograd": ("Stalingrad",),
+        "Egypt": ("Cairo",),
+        "Ontario": ("Ottawa",),
+        "Poland": ("Warsaw",),
+        # the digest's (German rulebook's) spellings
+        "Sicily": ("Sicilia",),
+        "Southeast Mexico": ("South Eastern Mexico", "Southeastern Mexico", "SE Mexico"),
+        # M-6: the Caspian Sea is a sea zone without a number (TripleA's 128 Sea Zone)
+        "Sea Zone 128": ("Caspian Sea", "Caspian"),
+        # TripleA joins two names with a space where the board prints a slash
+        "Alberta Saskatchewan Manitoba": ("Alberta/Saskatchewan/Manitoba", "Alberta",
+                                          "Saskatchewan", "Manitoba"),
+        "Holland Belgium": ("Holland/Belgium", "Holland", "Belgium"),
+        "Normandy Bordeaux": ("Normandy/Bordeaux", "Normandy", "Bordeaux"),
+        "Slovakia Hungary": ("Slovakia/Hungary", "Slovakia", "Hungary"),
+        "Newfoundland Labrador": ("Newfoundland/Labrador", "Newfoundland", "Labrador"),
+        "New Brunswick Nova Scotia": ("New Brunswick/Nova Scotia", "New Brunswick",
+                                      "Nova Scotia"),
+        "Anglo Egyptian Sudan": ("Anglo-Egyptian Sudan", "Anglo-Egypt Sudan", "Sudan"),
+        "Greater Southern Germany": ("Southern Germany", "S Germany"),
+        "Western Germany": ("W Germany", "West Germany"),
+        "Union of South Africa": ("South Africa",),
+        "French Madagascar": ("Madagascar",),
+        "Tanganyika Territory": ("Tanganyika",),
+    },
+    variant="",
+    variant_note="",
+)
+
+EDITIONS: dict[str, EditionConfig] = {A1941.id: A1941, CLASSIC.id: CLASSIC,
+                                      EUROPE1940.id: EUROPE1940}
 
 
 # --- small helpers --------------------------------------------------------------------------
@@ -351,6 +458,13 @@ class TripleAGame:
     unit_stats: dict[str, XmlUnitStats] = field(default_factory=dict)
     properties: dict[str, str] = field(default_factory=dict)  # TripleA game options
     original_factories: set[str] = field(default_factory=set)  # TerritoryAttachment option
+    victory_cities: set[str] = field(default_factory=set)  # TerritoryAttachment victoryCity
+    blockade_zones: set[str] = field(default_factory=set)  # TerritoryAttachment blockadeZone
+    neutral_owners: dict[str, str] = field(default_factory=dict)  # space -> alignment
+    neutral_armies: dict[str, dict[str, int]] = field(default_factory=dict)  # space -> units
+    unit_options: dict[str, dict[str, str]] = field(default_factory=dict)  # unit -> XML options
+    supports: list[tuple[str, tuple[str, ...], str, str]] = field(default_factory=list)
+    relations: list[tuple[str, str, str]] = field(default_factory=list)  # power, power, type
 
 
 def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
@@ -385,11 +499,14 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
     for c in board.iter("connection"):
         game.connections.append(pair(space(_attr(c, "t1")), space(_attr(c, "t2"))))
 
+    neutral = cfg.neutral_players
     players = root.find("playerList")
     if players is not None:
-        game.turn_order = [power(_attr(p, "name")) for p in players.iter("player")]
+        game.turn_order = [power(_attr(p, "name")) for p in players.iter("player")
+                           if _attr(p, "name") not in neutral]
         for a in players.iter("alliance"):
-            game.sides[power(_attr(a, "player"))] = _attr(a, "alliance")
+            if _attr(a, "player") not in neutral:
+                game.sides[power(_attr(a, "player"))] = _attr(a, "alliance")
 
     costs: dict[str, int] = {}
     frontier_rules: set[str] = set()
@@ -412,10 +529,15 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
         options = {_attr(o, "name"): _attr(o, "value") for o in att.iter("option")}
         target = _attr(att, "attachTo")
         java = att.get("javaClass", "")
-        if att.get("type") == "unitType":
+        if att.get("type") == "unitType" and java.endswith("UnitSupportAttachment"):
+            game.supports.append((unit(target),
+                                  tuple(unit(u) for u in options["unitType"].split(":")),
+                                  options.get("side", ""), options.get("bonus", "")))
+        elif att.get("type") == "unitType":
             if target in cfg.ignored_units:
                 continue
             name = unit(target)
+            game.unit_options[name] = options
             game.unit_stats[name] = XmlUnitStats(
                 attack=int(options.get("attack", "0")),
                 defense=int(options.get("defense", "0")),
@@ -440,6 +562,10 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
                 game.original_factories.add(sp)
             if "capital" in options:
                 game.capitals[sp] = power(options["capital"])
+            if options.get("victoryCity", "0") not in ("0", "false"):
+                game.victory_cities.add(sp)
+            if options.get("blockadeZone") == "true":
+                game.blockade_zones.add(sp)
     for cname, (zones, land) in sorted(canals.items()):
         uniq = tuple(sorted(set(zones), key=natural_key))
         game.canals.append(XmlCanal(cname, uniq, tuple(sorted(land, key=natural_key))))
@@ -447,8 +573,16 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
     init = root.find("initialize")
     if init is not None:
         for o in init.iter("territoryOwner"):
+            if _attr(o, "owner") in neutral:
+                game.neutral_owners[space(_attr(o, "territory"))] = neutral[_attr(o, "owner")]
+                continue
             game.owners[space(_attr(o, "territory"))] = power(_attr(o, "owner"))
         for p in init.iter("unitPlacement"):
+            if _attr(p, "owner") in neutral:
+                army = game.neutral_armies.setdefault(space(_attr(p, "territory")), {})
+                kind = unit(_attr(p, "unitType"))
+                army[kind] = army.get(kind, 0) + int(_attr(p, "quantity"))
+                continue
             sp, pw = space(_attr(p, "territory")), power(_attr(p, "owner"))
             name, qty = unit(_attr(p, "unitType")), int(_attr(p, "quantity"))
             units = game.placement.setdefault(sp, {}).setdefault(pw, {})
@@ -456,6 +590,10 @@ def read_triplea(path: Path, cfg: EditionConfig) -> TripleAGame:
         for r in init.iter("resourceGiven"):
             if r.get("resource") == "PUs":
                 game.resources[power(_attr(r, "player"))] = int(_attr(r, "quantity"))
+        for rel in init.iter("relationship"):
+            one, two = _attr(rel, "player1"), _attr(rel, "player2")
+            if one not in neutral and two not in neutral:
+                game.relations.append((power(one), power(two), _attr(rel, "type")))
     props = root.find("propertyList")
     for prop in props.iter("property") if props is not None else ():
         if prop.get("value") is not None:
@@ -575,7 +713,7 @@ class Conversion:
         self.game = read_triplea(xml_path, cfg)
         self.digest = _obj(json.loads(digest_path.read_text("utf-8")), "digest")
         self.dmap = _obj(self.digest.get("map", {}), "map")
-        self.names = Names(self.game.sea, self.digest, self.known_names())
+        self.names = Names(self.game.sea, self.names_digest(), self.known_names())
         self.rep = Report()
         self.adjacency: set[tuple[str, str]] = set(self.game.connections)
         self.neighbours: dict[str, set[str]] = {s: set() for s in self.game.sea}
@@ -593,6 +731,10 @@ class Conversion:
     def known_names(self) -> dict[str, list[str]] | None:
         """Names the digest may use besides our space names (none for a1941)."""
         return None
+
+    def names_digest(self) -> Mapping[str, Any]:
+        """The digest whose territories name spaces of this map (all of them here)."""
+        return self.digest
 
     # adjacency -----------------------------------------------------------------------------
     def ensure_adjacent(self, a: str, b: str, why: str) -> None:
@@ -1470,7 +1612,558 @@ class ClassicConversion(Conversion):
         return board, rep
 
 
-CONVERSIONS: dict[str, type[Conversion]] = {A1941.id: Conversion, CLASSIC.id: ClassicConversion}
+COMPLEXES = ("major industrial complex", "minor industrial complex")
+# A-29: the victory cities whose territory the text does not name, as the board data places them
+# (TripleA's victoryCity options); the other six are stated (§3.1).
+A29_CITIES = {
+    "Ontario": "Ottawa",
+    "Eastern United States": "Washington",
+    "Egypt": "Cairo",
+    "Southern Italy": "Rome",
+    "Poland": "Warsaw",
+}
+DIGEST_POWERS = {"USA": "United States", "United Kingdom (Canada)": "United Kingdom"}
+
+
+class EuropeConversion(Conversion):
+    """Europe 1940: the XML gives board and setup (the rulebook has no setup charts, ST-1); the
+    digest's facts are checked against it and win where they differ (europe1940.md rule IDs)."""
+
+    def __init__(self, cfg: EditionConfig, xml_path: Path, digest_path: Path) -> None:
+        super().__init__(cfg, xml_path, digest_path)
+        self.factories = {
+            sp: pw
+            for sp, by_power in self.game.placement.items()
+            for pw, units in by_power.items()
+            if any(units.get(c) for c in COMPLEXES)
+        }
+
+    def known_names(self) -> dict[str, list[str]]:
+        return {s: list(forms) for s, forms in self.cfg.extra_aliases.items()}
+
+    def digest_territories(self) -> list[dict[str, Any]]:
+        """The digest's territories on the Europe map that are spaces of the XML."""
+        out = []
+        for i, raw in enumerate(_list(self.digest.get("territories", []), "territories")):
+            t = _obj(raw, f"territories[{i}]")
+            if t.get("map") == "europe" and t["name"] not in self.not_spaces():
+                out.append(t)
+        return out
+
+    @staticmethod
+    def not_spaces() -> frozenset[str]:
+        return frozenset({"The Sahara Desert"})
+
+    def names_digest(self) -> Mapping[str, Any]:
+        return {"territories": self.digest_territories()}
+
+    def power(self, digest_name: str) -> str:
+        return DIGEST_POWERS.get(digest_name, digest_name)
+
+    # M-7 and the Global-only edge -----------------------------------------------------------
+    def unplayable(self) -> None:
+        """Land spaces of the XML without a single connection: impassable, nobody's."""
+        game = self.game
+        lonely = sorted((s for s in game.sea if not game.sea[s] and not self.neighbours[s]),
+                        key=natural_key)
+        for s in lonely:
+            if s in game.impassable:
+                continue
+            owner = game.owners.pop(s, None)
+            game.impassable.add(s)
+            self.rep.differences.append(
+                f"{s}: a Global 1940 edge territory with no connection on the Europe map (ABOUT: "
+                f"only playable in Global); the XML gives it to {owner}, value "
+                f"{game.production.get(s, 0)}; here impassable and owned by nobody, as nothing "
+                "can enter it"
+            )
+        impassable = sorted(game.impassable, key=natural_key)
+        self.rep.notes.append(
+            "M-7: the XML marks Pripet Marshes and Himalayas isImpassable; with the Global edge "
+            f"territories the impassable spaces are {', '.join(impassable)}"
+        )
+        north = {"Morocco", "Algeria", "Tunisia", "Libya", "Tobruk", "Rio de Oro"}
+        south = {"French West Africa", "French Central Africa", "French Equatorial Africa",
+                 "Anglo Egyptian Sudan", "Nigeria"}
+        across = sorted(pair(a, b) for a in north for b in south if b in self.neighbours[a])
+        if across:
+            self.rep.differences.append(f"M-7: connections across the Sahara in the XML: {across}")
+        else:
+            self.rep.notes.append(
+                "M-7: 'The Sahara Desert' is not a space in the XML (the board's desert is no "
+                "territory there); no connection crosses it (none between Morocco, Algeria, "
+                "Tunisia, Libya, Tobruk, Rio de Oro and French West/Central/Equatorial Africa, "
+                "Nigeria, Anglo Egyptian Sudan), so nothing enters or crosses it, as M-7 says"
+            )
+
+    # M-3, M-6, §4.3 -------------------------------------------------------------------------
+    def remove_adjacent(self, a: str, b: str, why: str) -> None:
+        self.adjacency.discard(pair(a, b))
+        self.neighbours[a].discard(b)
+        self.neighbours[b].discard(a)
+        self.rep.differences.append(
+            f"{a} / {b}: connected in the XML but not adjacent by {why}; connection removed ({RB})"
+        )
+
+    def adjacency_facts(self) -> None:
+        held: list[str] = []
+        stated = _obj(self.dmap.get("sea_zone_adjacency_stated", {}), "sea_zone_adjacency")
+        for zone, facts in stated.items():
+            z = self.names(int(zone))
+            for land in _list(_obj(facts, zone).get("land", []), "land"):
+                t = self.names(_str(land, "land"))
+                if t in self.neighbours[z]:
+                    held.append(f"{z} / {t}")
+                self.ensure_adjacent(z, t, "the rulebook (§4.3, CD-4)")
+            for land in _list(_obj(facts, zone).get("not_adjacent", []), "not_adjacent"):
+                t = self.names(_str(land, "land"))
+                if t in self.neighbours[z]:
+                    self.remove_adjacent(z, t, "M-3 (they touch at a point)")
+                else:
+                    held.append(f"{z} -x- {t}")
+        caspian = self.names("Caspian Sea")
+        shores = ("Caucasus", "Kazakhstan", "Turkmenistan", "Eastern Persia", "Persia",
+                  "Northwest Persia")
+        for t in shores:
+            if t in self.neighbours[caspian]:
+                held.append(f"{caspian} / {t}")
+            self.ensure_adjacent(caspian, t, "M-6 (the Caspian Sea)")
+        others = sorted(self.neighbours[caspian] - set(shores), key=natural_key)
+        if others:
+            self.rep.differences.append(f"M-6: {caspian} also touches {others} in the XML")
+        self.rep.notes.append(
+            f"M-6: the Caspian Sea is the XML's {caspian} (no number on the board; alias "
+            "'Caspian Sea'), bordered by exactly the six territories M-6 names and by no other "
+            "sea zone"
+        )
+        uk = self.names("United Kingdom")
+        self.rep.notes.append(
+            f"§4.1/§4.3/CD-4/A-11: {len(held)} adjacency facts of the text hold in the XML ('-x-': "
+            f"not adjacent): {'; '.join(held)}; {uk} borders exactly "
+            f"{', '.join(sorted(self.neighbours[uk], key=natural_key))} (A-11: sea zones 109 and "
+            "110 only)"
+        )
+        self.rep.notes.append(
+            "A-26 (Alberta/Saskatchewan/Manitoba also adjacent to Yukon and British Columbia) and "
+            "the other map-edge links of §18.3 join the Pacific map: Yukon and British Columbia "
+            "are not spaces of the Europe map, so they apply to Global 1940 only"
+        )
+
+    # canals and straits (§4.2) -----------------------------------------------------------------
+    def canals(self) -> tuple[list[Canal], list[str]]:
+        xml_canals = {c.name: c for c in self.game.canals}
+        canals: list[Canal] = []
+        for i, raw in enumerate(_list(self.digest.get("canals_straits", []), "canals_straits")):
+            c = _obj(raw, f"canals_straits[{i}]")
+            cname = _str(c["name"], "canal name")
+            zones = tuple(sorted((self.names(_int(z, "zone")) for z in _list(c["sea_zones"], "z")),
+                                 key=natural_key))
+            land = tuple(sorted((self.names(_str(t, "land")) for t in _list(c["controlled_via"],
+                                                                             "via")),
+                                key=natural_key))
+            if len(zones) != 2:
+                raise ConversionError(f"{cname}: expected two sea zones, got {zones}")
+            self.ensure_adjacent(zones[0], zones[1], f"the {cname} (§4.2)")
+            subs = "submarines" in str(c.get("notes", "")).casefold()  # CS-6
+            canals.append(Canal(name=cname, sea_zones=(zones[0], zones[1]), controlled_by=land,
+                                submarines_always_pass=subs))
+            x = xml_canals.pop(cname, None)
+            if x is None:
+                self.rep.differences.append(f"{cname}: not a canal in the XML; added ({RB})")
+            elif (x.sea_zones, x.land) != (zones, land):
+                self.rep.differences.append(
+                    f"{cname}: XML joins {x.sea_zones} via {x.land}, rulebook {zones} via {land}; "
+                    f"{RB}"
+                )
+            else:
+                self.rep.notes.append(
+                    f"§4.2: {cname} ({c.get('kind')}) joins {zones[0]} and {zones[1]}, controlled "
+                    f"via {' + '.join(land)}; the XML agrees"
+                    + ("; CS-6: submarines of any power always pass" if subs else "")
+                )
+        for x in xml_canals.values():
+            self.rep.differences.append(f"{x.name}: XML canal unknown to the rulebook; dropped")
+        return sorted(canals, key=lambda c: c.name), []
+
+    # territories --------------------------------------------------------------------------------
+    def owners_and_values(self) -> dict[str, str]:
+        game = self.game
+        owners = dict(game.owners)
+        for t in self.digest_territories():
+            sp = self.names(_str(t["name"], "territory name"))
+            owner = t.get("original_owner")
+            if owner is not None and owners.get(sp) != self.power(owner):
+                self.rep.differences.append(
+                    f"owner of {sp}: XML {owners.get(sp)}, rulebook {owner}; {RB}"
+                )
+                owners[sp] = self.power(owner)
+            value = t.get("ipc")
+            if value is not None and game.production.get(sp, 0) != value:
+                self.rep.differences.append(
+                    f"value of {sp}: rulebook {value}, XML {game.production.get(sp, 0)}; {RB}"
+                )
+                game.production[sp] = _int(value, "ipc")
+            cap = t.get("capital_of")
+            if cap is not None and game.capitals.get(sp) != self.power(cap):
+                self.rep.differences.append(f"{sp}: capital of {cap} in the rulebook, not in XML")
+        canada = sorted((s for s in ("Alberta Saskatchewan Manitoba", "Ontario", "Quebec",
+                                     "New Brunswick Nova Scotia", "Newfoundland Labrador")
+                         if owners.get(s) == "United Kingdom"), key=natural_key)
+        self.rep.notes.append(
+            "P-4/A-2/A-13: the Canadian territories (" + ", ".join(canada) + ") are the United "
+            "Kingdom's in the XML (TripleA British): their original owner is the United Kingdom, "
+            "which collects their income"
+        )
+        return owners
+
+    def space_notes(self, spaces: list[Space]) -> None:
+        islands = [sp.name for sp in spaces if sp.island]
+        self.rep.notes.append(
+            "M-8 (best reading): island = passable land territory whose only neighbours are sea "
+            f"zones; {len(islands)} found: {', '.join(islands)}"
+        )
+
+    def island_facts(self, spaces: Iterable[Space]) -> None:
+        island = {s.name: s.island for s in spaces}
+        named = _obj(_obj(self.dmap.get("islands", {}), "islands").get("named", {}), "named")
+        for name, zone in named.items():
+            sp, z = self.names(name), self.names(_int(zone, "island zone"))
+            if not island[sp]:
+                self.rep.differences.append(f"{sp}: an island in the rulebook (M-8), not in XML")
+            if z not in self.neighbours[sp]:
+                self.ensure_adjacent(sp, z, "M-8")
+        no_complex = set()
+        for u in COMPLEXES:
+            opts = self.game.unit_options.get(u, {})
+            no_complex |= {our_space_name(t) for t in opts.get("unitPlacementRestrictions",
+                                                                "").split(":") if t}
+        isl = {s for s, v in island.items() if v}
+        self.rep.notes.append(
+            "M-8/MO-6: no industrial complex on islands; the XML forbids complexes on "
+            f"{', '.join(sorted(no_complex, key=natural_key))}; of the islands found, "
+            f"{', '.join(sorted(isl - no_complex, key=natural_key)) or 'none'} not in that "
+            "list (worth less than 2, so no complex could go there anyway)"
+            if all(self.game.production.get(s, 0) < 2 for s in isl - no_complex)
+            else f"M-8/MO-6: islands the XML lets a complex be built on: "
+                 f"{sorted(isl - no_complex, key=natural_key)}"
+        )
+        extra = sorted(no_complex - isl, key=natural_key)
+        if extra:
+            self.rep.notes.append(
+                f"the XML also forbids complexes on {', '.join(extra)} (land neighbours in the "
+                "XML, so not islands by M-8's reading)"
+            )
+
+    # powers, units ------------------------------------------------------------------------------
+    def powers(self, owners: Mapping[str, str]) -> dict[str, int]:
+        game = self.game
+        income = dict.fromkeys(self.cfg.players.values(), 0)
+        for sp, pw in owners.items():
+            income[pw] += game.production.get(sp, 0)
+        for i, raw in enumerate(_list(self.digest.get("powers", []), "powers")):
+            p = _obj(raw, f"powers[{i}]")
+            pw = self.power(_str(p["name"], "power name"))
+            if pw not in income:
+                continue  # Global powers (Japan, China, ANZAC)
+            treasury = _int(p["starting_ipcs_europe"], "starting_ipcs_europe")
+            if game.resources.get(pw) != treasury:
+                self.rep.differences.append(
+                    f"starting treasury of {pw}: rulebook {treasury}, XML {game.resources.get(pw)}"
+                    f"; {RB} (P-3)"
+                )
+            if income[pw] != treasury:
+                self.rep.differences.append(
+                    f"income of {pw}: rulebook {treasury} (P-3: starting IPCs = starting income), "
+                    f"its territories add up to {income[pw]}"
+                )
+            side = _str(p["side"], "side")
+            if game.sides.get(pw) != side:
+                self.rep.differences.append(f"side of {pw}: XML {game.sides.get(pw)}, rulebook "
+                                            f"{side}; {RB}")
+            cap = p.get("capital_territory")
+            if cap is not None and game.capitals.get(self.names(_str(cap, "capital"))) != pw:
+                self.rep.differences.append(f"capital of {pw}: rulebook {cap}, the XML differs")
+        order = [self.power(_str(x, "power")) for x in
+                 _list(_obj(self.digest.get("turn_order", {}), "turn_order")["europe"], "order")]
+        if order != game.turn_order:
+            self.rep.differences.append(f"turn order: XML {game.turn_order}, rulebook {order}")
+        caps = {pw: sp for sp, pw in game.capitals.items()}
+        self.rep.notes.append(
+            "§2.1/P-3: turn order " + ", ".join(order) + " and sides agree with the XML; each "
+            "power's territories add up to its starting IPCs and the XML's resourceGiven matches: "
+            + ", ".join(f"{p} {n}" for p, n in income.items())
+            + "; capitals (XML capital options): "
+            + ", ".join(f"{p} {caps.get(p)}" for p in income)
+            + " (A-29: Rome in Southern Italy)"
+        )
+        return income
+
+    def units(self) -> None:
+        game = self.game
+        entries = [*_list(self.digest.get("units", []), "units"),
+                   *_list(self.digest.get("facilities", []), "facilities")]
+        agreed: list[str] = []
+        for i, raw in enumerate(entries):
+            u = _obj(raw, f"units[{i}]")
+            uid = _str(u["id"], "unit id")
+            if uid not in self.cfg.digest_units:
+                raise ConversionError(f"digest unit {uid!r} is not a unit of this edition")
+            name = self.cfg.digest_units[uid]
+            theirs = game.unit_stats.get(name)
+            if theirs is None:
+                self.rep.differences.append(f"unit {name}: not defined in the XML")
+                continue
+            facility = "production_per_turn" in u or "max_damage" in u
+            ours = XmlUnitStats(
+                attack=_opt_int(u.get("attack"), "attack") or 0,
+                defense=_opt_int(u.get("defense"), "defense") or 0,
+                move=_opt_int(u.get("move"), "move") or 0,
+                hits=_opt_int(u.get("hits"), "hits") or 1,
+                cost=_opt_int(u.get("cost"), "cost"),
+            )
+            stats = ("cost",) if facility else ("cost", "attack", "defense", "move", "hits")
+            for stat in stats:
+                a, b = getattr(ours, stat), getattr(theirs, stat)
+                if a != b:
+                    self.rep.differences.append(f"unit {name} {stat}: rulebook {a}, XML {b}; {RB}")
+            opts = game.unit_options.get(name, {})
+            checks = [("production_per_turn", "canProduceXUnits"), ("max_damage", "maxDamage")]
+            for key, option in checks:
+                if key in u and str(u[key]) != opts.get(option):
+                    self.rep.differences.append(
+                        f"unit {name} {key}: rulebook {u[key]}, XML {option} {opts.get(option)}"
+                    )
+            if u.get("inoperative_at_damage") == 3 and opts.get("maxOperationalDamage") != "2":
+                self.rep.differences.append(f"unit {name}: inoperative at 3 (A-9), XML differs")
+            if "upgrade_to_major_cost" in u:
+                upgrade = game.unit_stats.get("industrial complex upgrade")
+                if upgrade is None or upgrade.cost != u["upgrade_to_major_cost"]:
+                    self.rep.differences.append("industrial complex upgrade: cost differs")
+            agreed.append(name)
+        aa = game.unit_options.get("aa gun", {})
+        bomber = game.unit_options.get("strategic bomber", {})
+        tac = game.unit_options.get("tactical bomber", {})
+        self.rep.notes.append(
+            f"§16.0: the XML's profiles (cost, attack, defense, move, hits) agree with the "
+            f"rulebook's for all {len(agreed)} units and facilities; complexes produce 10/3 with "
+            "damage caps 20/6, air and naval bases cap 6 and stop working at 3 damage "
+            "(maxOperationalDamage 2, A-9); the complex upgrade costs 20 (factory_upgrade); "
+            f"AA guns fire up to maxAAattacks={aa.get('maxAAattacks')} shots each; strategic "
+            f"bombers raid with bombingBonus={bomber.get('bombingBonus')}, tactical bombers only "
+            f"{tac.get('bombingTargets')} (BR-1, BR-9)"
+        )
+        pairs = "; ".join(f"{a} -> {', '.join(b)} ({side} +{bonus})"
+                          for a, b, side, bonus in game.supports)
+        self.rep.notes.append(
+            f"CA-1: the XML's support rules: {pairs}. The last (tank -> mechanized infantry) is "
+            "TripleA's Improved Mechanized Infantry technology (no player holds it at the start), "
+            "not a rulebook pairing; in the rulebook a tank lets one mechanized infantry blitz "
+            "with it (CM-20), edition.json abilities"
+        )
+
+    # victory cities, convoy zones, neutrals, war ------------------------------------------------
+    def victory_cities(self, owners: Mapping[str, str]) -> dict[str, str]:
+        vdig = _obj(_obj(self.digest.get("victory", {}), "victory")["europe"], "victory.europe")
+        stated = _obj(_obj(self.digest.get("victory", {}), "victory")["city_territories_stated"],
+                      "city_territories_stated")
+        allied = set(_list(vdig["victory_cities_allied_at_start"], "allied"))
+        axis = set(_list(vdig["victory_cities_axis_at_start"], "axis"))
+        cities: dict[str, str] = {}
+        for city, terr in stated.items():  # the Europe map's (Calcutta, Sydney... are Pacific)
+            if city in allied | axis:
+                cities[self.names(_str(terr, "city territory"))] = city
+        for terr, city in A29_CITIES.items():
+            cities[self.names(terr)] = city
+        xml = self.game.victory_cities
+        if set(cities) != xml:
+            self.rep.differences.append(
+                f"victory cities: rulebook (with A-29) {sorted(cities)}, XML {sorted(xml)}; {RB}"
+            )
+        if allied | axis != set(cities.values()) or len(cities) != vdig["victory_cities_total"]:
+            self.rep.differences.append(f"victory cities: the rulebook's {sorted(allied | axis)}, "
+                                        f"the territories name {sorted(cities.values())}")
+        sides = {pw: self.game.sides[pw] for pw in self.cfg.players.values()}
+        for terr, city in sorted(cities.items()):
+            held = sides.get(owners.get(terr, ""))
+            want = "Allies" if city in allied else "Axis"
+            if held != want:
+                self.rep.differences.append(f"victory city {city} ({terr}): {want} at start in "
+                                            f"the rulebook, XML owner {owners.get(terr)}")
+        self.rep.notes.append(
+            f"§3.1: the {len(cities)} victory cities are the XML's victoryCity territories: "
+            + ", ".join(f"{c} ({t})" for t, c in sorted(cities.items(), key=lambda kv: kv[1]))
+            + "; the text names the territory of Leningrad, Stalingrad, Moscow, Berlin, London "
+            "and Paris, the board data the other five (A-29); 8 are Allied and 3 Axis at the "
+            "start, as §3.1 says"
+        )
+        return cities
+
+    def convoy_zones(self) -> list[str]:
+        zones = sorted(self.game.blockade_zones, key=natural_key)
+        known = [self.names(_int(z, "convoy zone"))
+                 for z in _list(self.dmap.get("convoy_sea_zones_known", []), "convoy zones")]
+        missing = [z for z in known if z not in zones]
+        for z in missing:
+            self.rep.differences.append(f"{z}: a convoy zone in the rulebook (§4.4), not in the "
+                                        f"XML; added ({RB})")
+        zones = sorted({*zones, *known}, key=natural_key)
+        self.rep.notes.append(
+            f"§4.4/CD-1: {len(zones)} convoy zones, the XML's blockadeZone sea zones: "
+            f"{', '.join(zones)}; the four the text names ({', '.join(known)}) are among them"
+        )
+        return zones
+
+    def neutrals(self) -> dict[str, Neutral]:
+        game = self.game
+        ndig = _obj(self.digest.get("neutrals", {}), "neutrals")
+        stated: dict[str, str] = {}
+        for key, alignment in (("named_pro_axis", "pro_axis"), ("named_pro_allied", "pro_allied"),
+                               ("named_strict", "strict")):
+            for t in _list(ndig.get(key, []), key):
+                stated[self.names(_str(t, "neutral"))] = alignment
+        out: dict[str, Neutral] = {}
+        for sp, alignment in game.neutral_owners.items():
+            army = game.neutral_armies.get(sp, {})
+            if set(army) - {"infantry"}:
+                raise ConversionError(f"{sp}: neutral army of {army}, not infantry (NT-2)")
+            want = stated.pop(sp, alignment)
+            if want != alignment:
+                self.rep.differences.append(
+                    f"{sp}: {want} in the rulebook (§4.5), XML {alignment}; {RB}"
+                )
+            out[sp] = Neutral(alignment=want, army=army.get("infantry", 0))  # type: ignore[arg-type]
+        for sp in stated:
+            self.rep.differences.append(f"{sp}: a neutral in the rulebook, not in the XML")
+        unstated = [self.names(_str(t, "neutral"))
+                    for t in _list(ndig.get("named_neutral_type_not_stated", []), "unstated")]
+        by_kind: dict[str, list[str]] = {}
+        for sp, n in sorted(out.items(), key=lambda kv: natural_key(kv[0])):
+            by_kind.setdefault(n.alignment, []).append(f"{sp} {n.army}")
+        self.rep.notes.append(
+            f"§6/NT-1/NT-2: {len(out)} neutral territories, owned in the XML by Neutral_Axis "
+            "(pro_axis), Neutral_Allies (pro_allied) and Neutral_True (strict), each with the "
+            "infantry it raises (its printed army, TripleA's placement): "
+            + "; ".join(f"{k}: {', '.join(v)}" for k, v in sorted(by_kind.items()))
+            + ". §4.5's Bulgaria, Iraq (pro-Axis), Yugoslavia (pro-Allied), Sweden, Turkey, "
+            "Switzerland (strict) agree; the text does not say what "
+            + " and ".join(f"{s} ({out[s].alignment} in the XML)" for s in unstated)
+            + " are, the XML's alignment is kept"
+        )
+        return out
+
+    def wars(self) -> None:
+        pol = _obj(self.digest.get("political", {}), "political")
+        stated = {frozenset((self.power(a), self.power(b)))
+                  for a, b in _list(pol["at_war_at_start_europe"], "at war")}
+        xml = {frozenset((a, b)) for a, b, kind in self.game.relations if kind == "War"}
+        if stated != xml:
+            self.rep.differences.append(f"§5.1: at war at the start: rulebook {stated}, XML {xml}")
+        else:
+            self.rep.notes.append(
+                "§5.1: the XML's relationshipInitialize puts exactly the rulebook's pairs at war "
+                "(Germany and Italy with the United Kingdom and France); the United States and "
+                "the Soviet Union are at war with no one (edition.json war_at_start)"
+            )
+
+    def placement(self) -> SetupTable:
+        game = self.game
+        setup: SetupTable = {
+            sp: {pw: dict(units) for pw, units in by_power.items()}
+            for sp, by_power in game.placement.items()
+        }
+        units = sum(n for bp in setup.values() for us in bp.values() for n in us.values())
+        facilities = ("major industrial complex", "minor industrial complex", "air base",
+                      "naval base")
+        listed = []
+        for f in facilities:
+            where = sorted(((sp, pw) for sp, bp in setup.items() for pw, us in bp.items()
+                            if us.get(f)), key=lambda x: natural_key(x[0]))
+            listed.append(f"{f}: " + ", ".join(f"{sp} ({pw})" for sp, pw in where))
+        self.rep.notes.append(
+            f"ST-1/ST-2: the rulebook has no setup charts (setup cards); the setup is TripleA's "
+            f"unit placement ({units} pieces of the six powers, facilities and AA guns included); "
+            "the facilities printed on the board at the start: " + "; ".join(listed)
+        )
+        self.rep.notes.append(
+            "land units listed in a sea zone are cargo aboard their power's transports there, "
+            "fighters and tactical bombers aboard its carriers"
+        )
+        return setup
+
+    def run(self) -> tuple[MapData, Report]:
+        cfg, game, rep = self.cfg, self.game, self.rep
+        dupes = sorted(p for p, n in Counter(game.connections).items() if n > 1)
+        if dupes:
+            rep.notes.append(f"duplicate <connection> elements in the XML were merged: {dupes}")
+        self.unplayable()
+        self.adjacency_facts()
+        canals, closed = self.canals()
+        setup = self.placement()
+        owners = self.owners_and_values()
+        spaces = self.spaces(owners)
+        self.island_facts(spaces)
+        income = self.powers(owners)
+        self.units()
+        cities = self.victory_cities(owners)
+        convoy = self.convoy_zones()
+        neutrals = self.neutrals()
+        self.wars()
+        rep.notes.append(
+            "not imported from the XML: national objectives and TripleA's political triggers "
+            "(edition.json and the rules), technology (Global only, §19), bids, the bomber's "
+            "paratrooper options, TripleA properties"
+        )
+        digest_file = f"shared/rules/{self.digest_path.name}"
+        source = Source(
+            repo=cfg.repo,
+            commit=cfg.commit,
+            files=(*self.files_used, digest_file),
+            converter=CONVERTER,
+            notes=(
+                f"TripleA game '{game.title}' version {game.version}; files are paths in "
+                f"{cfg.repo} at the commit above, except {digest_file}, the project's digest of "
+                "the rulebook (it has no setup charts: setup, owners, values and adjacency come "
+                "from the XML, checked against every fact the digest states)",
+                "names: TripleA's territory names are kept ('<n> Sea Zone' is 'Sea Zone <n>'); "
+                "powers Germans=Germany, Russians=Soviet Union, Americans=United States, "
+                "British=United Kingdom, Italians=Italy, French=France; the players Neutral_Axis, "
+                "Neutral_Allies and Neutral_True are the neutral territories (neutrals); units "
+                + ", ".join(f"{a}={b}" for a, b in cfg.units.items() if a != b),
+                "where the rulebook and the map data disagree the rulebook wins; every difference "
+                "is listed in setup_differences",
+                *rep.notes,
+            ),
+        )
+        board = MapData(
+            source=source,
+            spaces=tuple(spaces),
+            adjacency=tuple(
+                sorted(self.adjacency, key=lambda p: (natural_key(p[0]), natural_key(p[1])))
+            ),
+            canals=tuple(canals),
+            closed_sea_zones=tuple(closed),
+            setup=setup,
+            setup_differences=tuple(rep.differences),
+            victory_cities=cities,
+            convoy_zones=tuple(convoy),
+            neutrals=neutrals,
+        )
+        land = [s for s in spaces if s.kind == "land"]
+        islands = [s.name for s in land if s.island]
+        rep.facts += [
+            f"spaces {len(spaces)} = {len(land)} land ({len(neutrals)} neutral, "
+            f"{sum(s.impassable for s in land)} impassable) + {len(spaces) - len(land)} sea; "
+            f"adjacency {len(board.adjacency)} pairs",
+            f"islands ({len(islands)}): {', '.join(islands)}",
+            "starting income from territories (P-3): "
+            + ", ".join(f"{p} {n}" for p, n in income.items())
+            + f"; board total {sum(s.value for s in land)}",
+        ]
+        return board, rep
+
+
+CONVERSIONS: dict[str, type[Conversion]] = {A1941.id: Conversion, CLASSIC.id: ClassicConversion,
+                                            EUROPE1940.id: EuropeConversion}
 
 
 def convert(cfg: EditionConfig, xml_path: Path, digest_path: Path) -> tuple[MapData, Report]:
@@ -1508,8 +2201,22 @@ def dumps(obj: object, indent: int = 0) -> str:
     return json.dumps(obj, ensure_ascii=False)
 
 
+# Fields added to MapData for a later edition: written only where they are set, so the map.json
+# of an edition without them stays as it was.
+LATER_FIELDS = ("victory_cities", "convoy_zones", "neutrals")
+LATER_CANAL_FIELDS = ("submarines_always_pass",)
+
+
 def render(board: MapData) -> str:
-    text = dumps(board.model_dump(mode="json")) + "\n"
+    data = board.model_dump(mode="json")
+    for key in LATER_FIELDS:
+        if not data[key]:
+            del data[key]
+    for canal in data["canals"]:
+        for key in LATER_CANAL_FIELDS:
+            if not canal[key]:
+                del canal[key]
+    text = dumps(data) + "\n"
     again = MapData.model_validate(json.loads(text))
     if again != board:
         raise ConversionError("map.json does not round-trip through MapData")

@@ -20,7 +20,7 @@ import pytest
 
 from db.repo import SqlStore
 from rules import events as ev
-from rules.edition import edition_dir
+from rules.edition import available_editions, edition_dir
 from rules.engine import replay
 from rules.position import state_json
 from service import fair, transfer
@@ -311,7 +311,8 @@ CORPUS: list[tuple[str, Mutation, str]] = [
     ("events an object", _set("events", {}), NOT + "events is an object, not a list."),
     # editions
     ("edition ../../etc", _set("game/edition", "../../etc"),
-     NOT + "edition '../../etc' is not installed here (installed: a1941, classic)."),
+     NOT + f"edition '../../etc' is not installed here (installed: "
+           f"{', '.join(available_editions())})."),
     ("edition an absolute path", _set("game/edition", "/etc/passwd"),
      NOT + "edition '/etc/passwd' is not installed here"),
     ("edition a number", _set("game/edition", 1941), NOT + "game.edition is a whole number"),
