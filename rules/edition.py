@@ -323,9 +323,6 @@ class EditionRules(_Frozen):
     # {"no_new_complexes": {"buy_factories": false}}; read through ``Edition.ruleset(options)``.
     option_rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
     notes: tuple[str, ...] = ()
-    # Europe 1940 §5.1: the pairs of powers at war when the game starts; None: every pair of
-    # powers on opposite sides (1941, Classic). Read through ``Edition.wars_at_start``.
-    war_at_start: tuple[tuple[str, str], ...] | None = None
     # The engine's messages cite 1941 rule IDs (a1941 digest); an edition maps them to its own
     # digest's IDs here, e.g. {"MB-2": "R-PLC-04"}, so players read their rulebook's numbers.
     citations: dict[str, str] = Field(default_factory=dict)
@@ -389,16 +386,6 @@ class Edition:
     @cached_property
     def canal_links(self) -> dict[frozenset[str], Canal]:
         return {frozenset(c.sea_zones): c for c in self.map.canals}
-
-    @cached_property
-    def wars_at_start(self) -> frozenset[frozenset[str]]:
-        """The pairs of powers at war when the game starts (``war_at_start``, else every pair of
-        powers on opposite sides)."""
-        pairs = self.rules.war_at_start
-        if pairs is None:
-            pairs = tuple((a, b) for a in self.powers for b in self.powers
-                          if self.side_of(a) != self.side_of(b))
-        return frozenset(frozenset(p) for p in pairs)
 
     @cached_property
     def phase_ids(self) -> tuple[str, ...]:
@@ -572,7 +559,7 @@ class Edition:
         return problems
 
     def _check_europe_data(self, names: set[str]) -> Iterable[str]:
-        """Victory cities, convoy zones, neutrals, wars at start and unit cross-references."""
+        """Victory cities, convoy zones, neutrals and unit cross-references."""
         for t in self.map.victory_cities:
             if t not in names or self.is_sea(t):
                 yield f"victory city in {t!r}: not a land territory"
@@ -584,13 +571,6 @@ class Edition:
                 yield f"neutral {t!r}: not a land territory"
             elif self.spaces[t].original_owner is not None:
                 yield f"neutral {t!r}: has an original owner"
-        for pair in self.rules.war_at_start or ():
-            for p in pair:
-                if p not in self.powers:
-                    yield f"war_at_start: unknown power {p!r}"
-            if len(set(pair)) == 2 and self.powers.get(pair[0]) and self.powers.get(pair[1]) \
-                    and self.side_of(pair[0]) == self.side_of(pair[1]):
-                yield f"war_at_start: {pair[0]} and {pair[1]} are on the same side"
         for u in self.rules.units:
             ab = u.abilities
             refs = (*ab.supports, *ab.blitz_with, *ab.upgrades,

@@ -2062,7 +2062,7 @@ class EuropeConversion(Conversion):
             self.rep.notes.append(
                 "§5.1: the XML's relationshipInitialize puts exactly the rulebook's pairs at war "
                 "(Germany and Italy with the United Kingdom and France); the United States and "
-                "the Soviet Union are at war with no one (edition.json war_at_start)"
+                "the Soviet Union are at war with no one (edition.json politics)"
             )
 
     def placement(self) -> SetupTable:

@@ -319,19 +319,19 @@ def test_NT_2_neutral_armies(ed: Edition) -> None:
 def test_NW_3_united_states_and_soviet_union_at_war_with_no_one(ed: Edition) -> None:
     """§5.1: Germany and Italy are at war with the United Kingdom and France; the USA and the
     USSR with no one."""
-    wars = {tuple(sorted(p)) for p in ed.wars_at_start}
+    wars = {tuple(sorted(p)) for p in ed.war_at_start}
     assert wars == {("France", "Germany"), ("France", "Italy"), ("Germany", "United Kingdom"),
                     ("Italy", "United Kingdom")}
     for power in ("United States", "Soviet Union"):
-        assert not any(power in p for p in ed.wars_at_start)
+        assert not any(power in p for p in ed.war_at_start)
 
 
 def test_other_editions_start_with_every_opposite_pair_at_war() -> None:
     for edition in ("a1941", "classic"):
         e = load_edition(edition)
-        assert e.rules.war_at_start is None
-        assert len(e.wars_at_start) == 6  # 3 Allies x 2 Axis
-        assert all(e.side_of(a) != e.side_of(b) for a, b in map(tuple, e.wars_at_start))
+        assert e.rules.politics is None
+        assert len(e.war_at_start) == 6  # 3 Allies x 2 Axis
+        assert all(e.side_of(a) != e.side_of(b) for a, b in map(tuple, e.war_at_start))
 
 
 # --- §7 turn ---------------------------------------------------------------------------------
