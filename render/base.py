@@ -204,8 +204,11 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
         rects: list[Rect] = []
         name_box = odraw.multiline_textbbox((x, y), label, font=f, anchor="mm", align="center",
                                             spacing=0, stroke_width=2)
-        # Names by the board's edge stay whole (TripleA lets some run off).
-        nudge = 0.0 if view.wrap_w else max(0.0, 2 - name_box[0]) - max(0.0, name_box[2] - (ow - 2))
+        # Names by the board's edge stay whole (TripleA lets some run off); a name wholly
+        # outside a view of part of the board stays there.
+        inside = name_box[2] > 0 and name_box[0] < ow
+        nudge = 0.0 if view.wrap_w or not inside else (
+            max(0.0, 2 - name_box[0]) - max(0.0, name_box[2] - (ow - 2)))
         if nudge:
             x += nudge
             name_box = (name_box[0] + nudge, name_box[1], name_box[2] + nudge, name_box[3])

@@ -103,6 +103,9 @@ class MapConfig:
     out: Path
     rename: Callable[[str], str] = our_name  # TripleA's name -> ours
     names_note: str = "names: '<n> Sea Zone' renamed 'Sea Zone <n>' as in rules/editions/*/map.json"
+    # entries of the coordinate files that are no spaces (TripleA's on-map boxes), left out
+    not_spaces: frozenset[str] = frozenset()
+    tolerance: float = DEFAULT_TOLERANCE  # simplification, in source pixels
 
 
 def _classic_canonical() -> Callable[[str], str]:
@@ -131,7 +134,21 @@ CLASSIC = MapConfig(
     names_note="names: TripleA's names mapped to ours by tools/classic_names.py (canonical()), "
     "as in rules/editions/classic/map.json",
 )
-MAPS: dict[str, MapConfig] = {m.id: m for m in (A1941, CLASSIC)}
+EUROPE1940 = MapConfig(
+    id="europe1940",
+    repo="https://github.com/triplea-maps/world_war_ii_europe",
+    commit="be0fc1c9916c5a876bf3b9f1cc70fce46d120472",
+    folder=SHARED / "maps" / "europe1940" / "map",
+    edition_map=REPO_ROOT / "rules" / "editions" / "europe1940" / "map.json",
+    out=REPO_ROOT / "render" / "geometry" / "europe1940.json",
+    # the political-trigger boxes of TripleA's game (commented out of its XML: no territories)
+    not_spaces=frozenset({"GermanyPeaceRussia", "GermanyWarRussia", "GermanyPeaceUS",
+                          "GermanyWarUS"}),
+    # a larger image (4000 x 3213) drawn at the same output width: 2 of its pixels are about
+    # 1.5 of the others' once scaled
+    tolerance=2.0,
+)
+MAPS: dict[str, MapConfig] = {m.id: m for m in (A1941, CLASSIC, EUROPE1940)}
 FILES = (
     "polygons.txt",
     "centers.txt",
@@ -329,6 +346,9 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
     names = read_points(folder / "name_place.txt", cfg.rename)
     pus = read_points(folder / "pu_place.txt", cfg.rename)
     capitals = read_points(folder / "capitols.txt", cfg.rename)
+    for table in (polygons, centres, places, names, pus, capitals):
+        for box in cfg.not_spaces & set(table):
+            del table[box]
     present = [f for f in FILES if f not in OPTIONAL or (folder / f).exists()]
     problems: list[str] = []
     for label, table in (("polygons", polygons), ("centers", centres), ("place", places)):
@@ -393,6 +413,8 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
         )
     notes.append("capital: centre of TripleA's 32x32 capital marker (capitols.txt top-left + 16)")
     notes.append(cfg.names_note)
+    if cfg.not_spaces:
+        notes.append("left out, as no spaces: " + ", ".join(sorted(cfg.not_spaces)))
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
@@ -465,13 +487,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("map", choices=sorted(MAPS))
     parser.add_argument("--src", type=Path, help="folder of the TripleA map/ files")
     parser.add_argument("--out", type=Path, help="default: render/geometry/<map>.json")
-    parser.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE)
+    parser.add_argument("--tolerance", type=float, help="default: the map's (1.5 or more)")
     parser.add_argument("--check", action="store_true", help="compare with --out, do not write")
     args = parser.parse_args(argv)
     cfg = MAPS[args.map]
     out: Path = args.out or cfg.out
     try:
-        doc, stats = convert(cfg, args.src or cfg.folder, args.tolerance)
+        tolerance: float = args.tolerance if args.tolerance is not None else cfg.tolerance
+        doc, stats = convert(cfg, args.src or cfg.folder, tolerance)
     except (GeometryError, OSError, KeyError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -479,7 +502,7 @@ def main(argv: list[str] | None = None) -> int:
     json.loads(text)  # well-formed
     print(
         f"{len(doc['spaces'])} spaces, {stats.rings} rings, points {stats.points_before} -> "
-        f"{stats.points_after} (tolerance {args.tolerance}), {len(text.encode())} bytes"
+        f"{stats.points_after} (tolerance {tolerance}), {len(text.encode())} bytes"
     )
     if args.check:
         current = out.read_text("utf-8") if out.exists() else ""

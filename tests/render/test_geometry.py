@@ -12,7 +12,8 @@ from rules.engine import resolve_edition
 from tools import import_geometry
 from tools.import_geometry import dumps
 
-EDITIONS = ("1941", "classic")
+EDITIONS = ("1941", "classic", "europe1940")
+MAPS = ["a1941", "classic", "europe1940"]
 
 
 def _inside(x: float, y: float, rings: tuple[tuple[tuple[int, int], ...], ...]) -> bool:
@@ -88,23 +89,37 @@ def test_classic_geometry_records_its_source_and_a_faithful_wrap(
     assert shape.label == shape.centre
 
 
-@pytest.mark.parametrize("name", ["a1941", "classic"])
+@pytest.mark.parametrize("name", MAPS)
 def test_the_geometry_file_is_in_the_converters_own_deterministic_form(name: str) -> None:
-    assert available_maps() == ["a1941", "classic"]
+    assert available_maps() == MAPS
     path = GEOMETRY_DIR / f"{name}.json"
     text = path.read_text("utf-8")
     assert dumps(json.loads(text)) == text
     assert len(text.encode()) < 200_000
 
 
-@pytest.mark.parametrize("name", ["a1941", "classic"])
+@pytest.mark.parametrize("name", MAPS)
 def test_the_converter_still_writes_the_bundled_file(name: str) -> None:
     """``python -m tools.import_geometry <map> --check`` holds (where ../shared is at hand)."""
     cfg = import_geometry.MAPS[name]
     if not (cfg.folder / "polygons.txt").exists():
         pytest.skip(f"TripleA sources not here: {cfg.folder}")
-    doc, _ = import_geometry.convert(cfg, cfg.folder, import_geometry.DEFAULT_TOLERANCE)
+    doc, _ = import_geometry.convert(cfg, cfg.folder, cfg.tolerance)
     assert dumps(doc) == cfg.out.read_text("utf-8")
+
+
+def test_europe1940_geometry_records_its_source_and_no_wrap() -> None:
+    """TripleA's Europe map does not scroll around and no rule joins its edges; its four
+    political-trigger boxes are no spaces; the Caspian (M-6) is Sea Zone 128."""
+    g = geometry_for(resolve_edition("europe1940"))
+    src = g.source
+    assert g.map_id == "europe1940"
+    assert src["repo"] == "https://github.com/triplea-maps/world_war_ii_europe"
+    assert src["commit"] == "be0fc1c9916c5a876bf3b9f1cc70fce46d120472"
+    assert src["tolerance"] == 2.0 and src["points_after"] < src["points_before"] / 4
+    assert g.size == (4000, 3213) and not g.wrap_x and not g.edges_meet
+    assert "GermanyWarRussia" not in g.spaces and "Sea Zone 128" in g.spaces
+    assert "map/pu_place.txt" in src["files"] and "map/name_place.txt" not in src["files"]
 
 
 def test_the_geometry_is_chosen_by_data() -> None:
