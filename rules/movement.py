@@ -175,7 +175,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         _check_transports_not_alone(s, order, moves)
     from rules import territory
 
-    violated = _violations(s, moves) if phase == COMBAT else []
+    # Classic R-NEU-02: a neutral entered or flown over is violated, for a fee.
+    violated = _violations(s, moves) if phase == COMBAT and neutral_fee(s) is not None else []
     fee = neutral_fee(s) or 0
     if violated and s.treasury.get(power, 0) < fee * len(violated):
         raise IllegalOrder(msg("move.neutral_fee", "R-NEU-02", spaces=violated, fee=fee,
@@ -196,6 +197,9 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     if moves:
         tx.emit(ev.UnitsMoved(power=power, phase=phase, frm=order.frm, to=order.to,
                               moves=tuple(moves), blitzed=tuple(blitzed)))
+        for rule in hooks.move_rules():
+            if rule.after is not None:
+                rule.after(tx, order, tuple(moves))
 
 
 def _attackers(s: GameState, power: str, zone: str, moves: list[ev.UnitMove]) -> list[Unit]:
@@ -382,7 +386,7 @@ def _air_combat_target(s: GameState, dest: str, power: str) -> bool:
     ed = s.edition
     if ed.is_sea(dest):
         return bool(enemy_units(s, dest, power))
-    return is_hostile_territory(s, dest, power)
+    return is_hostile_territory(s, dest, power) or hooks.attacks_neutral(s, dest, power)
 
 
 def _carrier_zones(s: GameState, power: str, moving: bool = True,
@@ -510,10 +514,19 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
     power = order.power
     if target not in ed.neighbours[zone]:
         raise IllegalOrder(msg("move.offload_not_adjacent", "UT-12", space=target, zone=zone))
-    if ed.spaces[target].impassable or (is_neutral(s, target) and neutral_fee(s) is None):
-        raise IllegalOrder(msg("move.offload_impassable", "MAP-8", space=target))
-    hostile_target = is_hostile_territory(s, target, power)
-    neutral = is_neutral(s, target)
+    governed = hooks.governing(s)  # a mechanism's neutral rules (Europe 1940 §6), if any
+    if governed is not None and not ed.spaces[target].impassable and is_neutral(s, target):
+        bad = governed.enter(s, power, target, phase, True, "land")
+        if bad:
+            raise IllegalOrder(bad)
+        # An attack on the neutral (UN-1), or its entry in Noncombat Move (FN-2).
+        hostile_target = phase == COMBAT
+        neutral = False
+    else:
+        if ed.spaces[target].impassable or (is_neutral(s, target) and neutral_fee(s) is None):
+            raise IllegalOrder(msg("move.offload_impassable", "MAP-8", space=target))
+        hostile_target = is_hostile_territory(s, target, power)
+        neutral = is_neutral(s, target)
     if neutral and phase == NONCOMBAT:
         raise IllegalOrder(msg("move.offload_neutral", "R-NEU-05, R-NCM-03", space=target))
     if neutral and is_hostile_sea(s, zone, power):

@@ -14,6 +14,7 @@ from rules.edition import Edition
 from rules.errors import AmbiguousOrder, IllegalOrder
 from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
+from rules.turn import hooks
 
 if TYPE_CHECKING:
     pass
@@ -103,6 +104,7 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
         return _no_path(s, u, frm, to, budget, "land")
     reasons: list[Msg] = []
     good: list[PathResult] = []
+    governed = hooks.governing(s)  # a mechanism's neutral rules (Europe 1940 §6), if any
     for path in cands:
         if len(path) - 1 > budget:
             reasons.append(msg("paths.land_too_far", "CM-2", unit=u.type, move=full_move(s, u),
@@ -115,6 +117,11 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
             if ed.spaces[sp].kind != "land":
                 bad = msg("paths.land_into_sea", unit=u.type, space=sp)
                 break
+            if governed is not None and not ed.spaces[sp].impassable and is_neutral(s, sp):
+                bad = governed.enter(s, power, sp, phase, last, "land")
+                if bad:
+                    break
+                continue
             if ed.spaces[sp].impassable or (is_neutral(s, sp) and neutral_fee(s) is None):
                 # MAP-8: neutrals can be neither entered nor passed through (also with 'via').
                 bad = msg("paths.neutral_impassable", "MAP-8", space=sp)
@@ -233,15 +240,24 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     fee = neutral_fee(s)
     neutrals = unowned_neutrals(s)
     over = phase == COMBAT and fee is not None  # neutrals may be flown over (and violated)
-    if ed.spaces[to].impassable or (to in neutrals and fee is None):
+    governed = hooks.governing(s)  # a mechanism's neutral rules (Europe 1940 §6), if any
+    if governed is not None and to in neutrals:
+        bad = governed.enter(s, u.owner, to, phase, True, "air")
+        if bad:
+            raise IllegalOrder(bad)
+        neutrals = neutrals - {to}  # the neutral it attacks; never over another one
+    elif ed.spaces[to].impassable or (to in neutrals and fee is None):
         raise IllegalOrder(msg("paths.air_neutral_into", "MAP-8", space=to))
-    if to in neutrals:
+    elif to in neutrals:
         raise IllegalOrder(msg("paths.air_neutral_end", "R-NEU-02, R-NCM-04", space=to))
     if via:
         path = (frm, *via, to)
         for a, b in itertools.pairwise(path):
             if b not in ed.neighbours[a]:
                 raise IllegalOrder(msg("paths.not_adjacent", "MAP-1", a=a, b=b))
+            if governed is not None and b in neutrals:
+                raise IllegalOrder(governed.enter(s, u.owner, b, phase, False, "air")
+                                   or msg("paths.air_neutral_over", "MAP-8", space=b))
             if ed.spaces[b].impassable or (b in neutrals and fee is None):
                 raise IllegalOrder(msg("paths.air_neutral_over", "MAP-8", space=b))
             if b in neutrals and not over:

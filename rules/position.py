@@ -188,6 +188,42 @@ def part_keys(cls: type, keys: Iterable[PartKey]) -> None:
         _PART_KEYS[k.key] = (cls, k)
 
 
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """A holder of pieces that is no power, named under a space in ``units`` in place of a
+    power (Europe 1940's ``"neutral"``: a neutral territory's army, §6), registered by the
+    mechanism whose part of the state keeps them (``holder``):
+
+    - ``read(edition, space, units)``: refuse (raise ``InvalidOrder``) pieces it cannot hold
+      there; ``units`` are unit types (data names) and counts;
+    - ``build(edition, part, given)``: its part of a game started with ``given`` (space →
+      units) in the position's ``units``;
+    - ``write(state)``: what 'state' prints under its name (space → units);
+    - ``held(state)``: ids of pieces on the board written under its name (not their owner's).
+    """
+
+    name: str
+    read: Callable[[Edition, str, dict[str, int]], None]
+    build: Callable[[Edition, Any, dict[str, dict[str, int]]], Any]
+    write: Callable[[GameState], dict[str, dict[str, int]]]
+    held: Callable[[GameState], Iterable[int]]
+
+
+_HOLDERS: dict[str, tuple[type, Holder]] = {}
+
+
+def holder(cls: type, spec: Holder) -> None:
+    """Register ``spec``, a holder of pieces kept in ``cls``, a mechanism's part."""
+    known = _HOLDERS.get(spec.name)
+    if known is not None and known[0] is not cls:
+        raise RuntimeError(f"two holders named {spec.name!r}")
+    _HOLDERS[spec.name] = (cls, spec)
+
+
+def _holder_named(text: str) -> str | None:
+    return next((n for n in _HOLDERS if n.casefold() == text.strip().casefold()), None)
+
+
 def setting_keys() -> tuple[str, ...]:
     """Every key a position may set: the state's own and the mechanisms' parts'."""
     return (*SETTING_KEYS, *_PART_KEYS)
@@ -355,10 +391,21 @@ def canonical(ed: Edition, pos: dict[str, Any]) -> dict[str, Any]:
         table: dict[str, dict[str, dict[str, int]]] = {}
         for space, by_power in keyed("space", v, key).items():
             table[space] = {}
-            for p, units in keyed("power", by_power, _of(key, space)).items():
+            given = mapping(by_power, _of(key, space))
+            held = {k: x for k, x in given.items()
+                    if key == "units" and _holder_named(k)}
+            powers = {k: x for k, x in given.items() if k not in held}
+            for p, units in keyed("power", powers, _of(key, space)).items():
                 where = msg("position.of_in", key=key, power=p, space=space)
                 table[space][p] = {u: count(n, _entry(where, u))
                                    for u, n in keyed("unit", units, where).items()}
+            for k, units in held.items():
+                name_ = _holder_named(k) or k
+                where = msg("position.of_in", key=key, power=name_, space=space)
+                got = {u: count(n, _entry(where, u))
+                       for u, n in keyed("unit", units, where).items()}
+                _HOLDERS[name_][1].read(ed, space, got)
+                table[space][name_] = got
         return table
 
     out: dict[str, Any] = {}
@@ -499,10 +546,16 @@ def state_json(state: GameState) -> dict[str, Any]:
     ed = state.edition
     units: dict[str, dict[str, dict[str, int]]] = {}
     damaged: dict[str, dict[str, dict[str, int]]] = {}
+    apart = {i for _, hold in _HOLDERS.values() for i in hold.held(state)}
     for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.id in apart:
+            continue  # written under its holder
         for table in (units, damaged) if u.damage else (units,):
             pw = table.setdefault(u.space, {}).setdefault(u.owner, {})
             pw[u.type] = pw.get(u.type, 0) + 1
+    for name_, (_, hold) in _HOLDERS.items():
+        for space, got in hold.write(state).items():
+            units.setdefault(space, {})[name_] = dict(got)
     space_order = {name: i for i, name in enumerate(ed.spaces)}
     powers = [p for p in ed.powers]
     return {
@@ -557,8 +610,12 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
                 for p, us in bp.items()}
             for s, bp in table.items()
         }
+    held: dict[str, dict[str, dict[str, int]]] = {}  # holder -> space -> units (``Holder``)
     for space, by_power in (pos.get("units") or {}).items():
-        given = {p: {u: n for u, n in us.items() if n > 0} for p, us in by_power.items()}
+        given = {p: {u: n for u, n in us.items() if n > 0} for p, us in by_power.items()
+                 if p not in _HOLDERS}
+        for name_ in (p for p in by_power if p in _HOLDERS):
+            held.setdefault(name_, {})[space] = {u: n for u, n in by_power[name_].items() if n}
         if not any(ed.units[k].abilities.factory for us in by_power.values() for k in us):
             # A printed industrial complex stays unless the position names one (UL-4).
             for holder, kept in table.get(space, {}).items():
@@ -634,6 +691,9 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
     for k, (cls, spec) in _PART_KEYS.items():
         if k in pos:
             start = start.with_part(spec.build(ed, start.part(cls), pos[k]))
+    for name_, (cls, hold) in _HOLDERS.items():
+        if name_ in held:
+            start = start.with_part(hold.build(ed, start.part(cls), held[name_]))
     return start
 
 
@@ -721,6 +781,7 @@ __all__ = [
     "FIELDS",
     "SETTING_KEYS",
     "Derived",
+    "Holder",
     "NotCarried",
     "PartKey",
     "UndeclaredField",
@@ -731,6 +792,7 @@ __all__ = [
     "check_model",
     "declare",
     "developments",
+    "holder",
     "part_keys",
     "phase_id",
     "positional",

@@ -88,8 +88,8 @@ def _captured(p: P) -> str:
         line = f"{p['by']} liberated {p['space']}; it returns to {p['owner']}"
         gain += f" for {p['owner']}"
     else:
-        verb = {"blitz": "blitzed into", "neutral violation": "took neutral"}.get(p["how"],
-                                                                                 "captured")
+        verb = {"blitz": "blitzed into", "neutral violation": "took neutral",
+                "friendly neutral": "took the friendly neutral"}.get(p["how"], "captured")
         line = f"{p['by']} {verb} {p['space']}"
     notes = [gain]
     if p["seized"]:

@@ -10,6 +10,7 @@ from rules import movement_end
 from rules.battle.forces import alive, rules_of, side_units
 from rules.board import is_hostile_territory
 from rules.state import BattleState
+from rules.turn import hooks
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -55,5 +56,6 @@ def conclude(tx: Tx, b: BattleState, result: str) -> None:
     if not b.sea and result == "attacker":
         land = [u for u in alive(tx.state, b.attacking + b.seaborne)
                 if ed.units[u.type].abilities.can_capture and u.space == b.space]
-        if land and is_hostile_territory(tx.state, b.space, b.attacker):
+        if land and (is_hostile_territory(tx.state, b.space, b.attacker)
+                     or hooks.attacks_neutral(tx.state, b.space, b.attacker)):
             territory.capture(tx, b.space, b.attacker, "battle", "CC-7b")

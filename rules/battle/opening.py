@@ -57,7 +57,7 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
     aside = hooks.units_aside(s)  # on an errand of their own: no battle where they stand
     bombarded: set[int] = set()
     for t in [n for n in ed.spaces if not ed.is_sea(n)]:
-        if not is_hostile_territory(s, t, power):
+        if not is_hostile_territory(s, t, power) and not hooks.attacks_neutral(s, t, power):
             continue
         present = [u for u in s.units_in(t) if u.owner == power and u.id not in aside]
         pending_cargo = [c for c in s.units.values()

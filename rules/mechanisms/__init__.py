@@ -8,6 +8,7 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
     income,
     mobilize,
     movement,
+    neutrals,
     politics,
     purchase,
     research,

@@ -6,7 +6,10 @@ referee's defaults, the words, the luck report and the map) call a mechanism tha
 them. A mechanism registers here at import, as with the registry:
 
 - ``move_rule``: what a move may declare for the mechanism: checked with the move
-  (``rules.movement``), recorded on each unit's move, remembered when the move is folded;
+  (``rules.movement``), recorded on each unit's move, remembered when the move is folded, and
+  what the mechanism does once the move is made;
+- ``neutral_rules``: the rules of neutral territories where a mechanism governs them
+  (``rules.paths``, ``rules.movement``, ``rules.battle``);
 - ``aside``: units on an errand of their own that fight no battle where they stand
   (``rules.battle.opening``);
 - ``before_fight``: checks before a battle's round is fought (``rules.combat``);
@@ -35,6 +38,7 @@ if TYPE_CHECKING:
     from rules.edition import RuleSet
     from rules.messages import Msg
     from rules.state import GameState
+    from rules.turn.tx import Tx
 
 # --------------------------------------------------------------------------------------------
 # Movement
@@ -48,12 +52,15 @@ class MoveRule:
       units named are checked and before their paths are;
     - ``mark(state, order, move)``: the unit's move (``UnitMove``) as the event records it;
     - ``fold(state, event)``: what the mechanism remembers of a move (``UnitsMoved``), after
-      the units are folded; ``None``: nothing.
+      the units are folded; ``None``: nothing;
+    - ``after(tx, order, moves)``: what the mechanism does once the move is made (events of its
+      own, after the ``UnitsMoved``); ``None``: nothing.
     """
 
     check: Callable[[GameState, od.Move], None]
     mark: Callable[[GameState, od.Move, ev.UnitMove], ev.UnitMove]
     fold: Callable[[GameState, ev.UnitsMoved], GameState] | None = None
+    after: Callable[[Tx, od.Move, tuple[ev.UnitMove, ...]], None] | None = None
 
 
 _MOVE_RULES: list[MoveRule] = []
@@ -66,6 +73,48 @@ def move_rule(rule: MoveRule) -> MoveRule:
 
 def move_rules() -> tuple[MoveRule, ...]:
     return tuple(_MOVE_RULES)
+
+
+# --------------------------------------------------------------------------------------------
+# Neutral territories
+
+
+@dataclass(frozen=True)
+class NeutralRules:
+    """How a mechanism governs the neutral territories (``rules.board.is_neutral``) of the
+    games it applies to, in place of the shared rules' own (impassable, 1941 MAP-8; violated
+    for a fee, Classic R-NEU-02):
+
+    - ``governs(state)``: whether it governs this game's neutrals;
+    - ``enter(state, power, space, phase, last, domain)``: why a unit of ``domain`` ("land" or
+      "air") of ``power`` may not enter the neutral ``space`` on a move in ``phase``, ending
+      its move there (``last``) or passing over or through it, as a message; None: it may;
+    - ``attacked(state, space, power)``: ``power`` attacks ``space``, a neutral that no enemy
+      holds, as it would an enemy territory (its battle is opened, fought and won the same way).
+    """
+
+    governs: Callable[[GameState], bool]
+    enter: Callable[[GameState, str, str, str, bool, str], Msg | None]
+    attacked: Callable[[GameState, str, str], bool]
+
+
+_NEUTRAL_RULES: list[NeutralRules] = []
+
+
+def neutral_rules(rules: NeutralRules) -> NeutralRules:
+    _NEUTRAL_RULES[:] = [rules]
+    return rules
+
+
+def governing(state: GameState) -> NeutralRules | None:
+    """The neutral rules a mechanism applies to this game, or None: the shared rules' own."""
+    return next((r for r in _NEUTRAL_RULES if r.governs(state)), None)
+
+
+def attacks_neutral(state: GameState, space: str, power: str) -> bool:
+    """``power`` attacks the neutral ``space`` under a mechanism's neutral rules."""
+    rules = governing(state)
+    return rules is not None and rules.attacked(state, space, power)
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import pytest
 
 from rules import events as ev
 from rules.engine import new_game, replay
-from rules.mechanisms import bombing, rockets
+from rules.mechanisms import bombing, neutrals, rockets
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
 from rules.state import GameState
@@ -41,6 +41,16 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         bombing.RaidResolved: bombing.RaidResolved(
             space="Germany", attacker="United Kingdom", defender="Germany", bombers=ger[:1],
             damage=6,
+        ),
+        neutrals.NeutralInvaded: neutrals.NeutralInvaded(
+            space="Sweden", attacker="Germany", seat="United Kingdom", joins="pro_allied",
+            army={"infantry": 6}, turned=("Turkey", "Switzerland"), rule="UN-3, SN-2",
+        ),
+        neutrals.NeutralJoined: neutrals.NeutralJoined(
+            space="Sweden", power="United Kingdom", army={"infantry": 4}, rule="UN-5, FN-3"
+        ),
+        neutrals.NeutralStood: neutrals.NeutralStood(
+            space="Sweden", units=(), army={"infantry": 4}, joins="pro_allied"
         ),
         ev.TurnStarted: ev.TurnStarted(round=2, power="Germany"),
         ev.PhaseChanged: ev.PhaseChanged(
