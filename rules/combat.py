@@ -148,6 +148,9 @@ def _is_amphibious_part(s: GameState, b: BattleState) -> bool:
 
 
 def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice: Dice) -> None:
+    for take in hooks.decision_takers():  # a mechanism's own fight there owes it (air battle)
+        if take(tx, order, dice):
+            return
     s = tx.state
     b = decision_battle(s, order.space)
     if isinstance(order, od.Submerge | od.Strike):

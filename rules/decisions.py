@@ -34,15 +34,18 @@ class Owed(metaclass=_Kinds):
     SUBMERGE_OR_STRIKE: ClassVar[Owed]
     PRESS_OR_RETREAT: ClassVar[Owed]
 
-    __slots__ = ("_answers", "value", "verb")
+    __slots__ = ("_answers", "menu", "value", "verb")
 
-    def __init__(self, value: str, *, verb: str = "") -> None:
+    def __init__(self, value: str, *, verb: str = "", menu: bool = False) -> None:
         if value in Owed._KINDS:
             raise ValueError(f"two kinds of owed decision named {value!r}")
         # The engine's label: in JSON, in messages and in the keys of waits (keep it stable).
         self.value = value
         # The order verb (and slash command) that answers this wait first ('' for a turn).
         self.verb = verb
+        # Offered as a menu of its answers (a decision a party gives in or out of its turn, as
+        # a battle's casualties or a defender's interceptors), not the acting power's own step.
+        self.menu = menu
         self._answers: set[str] = set()
         Owed._KINDS[value] = self
 
@@ -56,9 +59,9 @@ class Owed(metaclass=_Kinds):
 
 
 Owed.TURN = Owed("turn")
-Owed.CASUALTIES = Owed("casualties", verb="casualties")
-Owed.SUBMERGE_OR_STRIKE = Owed("submerge or strike", verb="submerge")
-Owed.PRESS_OR_RETREAT = Owed("press or retreat", verb="press")
+Owed.CASUALTIES = Owed("casualties", verb="casualties", menu=True)
+Owed.SUBMERGE_OR_STRIKE = Owed("submerge or strike", verb="submerge", menu=True)
+Owed.PRESS_OR_RETREAT = Owed("press or retreat", verb="press", menu=True)
 
 
 def answered_by(kind: Owed, order_kind: str) -> None:

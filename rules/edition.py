@@ -254,6 +254,14 @@ class RuleSet(_Frozen):
     # Developments each power has from the start (Classic O-3 "Weapons Development Advantage").
     starting_techs: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     strategic_bombing: bool = False  # Classic R-SBR
+    # What a raid damages: the owner's treasury, the antiaircraft gun firing at the raiders and
+    # only industrial complexes raided (Classic R-SBR-02..04); or the facility bombed, which
+    # defends itself with one die per bomber while AA guns hold fire, up to its damage cap
+    # (Europe 1940 BR-1, BR-8..BR-10, CM-11, FA-2: tactical bombers raid air and naval bases).
+    raid_damage: Literal["treasury", "facilities"] = "treasury"
+    # Europe 1940 CC-1: every bombing raid is flown before any battle (Classic A-16: a raid only
+    # before the battle in its own territory).
+    raids_first: bool = False
     # Movement
     neutral_fee: int | None = None  # None: neutrals impassable (1941 MAP-8); Classic R-NEU-02: 3
     aa_overflight_fire: bool = False  # Classic R-AIR-05 / A-06 (combat movement only)

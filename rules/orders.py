@@ -72,6 +72,9 @@ class Move(Order):
     # means and checks it: ``rules.turn.hooks.MoveRule``); a field here only so that stored
     # orders read and hash as written.
     raid: bool = False
+    # Fighters escorting the raid on ``to`` (Europe 1940 BR-3); their moves record it as
+    # ``UnitMove.raid``, a unit flying with a raid.
+    escort: bool = False
 
 
 class Battle(Order):

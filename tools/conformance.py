@@ -93,6 +93,7 @@ class Book:
     word: str  # what players type after 'game new': names the page
     digest: str  # relative to the shared folder, e.g. "rules/classic.md"
     rule_ids: str = ""  # what its rule IDs look like (EditionRules.rule_ids)
+    aliases: tuple[str, ...] = ()  # its other names (EditionRules.aliases)
 
     @property
     def index(self) -> Path:
@@ -111,10 +112,16 @@ class Book:
         """Words that name this edition in a test's path or name."""
         return frozenset({self.id.casefold(), self.word.casefold()})
 
+    @property
+    def folders(self) -> frozenset[str]:
+        """Names of a test folder that holds only this edition's tests: its markers and its
+        one-word aliases (``tests/rules/e40``)."""
+        return self.markers | {a.casefold() for a in self.aliases if a.isalnum()}
+
     @classmethod
     def of(cls, rules: EditionRules) -> Book:
         return cls(id=rules.id, title=rules.title, word=rules.word, digest=rules.digest,
-                   rule_ids=rules.rule_ids)
+                   rule_ids=rules.rule_ids, aliases=rules.aliases)
 
 
 def books() -> list[Book]:
@@ -439,6 +446,7 @@ def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
     everyone = books()
     other_books = [x for x in everyone if x.id != b.id]
     others = frozenset().union(*(x.markers for x in other_books))
+    other_folders = frozenset().union(*(x.folders for x in other_books))
     default = everyone[0] if everyone else b
 
     def ids_of(x: Book, x_rules: list[Rule] | None = None) -> dict[str, str]:
@@ -473,8 +481,9 @@ def scan_tests(b: Book, rules: list[Rule], tests_dir: Path = TESTS,
         rel = path.relative_to(root).as_posix()
         for qual, fn in _test_functions(tree):
             words = _words(rel) | _words(qual)
-            mine = bool(words & b.markers)
-            if words & others and not mine:
+            folders = {f.casefold() for f in Path(rel).parts[:-1]}
+            mine = bool(words & b.markers) or bool(folders & b.folders)
+            if (words & others or folders & other_folders) and not mine:
                 continue
             doc = ast.get_docstring(fn) or ""
             cited = known if mine else unmarked

@@ -161,7 +161,10 @@ class OrderSyntax(Generic[T]):
     - ``args``: what autocomplete offers for its arguments;
     - ``hints``: how a quoted hint of it reads as a slash command;
     - ``subs``: its subcommands, for a verb that has several;
-    - ``topic``: a general help topic that names it where the edition has it ('battles').
+    - ``topic``: a general help topic that names it where the edition has it ('battles');
+    - ``write``: an order it makes, written back as a line ``read`` reads to the same order
+      (what a decision menu shows and the referee's answer at a deadline records), where a
+      mechanism gives one.
     """
 
     verb: str
@@ -177,6 +180,7 @@ class OrderSyntax(Generic[T]):
     hints: tuple[Hint, ...] = ()
     subs: tuple[Sub, ...] = ()
     topic: str = ""
+    write: Callable[[Any], str] | None = None
     seq: int = field(default_factory=itertools.count().__next__, init=False)
 
     @property
@@ -310,6 +314,13 @@ class Grammar(Generic[T]):
     def usage_for(self, edition: Edition | None) -> dict[str, str]:
         """The orders as listed to the players of an edition (every order without one)."""
         return {s.verb: s.usage for s in self.syntaxes() if s.available(edition)}
+
+    def line(self, command: Any) -> str | None:
+        """``command`` written as a line of this grammar, where its verb says how (``write``)."""
+        for s in self.syntaxes():
+            if s.write is not None and type(command) in s.makes:
+                return s.write(command)
+        return None
 
     def battle_kinds(self) -> tuple[type, ...]:
         """The commands of the verbs that decide a battle (an argument of kind ``battle``)."""

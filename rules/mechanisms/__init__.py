@@ -18,4 +18,7 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
 
 # isort: split
 # After combat: the decisions it waits for are listed after the battles' (engine.pending).
-from rules.mechanisms import bombing  # noqa: F401
+from rules.mechanisms import (
+    bombing,  # noqa: F401
+    interception,  # noqa: F401  (after bombing: raids come first)
+)

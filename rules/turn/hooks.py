@@ -13,6 +13,8 @@ them. A mechanism registers here at import, as with the registry:
 - ``aside``: units on an errand of their own that fight no battle where they stand
   (``rules.battle.opening``);
 - ``before_fight``: checks before a battle's round is fought (``rules.combat``);
+- ``decision_taker``: a battle decision (casualties) that a mechanism takes where it owes one
+  of its own in that space (``rules.combat``: an air battle's casualties);
 - ``variants``: variants of a built-in candidate order, offered right after it (``rules.legal``);
 - ``default``: the referee's answer to a decision of the mechanism's kind (``rules.defaults``);
 - ``stage_words``, ``notes``: the line that tells the mechanism's own dice (a ``DiceRolled``
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from rules import events as ev
     from rules import orders as od
     from rules.decisions import Owed, Pending
+    from rules.dice import Dice
     from rules.edition import RuleSet
     from rules.messages import Msg
     from rules.state import GameState
@@ -150,6 +153,22 @@ def before_fight(fn: FightCheck) -> FightCheck:
 
 def fight_checks() -> tuple[FightCheck, ...]:
     return tuple(_BEFORE_FIGHT)
+
+
+Taker = Callable[["Tx", Any, "Dice"], bool]
+_TAKERS: list[Taker] = []
+
+
+def decision_taker(fn: Taker) -> Taker:
+    """Decorator: ``fn(tx, order, dice)`` decides a battle decision (``Casualties``) that is
+    the mechanism's own (its own fight in that space owes it) and returns True; False leaves
+    it to the battle."""
+    _TAKERS.append(fn)
+    return fn
+
+
+def decision_takers() -> tuple[Taker, ...]:
+    return tuple(_TAKERS)
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import pytest
 
 from rules import events as ev
 from rules.engine import new_game, replay
-from rules.mechanisms import bombing, neutrals, rockets
+from rules.mechanisms import bombing, interception, neutrals, rockets
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
 from rules.state import GameState
@@ -52,6 +52,19 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         neutrals.NeutralStood: neutrals.NeutralStood(
             space="Sweden", units=(), army={"infantry": 4}, joins="pro_allied"
         ),
+        bombing.FacilityBombed: bombing.FacilityBombed(
+            space="Germany", facility="industrial complex", owner="Germany",
+            attacker="United Kingdom", bombers=ger[:2], lost=ger[:1], rolled=5,
+        ),
+        interception.InterceptorsCommitted: interception.InterceptorsCommitted(
+            space="Germany", power="Germany", units=ger[:1]),
+        interception.AirBattleFought: interception.AirBattleFought(
+            space="Germany", attacker="United Kingdom", defenders=("Germany",),
+            attacking=sov[:1], defending=ger[:1], attacker_hits=1, defender_hits=0),
+        interception.AirCasualtiesChosen: interception.AirCasualtiesChosen(
+            space="Germany", side="defender", by="Germany", lost=ger[:1]),
+        interception.AirBattleEnded: interception.AirBattleEnded(
+            space="Germany", bombers=sov[:1], escorts=(), interceptors=ger[1:2]),
         ev.TurnStarted: ev.TurnStarted(round=2, power="Germany"),
         ev.PhaseChanged: ev.PhaseChanged(
             power="Germany", phase="mobilize", skipped=("purchase",), rule="T-4"
