@@ -220,6 +220,17 @@ def holder(cls: type, spec: Holder) -> None:
     _HOLDERS[spec.name] = (cls, spec)
 
 
+def held_apart(state: GameState) -> tuple[set[int], dict[str, dict[str, dict[str, int]]]]:
+    """What holders that are no power hold (``Holder``): the ids of their pieces on the board
+    (not their owner's), and space → holder → units, as 'state' writes them."""
+    apart = {i for _, hold in _HOLDERS.values() for i in hold.held(state)}
+    held: dict[str, dict[str, dict[str, int]]] = {}
+    for name_, (_, hold) in _HOLDERS.items():
+        for space, got in hold.write(state).items():
+            held.setdefault(space, {})[name_] = dict(got)
+    return apart, held
+
+
 def _holder_named(text: str) -> str | None:
     return next((n for n in _HOLDERS if n.casefold() == text.strip().casefold()), None)
 
@@ -546,16 +557,15 @@ def state_json(state: GameState) -> dict[str, Any]:
     ed = state.edition
     units: dict[str, dict[str, dict[str, int]]] = {}
     damaged: dict[str, dict[str, dict[str, int]]] = {}
-    apart = {i for _, hold in _HOLDERS.values() for i in hold.held(state)}
+    apart, held = held_apart(state)
     for u in sorted(state.units.values(), key=lambda x: x.id):
         if u.id in apart:
             continue  # written under its holder
         for table in (units, damaged) if u.damage else (units,):
             pw = table.setdefault(u.space, {}).setdefault(u.owner, {})
             pw[u.type] = pw.get(u.type, 0) + 1
-    for name_, (_, hold) in _HOLDERS.items():
-        for space, got in hold.write(state).items():
-            units.setdefault(space, {})[name_] = dict(got)
+    for space, by_holder in held.items():
+        units.setdefault(space, {}).update(by_holder)
     space_order = {name: i for i, name in enumerate(ed.spaces)}
     powers = [p for p in ed.powers]
     return {
@@ -792,6 +802,7 @@ __all__ = [
     "check_model",
     "declare",
     "developments",
+    "held_apart",
     "holder",
     "part_keys",
     "phase_id",

@@ -19,6 +19,7 @@ from rules.battle.retreat import retreat_split
 from rules.decisions import Pending
 from rules.engine import evolve, phase_name
 from rules.messages import Msg, msg
+from rules.position import held_apart
 from rules.state import GameState
 from rules.tech import technologies
 from rules.turn import hooks
@@ -411,11 +412,18 @@ def waiting_line(state: GameState, pend: Sequence[Pending], seats: Mapping[str, 
 
 
 def _units_table(state: GameState) -> dict[str, dict[str, dict[str, int]]]:
+    """Space → holder → units: each power's, and those of a holder that is no power (a
+    neutral territory's army), as 'state' writes them (``rules.position.held_apart``)."""
+    apart, held = held_apart(state)
     table: dict[str, dict[str, dict[str, int]]] = {}
     for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.id in apart:
+            continue
         by_power = table.setdefault(u.space, {})
         counts = by_power.setdefault(u.owner, {})
         counts[u.type] = counts.get(u.type, 0) + 1
+    for space, by_holder in held.items():
+        table.setdefault(space, {}).update({k: v for k, v in by_holder.items() if v})
     return table
 
 

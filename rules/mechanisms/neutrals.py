@@ -190,7 +190,7 @@ def _with_army(ed: Edition, part: Neutrals, space: str, units: Mapping[str, int]
     return replace(part, armies=tuple(sorted(d.items())))
 
 
-def held_apart(s: GameState) -> list[int]:
+def placed_armies(s: GameState) -> list[int]:
     """Ids of invaded neutrals' armies on the board (UN-3)."""
     return [i for _, ids in s.part(Invasions).placed for i in ids if i in s.units]
 
@@ -312,7 +312,7 @@ reg.part(Invasions, key="invasions", per_turn=True,
                                      "'units' as the territory's army, placed again when the "
                                      "attack goes on (UN-3)")})
 holder(Neutrals, Holder(name=HOLDER, read=_read_army, build=_build_armies, write=_write_armies,
-                        held=held_apart))
+                        held=placed_armies))
 
 
 # --------------------------------------------------------------------------------------------

@@ -58,6 +58,16 @@ def test_NT_1_three_kinds_and_their_armies_as_printed() -> None:
     assert g.owner("Sweden") is None
 
 
+def test_NT_2_the_text_map_shows_a_neutral_army_as_no_power_s_units() -> None:
+    from service.describe import map_lines
+
+    g = _game("Germany", "combat_move", {"Norway": {"Germany": {"infantry": 2}}})
+    assert map_lines(g.state, "Sweden")[0] == "Sweden [neutral, 3]: neutral 6 infantry"
+    g.move({"infantry": 2}, "Norway", "Sweden")  # placed, run by the United Kingdom (UN-3)
+    assert map_lines(g.state, "Sweden")[0] == ("Sweden [neutral, 3]: Germany 2 infantry; "
+                                               "neutral 6 infantry")
+
+
 def test_NT_1_the_position_keys_neutrals_failed_attacks_and_neutral_armies() -> None:
     g = _game("Germany", "combat_move", {"Spain": {"neutral": {"infantry": 2}},
                                          "Sweden": {"neutral": {}}},
