@@ -143,7 +143,7 @@ def _decide(state: GameState, order: od.Order, dice: Dice) -> Tx:
         want = state.edition.phase_info[rule.phases[0]].name
         raise WrongPhase(msg("engine.wrong_phase", kind=order.kind, want=want,
                              phase=phase_name(state)))
-    tx = Tx(state)
+    tx = Tx(state, dice)
     rule.decide(tx, order, dice)
     return tx
 

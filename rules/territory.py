@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules.state import GameState
+from rules.turn import hooks
 from rules.turn import registry as reg
 
 if TYPE_CHECKING:
@@ -47,10 +48,13 @@ def capture(tx: Tx, space: str, by: str, how: str, rule: str) -> None:
         seized = s.treasury[cap_of]  # CAP-1
         seized_from = cap_of
         rule = ed.cite("CAP-1")
-    tx.emit(ev.TerritoryCaptured(space=space, by=by, previous=prev, owner=new_owner, how=how_,
-                                 seized=seized, seized_from=seized_from, rule=rule))
+    taken = ev.TerritoryCaptured(space=space, by=by, previous=prev, owner=new_owner, how=how_,
+                                 seized=seized, seized_from=seized_from, rule=rule)
+    tx.emit(taken)
     if cap_of is not None and new_owner == cap_of and prev is not None and s.enemy(prev, cap_of):
         _liberate_capital(tx, cap_of)
+    for after in hooks.capture_rules():
+        after(tx, taken)
 
 
 def _liberate_capital(tx: Tx, power: str) -> None:

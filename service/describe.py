@@ -244,8 +244,11 @@ def _refunded(s: GameState, e: ev.PurchaseRefunded) -> Msg:
 def _income(s: GameState, e: ev.IncomeCollected) -> Msg:
     total = s.treasury.get(e.power, 0) + e.amount - e.debt_paid
     left = s.debts.get(e.power, 0) - e.debt_paid if e.debt_paid else 0
+    # What mechanisms added to or took from the production (IN-1), as they recorded it.
+    parts = [(step.label, n) for step in hooks.income_steps() if (n := step.adjust(s, e.power))]
     return msg("event.income", e.rule or None, power=e.power, amount=e.amount, total=total,
-               debt_paid=e.debt_paid, left=left)
+               debt_paid=e.debt_paid, left=left, production=s.income()[e.power],
+               labels=[label for label, _ in parts], changes=[n for _, n in parts])
 
 
 def _won(s: GameState, e: ev.GameWon) -> Msg:

@@ -242,6 +242,11 @@ def _damage(p: P) -> str:
 
 def _income(p: P) -> str:
     rule = f"; {p['rule']}" if p["rule"] else ""
+    if p.get("changes"):  # what mechanisms added to or took from the production (IN-1)
+        rule = (f"; {p['production']} from its territories, "
+                + ", ".join(f"{'+' if n > 0 else '-'}{abs(n)} {label}"
+                            for label, n in zip(p["labels"], p["changes"], strict=True))
+                + rule)
     if p["debt_paid"]:
         still = f", {ipcs(p['left'])} still owed" if p["left"] > 0 else ""
         return (f"{p['power']} collected {ipcs(p['amount'])}, of which {ipcs(p['debt_paid'])} "

@@ -1,4 +1,8 @@
-"""Collecting income (IN-1..IN-4, R-INC-01..03): the automatic last phase of a turn."""
+"""Collecting income (IN-1..IN-4, R-INC-01..03): the automatic last phase of a turn.
+
+The income is the national production level (the values of the territories held), changed by
+what mechanisms add to Collect Income (``rules.turn.hooks.income_step``: Europe 1940's convoy
+disruption and national objectives, IN-1), which act first."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import TYPE_CHECKING
 from rules import events as ev
 from rules.state import GameState
 from rules.territory import add_debt
+from rules.turn import hooks
 from rules.turn import registry as reg
 
 if TYPE_CHECKING:
@@ -18,7 +23,11 @@ def collect_income(tx: Tx) -> None:
     s = tx.state
     if not s.capital_held(s.power):
         return  # IN-2 / R-INC-02 (the phase is skipped before we get here; kept for safety)
-    amount = s.income()[s.power]
+    steps = hooks.income_steps()
+    for step in steps:
+        step.run(tx)
+    s = tx.state
+    amount = max(0, s.income()[s.power] + sum(step.adjust(s, s.power) for step in steps))
     # R-INC-03: unpaid damage is settled out of this income first.
     debt_paid = min(s.debts.get(s.power, 0), amount)
     tx.emit(ev.IncomeCollected(power=s.power, amount=amount, debt_paid=debt_paid,

@@ -22,7 +22,12 @@ them. A mechanism registers here at import, as with the registry:
   event (``service.describe``);
 - ``apart``: dice of its own that the luck report counts as an engagement of their own
   (``rules.luck``);
-- ``marker``: a marker the map draws where the mechanism has something left to do (``render``).
+- ``marker``: a marker the map draws where the mechanism has something left to do (``render``);
+- ``income_step``: what it does in Collect Income before the income is collected, and what it
+  adds to or takes from that income (``rules.mechanisms.income``);
+- ``turn_ends``, ``turn_starts``: what it does when a turn ends or starts, e.g. victory checks
+  of its own (``rules.turn.phases``);
+- ``captured``: what it does when a territory changes hands (``rules.territory``).
 
 None of the shared rules names a mechanism; each asks these tables.
 """
@@ -308,3 +313,83 @@ def marker(spec: MapMarker) -> MapMarker:
 
 def markers() -> tuple[MapMarker, ...]:
     return tuple(_MARKERS)
+
+
+# --------------------------------------------------------------------------------------------
+# Collect Income
+
+
+@dataclass(frozen=True)
+class IncomeStep:
+    """What a mechanism adds to Collect Income (Europe 1940 IN-1: convoy disruption, national
+    objectives): ``run(tx)`` acts before the income is collected (rolls, pays, records what it
+    found in its own part of the state), the steps in the order they were registered;
+    ``adjust(state, power)`` is then what it adds to (or, negative, takes from) the power's
+    income, which ``label`` names on the income's line."""
+
+    run: Callable[[Tx], None]
+    adjust: Callable[[GameState, str], int]
+    label: Msg
+
+
+_INCOME: list[IncomeStep] = []
+
+
+def income_step(step: IncomeStep) -> IncomeStep:
+    _INCOME.append(step)
+    return step
+
+
+def income_steps() -> tuple[IncomeStep, ...]:
+    return tuple(_INCOME)
+
+
+# --------------------------------------------------------------------------------------------
+# Turns
+
+TurnCheck = Callable[["Tx"], bool]
+
+_TURN_ENDS: list[TurnCheck] = []
+_TURN_STARTS: list[TurnCheck] = []
+
+
+def turn_ends(fn: TurnCheck) -> TurnCheck:
+    """Decorator: ``fn(tx)`` acts when a power's turn ends, after the edition's victory checks
+    and before the next turn starts (Europe 1940 A-32: the victory cities held are recorded);
+    True when it ended the game (a ``GameWon``)."""
+    _TURN_ENDS.append(fn)
+    return fn
+
+
+def turn_starts(fn: TurnCheck) -> TurnCheck:
+    """Decorator: ``fn(tx)`` acts when a power's turn has started, before its first phase
+    (Europe 1940 V-1/V-2: victory is checked at the start of a turn); True when it ended the
+    game."""
+    _TURN_STARTS.append(fn)
+    return fn
+
+
+def turn_end_checks() -> tuple[TurnCheck, ...]:
+    return tuple(_TURN_ENDS)
+
+
+def turn_start_checks() -> tuple[TurnCheck, ...]:
+    return tuple(_TURN_STARTS)
+
+
+# --------------------------------------------------------------------------------------------
+# Control of territories
+
+Captured = Callable[["Tx", "ev.TerritoryCaptured"], None]
+_CAPTURED: list[Captured] = []
+
+
+def captured(fn: Captured) -> Captured:
+    """Decorator: ``fn(tx, event)`` acts after a territory changed hands in a capture or a
+    liberation (``rules.territory.capture``), e.g. a liberation bonus owed (Europe 1940 FR-1)."""
+    _CAPTURED.append(fn)
+    return fn
+
+
+def capture_rules() -> tuple[Captured, ...]:
+    return tuple(_CAPTURED)

@@ -15,6 +15,7 @@ from rules.dice import Dice
 from rules.errors import IllegalOrder, WrongPhase
 from rules.messages import Msg, catalogue, msg
 from rules.state import GameState
+from rules.turn import hooks
 from rules.turn import registry as reg
 
 if TYPE_CHECKING:
@@ -97,7 +98,8 @@ def stale_end(s: GameState, phase: str) -> Msg:
 
 
 def end_turn(tx: Tx) -> None:
-    """Victory checks for this power's turn end (V-1..V-4, A-1), then the next turn."""
+    """Victory checks for this power's turn end (V-1..V-4, A-1), then the next turn; the
+    mechanisms' own checks at a turn's end and start (``hooks.turn_ends``/``turn_starts``)."""
     s = tx.state
     key = "short" if "short" in s.options else "standard"
     for cond in s.edition.rules.victory.get(key, ()):
@@ -117,11 +119,15 @@ def end_turn(tx: Tx) -> None:
         if len(held) >= cond.need:
             tx.emit(ev.GameWon(side=cond.side, rule=cond.rule, capitals=held))
             return
+    if any(at_end(tx) for at_end in hooks.turn_end_checks()):
+        return
     order = s.edition.turn_order
     i = order.index(s.power)
     nxt = order[(i + 1) % len(order)]
     rnd = s.round + (1 if i + 1 == len(order) else 0)
     tx.emit(ev.TurnStarted(round=rnd, power=nxt))
+    if any(at_start(tx) for at_start in hooks.turn_start_checks()):
+        return
     enter_phase(tx, s.edition.phase_ids[0])
 
 

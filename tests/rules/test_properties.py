@@ -35,6 +35,7 @@ from rules.edition import load_edition
 from rules.legal import legal_orders
 from rules.position import state_json
 from rules.state import GameState
+from rules.turn import hooks
 
 MOVE_PHASES = ("combat_move", "noncombat_move")
 # Chance (percent) that random play ends the phase when it may: low where the phase has work
@@ -87,7 +88,10 @@ def treasury_delta(before: GameState, e: ev.Event) -> dict[str, int]:
             assert all(before.purchase.get(u, 0) >= n for u, n in e.units.items())
             return {e.power: e.amount}
         case ev.IncomeCollected():
-            assert e.amount == before.income()[e.power]
+            # IN-1: production, changed by what mechanisms recorded in this Collect Income
+            # (Europe 1940's convoy losses and national objectives; nothing in 1941).
+            assert e.amount == max(0, before.income()[e.power] + sum(
+                step.adjust(before, e.power) for step in hooks.income_steps()))
             return {e.power: e.amount}
         case ev.TerritoryCaptured() if e.seized:
             assert e.seized_from is not None
