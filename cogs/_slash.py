@@ -52,7 +52,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-_FLAGS = frozenset({"raid", "all", "every_turn", "withdraw", "finished", "confirm"})
+_FLAGS = frozenset({"raid", "escort", "all", "every_turn", "withdraw", "finished", "confirm"})
 
 # 'raid' alone is the move flag ("drop 'raid'"), not the bombing order; '/end' names its phase.
 _BARE = {"raid": "raid:true", "end": "/end phase:<phase>"}

@@ -61,14 +61,6 @@ WRITES = frozenset(
     {"game_new", "join", "deadline", "kick", "substitute", "cancel", "leave", "concede", "draw"}
 )
 
-DECISIONS: tuple[type[od.Order], ...] = (
-    od.Casualties,
-    od.Submerge,
-    od.Strike,
-    od.Press,
-    od.Retreat,
-)
-
 
 def order_text(order: od.Order) -> str:
     """The order-language line for a decision (as it appears in the log and the record)."""
@@ -87,7 +79,7 @@ def order_text(order: od.Order) -> str:
             return f"press {order.space}"
         case od.Retreat():
             return f"retreat {order.space} to {order.to}"
-    return order.kind
+    return ps.ORDERS.line(order) or order.kind
 
 
 def choice_label(order: od.Order) -> str:
@@ -110,12 +102,13 @@ def choice_label(order: od.Order) -> str:
 
 
 def decision_orders(state: GameState, owed: Pending) -> list[od.Order]:
-    """The choices ``legal_orders`` gives ``owed.power`` for this decision (at most 25)."""
+    """The choices ``legal_orders`` gives ``owed.power`` for this decision (at most 25): the
+    orders that answer its kind (a mechanism's own decisions included)."""
     try:
         found = (
             o
             for o in legal_orders(state, owed.power)
-            if isinstance(o, DECISIONS) and getattr(o, "space", None) == owed.space
+            if o.kind in owed.kind.answers and getattr(o, "space", None) == owed.space
         )
         return list(islice(found, MAX_CHOICES))
     except Exception:  # a hint only: the slash commands still work
@@ -137,18 +130,25 @@ WHAT = {v: k.value for k, v in KINDS.items()}
 VALUE_LIMIT = 100  # Discord: a select option's value
 
 
+def kind_code(kind: Owed) -> str:
+    """A decision kind in a menu's key: the battles' short codes; a mechanism's own kind by its
+    label (``key_parts`` reads it back: 'air_battle_casualties' is "air battle casualties")."""
+    return KINDS.get(kind) or kind.value.replace(" ", "_")
+
+
 def decision_key(state: GameState, owed: Pending) -> str | None:
-    """The key of one owed battle decision, or None for a turn or a raid (no menu).
+    """The key of one owed decision offered as a menu (``Owed.menu``: a battle's decisions, a
+    defender's interceptors), or None for a turn or the acting power's own step (a raid).
 
     ``stage`` (the fire stages done in this battle round) tells apart two casualty decisions
     of one round (a submarine strike's, then the main fire's); the game round tells apart two
     battles in one space in different turns.
     """
-    if owed.space is None or owed.kind not in KINDS:
+    if owed.space is None or not owed.kind.menu:
         return None
     battle = state.battles.get(owed.space)
     b_round, stage = (battle.round, len(battle.fired)) if battle else (0, 0)
-    return f"{state.round}:{b_round}:{stage}:{KINDS[owed.kind]}:{owed.power}:{owed.space}"
+    return f"{state.round}:{b_round}:{stage}:{kind_code(owed.kind)}:{owed.power}:{owed.space}"
 
 
 def key_parts(key: str) -> tuple[str, str, str]:

@@ -1,5 +1,6 @@
 """Battles and dice: ``/battle``, ``/casualties``, ``/retreat``, ``/press``, ``/submerge``,
-``/strike``, ``/withdraw``, ``/bomb``, ``/odds``, ``/luck``, ``/dice verify``."""
+``/strike``, ``/withdraw``, ``/bomb``, ``/intercept``, ``/airbattle``, ``/odds``, ``/luck``,
+``/dice verify``."""
 
 from __future__ import annotations
 
@@ -88,10 +89,36 @@ class CombatCog(commands.Cog):
         await play(interaction, text + ("" if to is None else f" to {to}"))
 
     @ac.completes("bomb")
-    @app_commands.command(name="bomb", description="Attacker: resolve a strategic bombing raid")
-    @app_commands.describe(space="The territory the bombers raid")
-    async def bomb(self, interaction: discord.Interaction[Any], space: str) -> None:
-        await play(interaction, f"bomb {space}")
+    @app_commands.command(name="bomb", description="Attacker: resolve a bombing raid")
+    @app_commands.describe(
+        space="The territory the bombers raid",
+        targets="Where the edition asks: e.g. major industrial complex: 2 strategic bombers; "
+        "air base: 1 tactical bomber",
+    )
+    async def bomb(
+        self, interaction: discord.Interaction[Any], space: str, targets: str = ""
+    ) -> None:
+        await play(interaction, f"bomb {space}" + (f" {targets}" if targets.strip() else ""))
+
+    @ac.completes("intercept")
+    @app_commands.command(
+        name="intercept", description="Defender: your fighters that intercept a raid"
+    )
+    @app_commands.describe(
+        space="The raided territory", units="e.g. 2 fighters, or none (default: all)"
+    )
+    async def intercept(
+        self, interaction: discord.Interaction[Any], space: str, units: str = ""
+    ) -> None:
+        await play(interaction, f"intercept {space}" + (f" {units}" if units.strip() else ""))
+
+    @ac.completes("air battle")
+    @app_commands.command(
+        name="airbattle", description="Attacker: fight the air battle of an intercepted raid"
+    )
+    @app_commands.describe(space="The raided territory")
+    async def airbattle(self, interaction: discord.Interaction[Any], space: str) -> None:
+        await play(interaction, f"air battle {space}")
 
     @ac.completes("odds")
     @app_commands.command(

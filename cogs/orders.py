@@ -52,6 +52,7 @@ class OrdersCog(commands.Cog):
         to="Where they go (a sea zone loads onto transports; a coast offloads)",
         via="Spaces to pass through, comma-separated, when the path is ambiguous",
         raid="Bombers declare a strategic bombing raid on the target (editions that have it)",
+        escort="Fighters escort the raid on the target (editions that have escorts)",
     )
     async def move(
         self,
@@ -61,12 +62,15 @@ class OrdersCog(commands.Cog):
         to: str,
         via: str = "",
         raid: bool = False,
+        escort: bool = False,
     ) -> None:
         text = f"move {units} from {frm} to {to}"
         if via.strip():
             text += f" via {via}"
         if raid:
             text += " raid"
+        if escort:
+            text += " escort"
         await play(interaction, text)
 
     @ac.completes("rocket")

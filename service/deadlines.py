@@ -20,6 +20,7 @@ from rules.engine import pending
 from rules.messages import catalogue, msg
 from service import waits as wt
 from service.core import Result, ServiceError
+from service.language import LANGUAGE
 from service.orders import OrdersRoom
 from service.store import DEADLINE_ACTIONS, DeadlineAction, DeadlineRecord, StoreError
 
@@ -257,6 +258,9 @@ def _order_text(order: od.Order) -> str:
     if isinstance(order, od.Casualties):
         units = ", ".join(f"{n} {t}" for t, n in order.units.items())
         return f"casualties {order.space} {units}".strip()
+    line = LANGUAGE.line(order)  # a mechanism's order that says how it is written
+    if line is not None:
+        return line
     space = getattr(order, "space", "")
     return f"{order.kind.replace('_', ' ')} {space}".strip()
 
