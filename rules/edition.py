@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import InvalidOrder
-from rules.messages import catalogue, msg
+from rules.messages import OWN_HYPHEN, catalogue, msg
 
 EDITIONS_DIR = Path(__file__).parent / "editions"
 
@@ -333,6 +333,9 @@ class EditionRules(_Frozen):
     notes: tuple[str, ...] = ()
     # The engine's messages cite 1941 rule IDs (a1941 digest); an edition maps them to its own
     # digest's IDs here, e.g. {"MB-2": "R-PLC-04"}, so players read their rulebook's numbers.
+    # A value may name several IDs ("GC-4/GC-5"), or none (""): the citation is left out, for a
+    # rule the edition's digest states without an ID of its own. Every ID the engine cites
+    # (``tools/citations.py``) must be here when the edition's IDs look like 1941's.
     citations: dict[str, str] = Field(default_factory=dict)
     # The same for a sea battle where the edition's digest numbers its steps apart from a land
     # battle's, e.g. Classic {"CC-5": "R-NC-06"} (casualties removed: R-LC-05 on land).
@@ -348,9 +351,30 @@ class EditionRules(_Frozen):
 
 
 _PARENS = re.compile(r"\(([^()]*)\)")
+# What ``Edition.cite`` writes for a citation its edition leaves out (``citations`` value ""):
+# ``cite_text`` removes it from what players read (a character of the Private Use Area).
+DROPPED = "\ue000"
+_DROPPED_PARENS = re.compile(r"\s*\(([^()]*\ue000[^()]*)\)")
 _CITATION_SEP = re.compile(r"(\s*[,/;]\s*)")
 # A rule ID of any edition's digest: 1941's "CC-5", "UT-3", "A-11"; Classic's "R-LC-05", "A-04".
 _ANY_RULE_ID = re.compile(r"R-[A-Z]{2,4}(?:-[0-9]+)?|[A-Z]{1,4}-[0-9]+[A-Za-z]?")
+
+
+def _without_dropped(text: str) -> str:
+    """``text`` without the citations written as ``DROPPED``: each with its separator in a
+    parenthesis ("(CM-2, X)" is "(CM-2)"), an emptied parenthesis with the space before it."""
+
+    def inside(m: re.Match[str]) -> str:
+        parts = _CITATION_SEP.split(m.group(1))  # item, separator, item, ...
+        items, seps = parts[0::2], ["", *parts[1::2]]
+        kept = [(sep, x) for sep, x in zip(seps, items, strict=True) if x.strip() != DROPPED]
+        if not any(x.strip() for _, x in kept):
+            return ""
+        lead = m.group(0)[:m.group(0).index("(")]
+        return lead + "(" + "".join((sep if i else "") + x for i, (sep, x) in
+                                    enumerate(kept)) + ")"
+
+    return _DROPPED_PARENS.sub(inside, text).replace(DROPPED, "")
 
 
 class Edition:
@@ -407,13 +431,18 @@ class Edition:
         """The rule IDs as this edition's digest numbers them, joined with '/', without repeats:
         ``cite("MB-1", "MB-3")`` is "MB-1/MB-3" in 1941 and "R-PLC-01" in Classic. ``sea``: in
         a sea battle (``sea_citations`` first: Classic's ``cite("CC-5", sea=True)`` is
-        "R-NC-06")."""
+        "R-NC-06"). A rule the edition leaves out (``citations`` value "") is written as
+        ``DROPPED``, which ``cite_text`` removes with its separator or parenthesis."""
         out: list[str] = []
         for r in rules:
-            mine = (self.rules.sea_citations.get(r) if sea else None) \
-                or self.rules.citations.get(r, r)
-            if mine not in out:
-                out.append(mine)
+            mine = self.rules.sea_citations.get(r) if sea else None
+            if mine is None:
+                mine = self.rules.citations.get(r, r)
+            for part in mine.split("/") if mine else [DROPPED]:
+                if part not in out:
+                    out.append(part)
+        if len(out) > 1 and DROPPED in out:
+            out.remove(DROPPED)
         return "/".join(out)
 
     @cached_property
@@ -428,10 +457,15 @@ class Edition:
         """``text`` with the engine's rule IDs replaced by this edition's (``citations``), and
         in each parenthesis that cites a rule of this edition, the citations of another
         edition's rules and repeats left out: "(UT-3, R-TRP-06)" is "(UT-3)" in 1941 and
-        "(R-TRP-06)" in Classic."""
+        "(R-TRP-06)" in Classic. A citation the edition leaves out goes with its separator, or
+        with its parenthesis when nothing else is in it; IDs a mechanism cited as its edition's
+        own (``rules.messages.own_rule``) are left as written."""
         pattern = self._citation_pattern
         if pattern is not None:
-            text = pattern.sub(lambda m: self.rules.citations[m.group(1)], text)
+            text = pattern.sub(lambda m: self.rules.citations[m.group(1)] or DROPPED, text)
+        if DROPPED in text:
+            text = _without_dropped(text)
+        text = text.replace(OWN_HYPHEN, "-")
         return _PARENS.sub(lambda m: f"({self._own_citations(m.group(1))})", text)
 
     @cached_property

@@ -119,7 +119,7 @@ def decide_folded(state: GameState, order: od.Order, dice: Dice) -> Tx:
         return _decide(state, order, dice)
     except RulesError as e:
         e.reason = state.edition.cite_text(e.reason)
-        e.rule = state.edition.cite_text(e.rule) if e.rule else None
+        e.rule = (state.edition.cite_text(e.rule) or None) if e.rule else None
         e.args = (f"{e.reason} (rule {e.rule})" if e.rule else e.reason,)
         raise
 

@@ -32,6 +32,7 @@ Pure standard library; imports nothing of ``rules`` but ``rules.words`` (English
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -63,6 +64,24 @@ class Msg:
 def msg(key: str, rule: str | None = None, /, **params: Any) -> Msg:
     """The message ``key`` (``"<area>.<name>"``) citing ``rule``, with ``params``."""
     return Msg(key, params, rule)
+
+
+# The engine's messages cite 1941 rule IDs, which an edition maps to its own digest's IDs when
+# the text is shown (``Edition.cite_text``). A mechanism of one edition cites that edition's own
+# rulebook: ``own_rule("FN-2, CM-3")`` writes its IDs with a non-breaking hyphen (U+2011), which
+# no map touches and which is written back as "-" in what players read, so Europe 1940's CM-3
+# stays CM-3 although the engine's (1941) CM-3 means Europe 1940's CM-7.
+OWN_HYPHEN = "\u2011"
+_RULE_ID = re.compile(
+    r"(?<![A-Za-z0-9-])(?:R-[A-Z]{2,4}(?:-[0-9]+)?|[A-Z]{1,4}-[0-9]+[A-Za-z]?)(?![A-Za-z0-9])")
+
+
+def own_rule(text: str) -> str:
+    """``text`` (rule IDs, or words holding them) citing the game's own rulebook as written:
+    never mapped by an edition's ``citations``. For mechanisms of one edition, which cite its
+    digest rather than the engine's 1941 IDs, e.g. ``msg(key, own_rule("FN-2, CM-3"))`` or
+    ``ev.UnitsRemoved(..., rule=own_rule("CC-3"))``."""
+    return _RULE_ID.sub(lambda m: m.group(0).replace("-", OWN_HYPHEN), text)
 
 
 _CATALOGUES: dict[str, dict[str, Template]] = {ENGLISH: {}}
@@ -163,6 +182,6 @@ form(ENGLISH, "units")(lambda v, how="": unit_list(v, how != "singular"))
 form(ENGLISH, "capitalize")(lambda v: str(v).capitalize())
 
 __all__ = [
-    "ENGLISH", "Msg", "Template", "and_list", "catalogue", "form", "known_keys", "msg",
-    "template_of", "text",
+    "ENGLISH", "OWN_HYPHEN", "Msg", "Template", "and_list", "catalogue", "form", "known_keys",
+    "msg", "own_rule", "template_of", "text",
 ]

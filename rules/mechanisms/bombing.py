@@ -51,7 +51,7 @@ from rules.language.names import Names
 from rules.language.reading import lead_name
 from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
 from rules.language.units import parse_units
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.position import within_turn
 from rules.state import GameState, Unit
 from rules.turn import hooks
@@ -292,13 +292,13 @@ def _check_declared(s: GameState, order: od.Move) -> None:
     if order.escort and not _has_escorts(s):
         raise IllegalOrder(msg("bombing.no_escorts", edition=ed.rules.title))
     if order.raid and order.escort:
-        raise IllegalOrder(msg("bombing.raid_or_escort", "BR-1, BR-3"))
+        raise IllegalOrder(msg("bombing.raid_or_escort", own_rule("BR-1, BR-3")))
     if s.phase != board.COMBAT:
-        raise IllegalOrder(msg("bombing.combat_move_only", _cite(s, "R-SBR-01", "BR-2")))
+        raise IllegalOrder(msg("bombing.combat_move_only", _cite(s, "R-SBR-01", own_rule("BR-2"))))
     if order.escort:
         others = [n for n in order.units if not is_escort(s, n)]
         if others:
-            raise IllegalOrder(msg("bombing.only_fighters", "BR-3", others=others))
+            raise IllegalOrder(msg("bombing.only_fighters", own_rule("BR-3"), others=others))
     elif not on_facilities(s):
         others = [n for n in order.units if not ed.units[n].abilities.strategic_bomber]
         if others:
@@ -306,17 +306,18 @@ def _check_declared(s: GameState, order: od.Move) -> None:
     else:
         others = [n for n in order.units if not is_raider(s, n)]
         if others:
-            raise IllegalOrder(msg("bombing.only_raiders", "BR-1", others=others,
+            raise IllegalOrder(msg("bombing.only_raiders", own_rule("BR-1"), others=others,
                                    escorts=_has_escorts(s)))
     to = order.to
     if ed.is_sea(to) or not board.is_hostile_territory(s, to, order.power):
         if on_facilities(s):
-            raise IllegalOrder(msg("bombing.not_enemy_territory", "BR-1", space=to))
+            raise IllegalOrder(msg("bombing.not_enemy_territory", own_rule("BR-1"), space=to))
         raise IllegalOrder(msg("bombing.not_enemy", "R-SBR-01", space=to))
     if order.escort:
         if not any(s.units[i].space == to and s.units[i].owner == order.power
                    for i in raiders(s)):
-            raise IllegalOrder(msg("bombing.escort_alone", "BR-3", space=to, power=order.power))
+            raise IllegalOrder(msg("bombing.escort_alone", own_rule("BR-3"), space=to,
+                                   power=order.power))
         return
     if not on_facilities(s):
         if not _has_complex(s, to):
@@ -325,7 +326,7 @@ def _check_declared(s: GameState, order: od.Move) -> None:
     for n in order.units:
         if not targets_for(s, to, order.power, n):
             tactical = not ed.units[n].abilities.strategic_bomber
-            raise IllegalOrder(msg("bombing.no_target", "BR-1", space=to, unit=n,
+            raise IllegalOrder(msg("bombing.no_target", own_rule("BR-1"), space=to, unit=n,
                                    tactical=tactical))
 
 
@@ -366,7 +367,7 @@ def _escorts_escort(tx: Tx, order: od.EndPhase) -> None:
     alone = sorted({s.units[i].space for i in escorts(s) if s.units[i].owner == s.power}
                    - raided)
     if alone:
-        raise IllegalOrder(msg("bombing.escorts_alone", "BR-3", spaces=alone))
+        raise IllegalOrder(msg("bombing.escorts_alone", own_rule("BR-3"), spaces=alone))
 
 
 reg.phase(board.COMBAT).end.append(_escorts_escort)
@@ -542,7 +543,7 @@ def _facility_raid(tx: Tx, order: Bomb, dice: Dice) -> None:
         lost = tuple(u.id for u in group[:hits])
         if lost:
             tx.emit(ev.UnitsRemoved(ids=lost, reason=f"shot down by the {ftype} in {space}",
-                                    rule="BR-8"))
+                                    rule=own_rule("BR-8")))
         survivors = group[hits:]
         by_type: dict[str, list[Unit]] = {}
         for u in survivors:
@@ -567,7 +568,7 @@ def _facility_raid(tx: Tx, order: Bomb, dice: Dice) -> None:
         tx.emit(FacilityBombed(space=space, facility=ftype, owner=fac.owner, attacker=power,
                                bombers=tuple(u.id for u in group), lost=lost, rolled=damage))
         lost_all.extend(lost)
-        total += add_damage(tx, space, ftype, damage, "BR-10")
+        total += add_damage(tx, space, ftype, damage, own_rule("BR-10"))
     tx.emit(RaidResolved(space=space, attacker=power, defender=owner,
                          bombers=tuple(u.id for u in bombers), lost=tuple(lost_all),
                          damage=total))
@@ -592,31 +593,31 @@ def assignment(s: GameState, space: str, bombers: list[Unit],
     if not targets:
         choices = {t: targets_for(s, space, power, t) for t in have}
         if any(len(c) > 1 for c in choices.values()):
-            raise IllegalOrder(msg("bombing.assign", "BR-7", space=space, bombers=counts,
+            raise IllegalOrder(msg("bombing.assign", own_rule("BR-7"), space=space, bombers=counts,
                                    facilities=facilities,
                                    example=assignment_text(default_assignment(s, space))))
         out: dict[str, list[Unit]] = {}
         for t, us in have.items():
             if not choices[t]:  # its target is gone (captured, or no longer an enemy's)
-                raise IllegalOrder(msg("bombing.no_target", "BR-1", space=space, unit=t,
+                raise IllegalOrder(msg("bombing.no_target", own_rule("BR-1"), space=space, unit=t,
                                        tactical=not ed.units[t].abilities.strategic_bomber))
             out.setdefault(choices[t][0], []).extend(us)
         return dict(sorted(out.items(), key=lambda kv: _target_rank(s, kv[0])))
     named: dict[str, int] = {}
     for ftype, units in targets.items():
         if ftype not in facilities:
-            raise IllegalOrder(msg("bombing.not_a_target", "BR-1", space=space, facility=ftype,
-                                   facilities=facilities))
+            raise IllegalOrder(msg("bombing.not_a_target", own_rule("BR-1"), space=space,
+                                   facility=ftype, facilities=facilities))
         for utype, n in units.items():
             if utype not in have:
-                raise IllegalOrder(msg("bombing.not_raiding_unit", "BR-7", space=space,
+                raise IllegalOrder(msg("bombing.not_raiding_unit", own_rule("BR-7"), space=space,
                                        unit=utype, bombers=counts))
             if ftype not in targets_for(s, space, power, utype):
-                raise IllegalOrder(msg("bombing.tactical_on_complex", "BR-1, BR-7",
+                raise IllegalOrder(msg("bombing.tactical_on_complex", own_rule("BR-1, BR-7"),
                                        facility=ftype, unit=utype))
             named[utype] = named.get(utype, 0) + n
     if named != counts:
-        raise IllegalOrder(msg("bombing.assign_all", "BR-7", space=space, bombers=counts,
+        raise IllegalOrder(msg("bombing.assign_all", own_rule("BR-7"), space=space, bombers=counts,
                                named=named))
     out = {}
     left = {t: list(us) for t, us in have.items()}
@@ -682,8 +683,8 @@ def _ev_raid(s: GameState, e: RaidResolved) -> GameState:
 def _end_check(tx: Tx, order: od.EndPhase) -> None:
     raids = open_raids(tx.state)
     if raids:
-        raise IllegalOrder(msg("bombing.raids_remain", _cite(tx.state, "R-SBR-01", "CC-1"),
-                               spaces=raids))
+        raise IllegalOrder(msg("bombing.raids_remain",
+                               _cite(tx.state, "R-SBR-01", own_rule("CC-1")), spaces=raids))
 
 
 def _cite(s: GameState, classic: str, facilities: str) -> str:
@@ -695,10 +696,11 @@ def _cite(s: GameState, classic: str, facilities: str) -> str:
 @hooks.before_fight
 def _raid_first(s: GameState, space: str) -> None:
     if space in open_raids(s):
-        raise IllegalOrder(msg("bombing.raid_first", _cite(s, "A-16", "CC-1"), space=space))
+        raise IllegalOrder(msg("bombing.raid_first", _cite(s, "A-16", own_rule("CC-1")),
+                               space=space))
     raids = open_raids(s) if s.edition.rules.rules.raids_first else []
     if raids:  # CC-1: every raid before any battle
-        raise IllegalOrder(msg("bombing.raids_first", "CC-1", spaces=raids))
+        raise IllegalOrder(msg("bombing.raids_first", own_rule("CC-1"), spaces=raids))
 
 
 _conduct = reg.phase(CONDUCT)
@@ -851,19 +853,19 @@ def _damage_words(s: GameState, e: ev.DiceRolled) -> Msg:
 
 @hooks.stage_words(RAID_DEFENSE)
 def _defense_words(s: GameState, e: ev.DiceRolled) -> Msg:
-    return msg("bombing.defense_fire", "BR-8", space=e.space, facility=e.groups[0][0],
+    return msg("bombing.defense_fire", own_rule("BR-8"), space=e.space, facility=e.groups[0][0],
                faces=_faces(e), hits=e.hits)
 
 
 @hooks.stage_words(RAID_DAMAGE)
 def _facility_damage_words(s: GameState, e: ev.DiceRolled) -> Msg:
     groups = [(utype, bonus, list(faces)) for utype, bonus, faces in e.groups]
-    return msg("bombing.facility_damage_dice", "BR-9", space=e.space, groups=groups)
+    return msg("bombing.facility_damage_dice", own_rule("BR-9"), space=e.space, groups=groups)
 
 
 @reg.words(FacilityBombed)
 def _bombed_words(s: GameState, e: FacilityBombed) -> Msg:
-    return msg("bombing.facility_bombed", "BR-9", space=e.space, facility=e.facility,
+    return msg("bombing.facility_bombed", own_rule("BR-9"), space=e.space, facility=e.facility,
                owner=e.owner, bombers=len(e.bombers), lost=len(e.lost), rolled=e.rolled)
 
 
@@ -888,7 +890,7 @@ def _declared_words(s: GameState, e: ev.UnitsMoved) -> list[Msg]:
 @reg.words(RaidResolved)
 def _resolved_words(s: GameState, e: RaidResolved) -> Msg:
     if on_facilities(s):
-        return msg("bombing.raid_over", "BR-11", space=e.space, attacker=e.attacker,
+        return msg("bombing.raid_over", own_rule("BR-11"), space=e.space, attacker=e.attacker,
                    note=e.note, lost=len(e.lost), bombers=len(e.bombers), damage=e.damage)
     return msg("bombing.resolved", "R-SBR-03", space=e.space, attacker=e.attacker, note=e.note,
                lost=len(e.lost), bombers=len(e.bombers), defender=e.defender, damage=e.damage)

@@ -42,7 +42,7 @@ from rules.language.reading import lead_name
 from rules.language.registry import ORDERS, Arg, Board, Chosen, Hint, OrderSyntax
 from rules.language.units import format_units, parse_units
 from rules.mechanisms import bombing
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.position import within_turn
 from rules.state import GameState, Unit
 from rules.turn import hooks
@@ -239,12 +239,12 @@ def _before_raid(s: GameState, space: str) -> Msg | None:
         return None
     owed = owed_interceptions(s)
     if owed:
-        return msg("interception.owed", "SC-8", waiting=owed)
+        return msg("interception.owed", own_rule("SC-8"), waiting=owed)
     if space in _air_battles_due(s):
-        return msg("interception.air_battle_first", "BR-5", space=space)
+        return msg("interception.air_battle_first", own_rule("BR-5"), space=space)
     if _owed_here(s, space):
         side = _owed_here(s, space)[0][0]
-        return msg("interception.casualties_owed", "BR-5", space=space,
+        return msg("interception.casualties_owed", own_rule("BR-5"), space=space,
                    power=_chooser(s, space, side))
     return None
 
@@ -254,7 +254,7 @@ def _interceptors_first(s: GameState, space: str) -> None:
     """SC-8: the defender fixes its interceptors before Conduct Combat begins."""
     owed = owed_interceptions(s)
     if owed:
-        raise IllegalOrder(msg("interception.owed", "SC-8", waiting=owed))
+        raise IllegalOrder(msg("interception.owed", own_rule("SC-8"), waiting=owed))
 
 
 def _aside(s: GameState) -> list[int]:
@@ -374,7 +374,7 @@ surviving bombers fly the raid ('bomb <territory>').""",
 
 
 def _not_yet(s: GameState, order: Any) -> Msg:
-    return msg("interception.not_yet", "SC-8", phase=s.edition.phase_info[s.phase].name)
+    return msg("interception.not_yet", own_rule("SC-8"), phase=s.edition.phase_info[s.phase].name)
 
 
 @reg.order(Intercept, phases=(CONDUCT,), in_turn=False, answers=INTERCEPTION,
@@ -389,12 +389,13 @@ def decide_intercept(tx: Tx, order: Intercept, dice: Dice) -> None:
         raise InvalidOrder(msg("interception.unknown_space", space=space))
     mine = eligible(s, space).get(order.power, []) if space in bombing.open_raids(s) else []
     if (space, order.power) in s.part(Interceptions).decided:
-        raise IllegalOrder(msg("interception.decided", "SC-8", power=order.power, space=space))
+        raise IllegalOrder(msg("interception.decided", own_rule("SC-8"), power=order.power,
+                               space=space))
     if space not in bombing.open_raids(s):
-        raise IllegalOrder(msg("interception.no_raid", "BR-4", space=space,
+        raise IllegalOrder(msg("interception.no_raid", own_rule("BR-4"), space=space,
                                raids=bombing.open_raids(s)))
     if not mine:
-        raise IllegalOrder(msg("interception.no_fighters", "BR-4", power=order.power,
+        raise IllegalOrder(msg("interception.no_fighters", own_rule("BR-4"), power=order.power,
                                space=space))
     have: dict[str, list[Unit]] = {}
     for u in mine:
@@ -403,7 +404,7 @@ def decide_intercept(tx: Tx, order: Intercept, dice: Dice) -> None:
     chosen: list[int] = []
     for utype, n in want.items():
         if n < 0 or utype not in have or n > len(have[utype]):
-            raise IllegalOrder(msg("interception.too_many", "BR-4", power=order.power,
+            raise IllegalOrder(msg("interception.too_many", own_rule("BR-4"), power=order.power,
                                    space=space, have={t: len(us) for t, us in have.items()},
                                    want=dict(want)))
         chosen.extend(u.id for u in have[utype][:n])
@@ -425,7 +426,7 @@ def _ev_committed(s: GameState, e: InterceptorsCommitted) -> GameState:
 
 
 def _air_wrong_phase(s: GameState, order: Any) -> Msg:
-    return msg("interception.air_battle_phase", "BR-5",
+    return msg("interception.air_battle_phase", own_rule("BR-5"),
                phase=s.edition.phase_info[s.phase].name)
 
 
@@ -439,16 +440,16 @@ def decide_air_battle(tx: Tx, order: AirBattle, dice: Dice) -> None:
     if not _has_interceptors(s):
         raise IllegalOrder(msg("interception.not_here"))
     if space not in bombing.open_raids(s):
-        raise IllegalOrder(msg("interception.no_raid", "BR-5", space=space,
+        raise IllegalOrder(msg("interception.no_raid", own_rule("BR-5"), space=space,
                                raids=bombing.open_raids(s)))
     owed = owed_interceptions(s)
     if owed:
-        raise IllegalOrder(msg("interception.owed", "SC-8", waiting=owed))
+        raise IllegalOrder(msg("interception.owed", own_rule("SC-8"), waiting=owed))
     if space in s.part(Interceptions).fought:
-        raise IllegalOrder(msg("interception.fought", "BR-5", space=space))
+        raise IllegalOrder(msg("interception.fought", own_rule("BR-5"), space=space))
     defending = interceptors(s, space)
     if not defending:
-        raise IllegalOrder(msg("interception.no_interceptors", "BR-6", space=space))
+        raise IllegalOrder(msg("interception.no_interceptors", own_rule("BR-6"), space=space))
     attacking = _attackers(s, space)
     hits: dict[str, int] = {}
     for side, units in (("attacker", attacking), ("defender", defending)):
@@ -518,7 +519,7 @@ def _remove(tx: Tx, space: str, side: str, by: str, lost: tuple[int, ...],
                                 by=by, lost=lost, how=how))
     if lost:
         tx.emit(ev.UnitsRemoved(ids=lost, reason=f"shot down in the air battle over {space}",
-                                rule="BR-5"))
+                                rule=own_rule("BR-5")))
 
 
 @reg.evolver(AirCasualtiesChosen)
@@ -561,13 +562,13 @@ def _take_casualties(tx: Tx, order: od.Order, dice: Dice) -> bool:
     units = _side_units(s, order.space, side)
     total = sum(order.units.values())
     if total != n:
-        raise IllegalOrder(msg("interception.wrong_total", "BR-5", space=order.space, hits=n,
-                               total=total))
+        raise IllegalOrder(msg("interception.wrong_total", own_rule("BR-5"), space=order.space,
+                               hits=n, total=total))
     lost: list[int] = []
     for utype, k in order.units.items():
         pool = worth_less_first(s, [u for u in units if u.type == utype])
         if k > len(pool):
-            raise IllegalOrder(msg("interception.not_there", "BR-5", space=order.space,
+            raise IllegalOrder(msg("interception.not_there", own_rule("BR-5"), space=order.space,
                                    unit=utype, count=k, have=len(pool),
                                    units=_counts(units)))
         lost.extend(u.id for u in pool[:k])
@@ -612,7 +613,7 @@ def _land_interceptors(tx: Tx, initial: bool) -> None:
                 ev.UnitMove(id=u.id, path=(z, c.space), cost=1, carried_by=c.id),)))
             continue
         tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"interceptor could not land from {z}",
-                                rule="BR-4"))
+                                rule=own_rule("BR-4")))
 
 
 reg.phase(NONCOMBAT).enter.append(_land_interceptors)
@@ -684,20 +685,20 @@ def _ids_units(s: GameState, ids: tuple[int, ...]) -> dict[str, int]:
 
 @reg.words(InterceptorsCommitted)
 def _committed_words(s: GameState, e: InterceptorsCommitted) -> Msg:
-    return msg("interception.committed", "BR-4", power=e.power, space=e.space,
+    return msg("interception.committed", own_rule("BR-4"), power=e.power, space=e.space,
                units=_ids_units(s, e.units))
 
 
 @hooks.stage_words(AIR_BATTLE_STAGE)
 def _air_dice_words(s: GameState, e: ev.DiceRolled) -> Msg:
     faces = [f for g in e.groups for f in g[2]]
-    return msg("interception.air_dice", "BR-5", space=e.space, side=e.side, faces=faces,
+    return msg("interception.air_dice", own_rule("BR-5"), space=e.space, side=e.side, faces=faces,
                hits=e.hits)
 
 
 @reg.words(AirBattleFought)
 def _fought_words(s: GameState, e: AirBattleFought) -> Msg:
-    return msg("interception.fought_line", "BR-5", space=e.space, attacker=e.attacker,
+    return msg("interception.fought_line", own_rule("BR-5"), space=e.space, attacker=e.attacker,
                defenders=list(e.defenders), attacking=_ids_units(s, e.attacking),
                defending=_ids_units(s, e.defending), attacker_hits=e.attacker_hits,
                defender_hits=e.defender_hits)
@@ -705,14 +706,15 @@ def _fought_words(s: GameState, e: AirBattleFought) -> Msg:
 
 @reg.words(AirCasualtiesChosen)
 def _casualties_words(s: GameState, e: AirCasualtiesChosen) -> Msg:
-    return msg("interception.casualties_line", "BR-5", space=e.space, side=e.side, by=e.by,
-               lost=_ids_units(s, e.lost), how=e.how)
+    return msg("interception.casualties_line", own_rule("BR-5"), space=e.space, side=e.side,
+               by=e.by, lost=_ids_units(s, e.lost), how=e.how)
 
 
 @reg.words(AirBattleEnded)
 def _ended_words(s: GameState, e: AirBattleEnded) -> Msg:
-    return msg("interception.ended", "BR-6", space=e.space, bombers=_ids_units(s, e.bombers),
-               escorts=_ids_units(s, e.escorts), interceptors=_ids_units(s, e.interceptors))
+    return msg("interception.ended", own_rule("BR-6"), space=e.space,
+               bombers=_ids_units(s, e.bombers), escorts=_ids_units(s, e.escorts),
+               interceptors=_ids_units(s, e.interceptors))
 
 
 def _owed_text(p: Mapping[str, Any]) -> str:

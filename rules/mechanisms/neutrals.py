@@ -46,7 +46,7 @@ from rules import events as ev
 from rules import orders as od
 from rules.edition import Edition
 from rules.errors import IllegalOrder, InvalidOrder
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.position import Derived, Holder, PartKey, Written, holder
 from rules.state import GameState, Unit
 from rules.turn import hooks
@@ -310,7 +310,7 @@ reg.part(Neutrals, key="neutrals", per_turn=False,
 reg.part(Invasions, key="invasions", per_turn=True,
          position={"placed": Derived("an invaded neutral's army is written under 'neutral' in "
                                      "'units' as the territory's army, placed again when the "
-                                     "attack goes on (UN-3)")})
+                                     "attack goes on " + own_rule("(UN-3)"))})
 holder(Neutrals, Holder(name=HOLDER, read=_read_army, build=_build_armies, write=_write_armies,
                         held=placed_armies))
 
@@ -332,7 +332,7 @@ class NeutralInvaded(ev.Event):
     joins: str
     army: dict[str, int]
     turned: tuple[str, ...] = ()
-    rule: str = "UN-3"
+    rule: str = own_rule("UN-3")
 
 
 class NeutralJoined(ev.Event):
@@ -344,7 +344,7 @@ class NeutralJoined(ev.Event):
     space: str
     power: str
     army: dict[str, int]
-    rule: str = "FN-3"
+    rule: str = own_rule("FN-3")
 
 
 class NeutralStood(ev.Event):
@@ -356,7 +356,7 @@ class NeutralStood(ev.Event):
     units: tuple[int, ...]
     army: dict[str, int]
     joins: str
-    rule: str = "UN-5"
+    rule: str = own_rule("UN-5")
 
 
 @reg.evolver(NeutralInvaded)
@@ -420,33 +420,34 @@ def _enter(s: GameState, power: str, space: str, phase: str, last: bool,
     strict = kind == "strict"
     if domain == "air":
         if friendly:
-            return msg("neutrals.air_friendly", "FN-1, CM-10, NC-5", space=space,
+            return msg("neutrals.air_friendly", own_rule("FN-1, CM-10, NC-5"), space=space,
                        kind=kind)
         if phase != COMBAT:
-            return msg("neutrals.air_noncombat", "NC-5", space=space, kind=kind)
+            return msg("neutrals.air_noncombat", own_rule("NC-5"), space=space, kind=kind)
         if not last:
-            return msg("neutrals.air_over", "UN-2, CM-10", space=space, kind=kind)
+            return msg("neutrals.air_over", own_rule("UN-2, CM-10"), space=space, kind=kind)
         return _seated(s, power, space)
     if friendly:
         if phase == COMBAT:
-            return msg("neutrals.friendly_attack", "FN-1, FN-2", space=space, kind=kind)
+            return msg("neutrals.friendly_attack", own_rule("FN-1, FN-2"), space=space, kind=kind)
         if not last:
-            return msg("neutrals.friendly_through", "FN-2, CM-3", space=space)
+            return msg("neutrals.friendly_through", own_rule("FN-2, CM-3"), space=space)
         if not _at_war(s, power):
-            return msg("neutrals.not_at_war", "FN-2, NW-4", space=space, power=power)
+            return msg("neutrals.not_at_war", own_rule("FN-2, NW-4"), space=space, power=power)
         return None
-    rule = "SN-1, UN-1" if strict else "UN-1"
+    rule = own_rule("SN-1, UN-1" if strict else "UN-1")
     if phase != COMBAT:
-        return msg("neutrals.unfriendly_noncombat", f"{rule}, NC-4", space=space, kind=kind)
+        return msg("neutrals.unfriendly_noncombat", own_rule(f"{rule}, NC-4"), space=space,
+                   kind=kind)
     if not last:
-        return msg("neutrals.must_stop", f"{rule}, CM-3", space=space, kind=kind)
+        return msg("neutrals.must_stop", own_rule(f"{rule}, CM-3"), space=space, kind=kind)
     return _seated(s, power, space)
 
 
 def _seated(s: GameState, power: str, space: str) -> Msg | None:
     if space in dict(s.part(Invasions).placed) or seat(s, power) is not None:
         return None
-    return msg("neutrals.no_seat", "UN-3, NW-5", space=space, power=power)
+    return msg("neutrals.no_seat", own_rule("UN-3, NW-5"), space=space, power=power)
 
 
 def _at_war(s: GameState, power: str) -> bool:
@@ -474,7 +475,7 @@ def _check(s: GameState, order: od.Move) -> None:
         return
     if not any(ed.units[u].abilities.can_capture for u in order.units if u in ed.units):
         able = sorted(n for n, ut in ed.units.items() if ut.abilities.can_capture)
-        raise IllegalOrder(msg("neutrals.cannot_take", "FN-3, LU-2", space=order.to,
+        raise IllegalOrder(msg("neutrals.cannot_take", own_rule("FN-3, LU-2"), space=order.to,
                                units=sorted(order.units), able=able))
 
 
@@ -509,7 +510,8 @@ def invade(tx: Tx, space: str, attacker: str) -> None:
         return
     who = seat(s, attacker)
     if who is None:
-        raise IllegalOrder(msg("neutrals.no_seat", "UN-3, NW-5", space=space, power=attacker))
+        raise IllegalOrder(msg("neutrals.no_seat", own_rule("UN-3, NW-5"), space=space,
+                                   power=attacker))
     joins = alignment_of(s.edition, s.side(who))
     turned: tuple[str, ...] = ()
     if alignment(s, space) == "strict":
@@ -517,7 +519,7 @@ def invade(tx: Tx, space: str, attacker: str) -> None:
                        if t != space and standing(s, t) and alignment(s, t) == "strict")
     tx.emit(NeutralInvaded(space=space, attacker=attacker, seat=who, joins=joins,
                            army=army(s, space), turned=turned,
-                           rule="UN-3, SN-2" if turned else "UN-3"))
+                           rule=own_rule("UN-3, SN-2" if turned else "UN-3")))
 
 
 def join(tx: Tx, space: str, power: str) -> None:
@@ -526,9 +528,10 @@ def join(tx: Tx, space: str, power: str) -> None:
     if not friendly_to(s, space, power):
         return
     left = army(s, space)
-    territory.capture(tx, space, power, "friendly neutral", "FN-3")
+    territory.capture(tx, space, power, "friendly neutral", own_rule("FN-3"))
     tx.emit(NeutralJoined(space=space, power=power, army=left,
-                          rule="UN-5, FN-3" if space in s.part(Neutrals).failed else "FN-3"))
+                          rule=own_rule("UN-5, FN-3" if space in s.part(Neutrals).failed
+                                            else "FN-3")))
 
 
 # --------------------------------------------------------------------------------------------

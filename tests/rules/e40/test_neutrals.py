@@ -20,6 +20,7 @@ from rules.mechanisms.neutrals import (
     printed,
     seat,
 )
+from rules.messages import own_rule
 from rules.position import state_json
 from rules.state import GameState
 from tests.rules.helpers import Game, position
@@ -36,7 +37,8 @@ def _words(g: Game, e: Any, before: GameState | None = None) -> str:
 
     fn = reg.words_for(type(e))
     assert fn is not None
-    return str(fn(before or g.state, e))
+    s = before or g.state
+    return s.edition.cite_text(str(fn(s, e)))  # as players read it (own_rule citations)
 
 
 # --------------------------------------------------------------------------------------------
@@ -264,7 +266,7 @@ def test_UN_5_the_side_it_joined_may_walk_in_and_take_it_with_its_survivors() ->
               owners={"Romania": "United Kingdom"}, failed_attacks=["Yugoslavia"])
     evs = g.move({"infantry": 1}, "Romania", "Yugoslavia")
     (joined,) = [e for e in evs if isinstance(e, NeutralJoined)]
-    assert joined.rule == "UN-5, FN-3"
+    assert joined.rule == own_rule("UN-5, FN-3")
     assert g.owner("Yugoslavia") == "United Kingdom"
     assert g.units("Yugoslavia", "United Kingdom") == {"infantry": 4}
     assert g.json["failed_attacks"] == []
@@ -287,7 +289,7 @@ def test_SN_2_germany_attacks_sweden_and_every_other_strict_neutral_turns_pro_al
     evs = g.move({"infantry": 3}, "Norway", "Sweden")
     (inv,) = [e for e in evs if isinstance(e, NeutralInvaded)]
     assert sorted(inv.turned) == strict
-    assert inv.rule == "UN-3, SN-2"
+    assert inv.rule == own_rule("UN-3, SN-2")
     neutrals = g.json["neutrals"]
     assert neutrals["Sweden"] == "pro_allied"
     assert all(neutrals[t] == "pro_allied" for t in ("Turkey", "Switzerland", "Spain"))

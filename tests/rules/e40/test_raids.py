@@ -14,6 +14,7 @@ from rules.legal import legal_orders
 from rules.mechanisms import bombing, interception
 from rules.mechanisms.bombing import Bomb
 from rules.mechanisms.interception import AirBattle, Intercept
+from rules.messages import own_rule
 from service.describe import describe_all
 from tests.rules.helpers import Game, position
 
@@ -287,7 +288,7 @@ def test_BR_8_CM_11_aa_guns_hold_fire_and_the_attacker_loses_the_cheapest() -> N
     g.do(Bomb(space=UK, targets={"air base": {"strategic bomber": 1, "tactical bomber": 1}}))
     assert g.units(UK, GER) == {"strategic bomber": 1}
     removed = [e for e in g.events if isinstance(e, UnitsRemoved)][-1]
-    assert removed.rule == "BR-8"
+    assert removed.rule == own_rule("BR-8")
     assert not [e for e in g.events if isinstance(e, DiceRolled) and e.stage == "raid_aa"]
 
 
