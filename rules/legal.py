@@ -209,7 +209,8 @@ def _air_targets(s: GameState, power: str, space: str, left: int) -> list[str]:
             continue
         if combat_phase:
             hostile = (bool(board.enemy_units(s, t, power)) if ed.is_sea(t)
-                       else board.is_hostile_territory(s, t, power))
+                       else board.is_hostile_territory(s, t, power)
+                       or hooks.attacks_neutral(s, t, power))  # UN-2: attacking a neutral
             if not hostile:
                 continue  # CM-4: air units end a combat move in combat
         elif not ed.is_sea(t) and not board.friendly_at_turn_start(s, t, power):

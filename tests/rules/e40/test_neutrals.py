@@ -376,6 +376,18 @@ def test_UN_2_air_units_may_attack_an_unfriendly_neutral_alone() -> None:
     assert doc["failed_attacks"] == ["Switzerland"]
 
 
+def test_UN_2_the_legal_orders_offer_attacks_on_unfriendly_neutrals_only() -> None:
+    from rules.legal import legal_orders
+
+    g = _game("Germany", "combat_move", {"Western Germany": {"Germany": {"fighter": 1}},
+                                         "Romania": {"Germany": {"infantry": 1}}})
+    moves = {(o.frm, o.to) for o in legal_orders(g.state, "Germany") if isinstance(o, od.Move)}
+    assert ("Western Germany", "Switzerland") in moves  # a strict neutral, attacked
+    assert ("Romania", "Yugoslavia") in moves
+    assert ("Romania", "Bulgaria") not in moves  # friendly: never attacked (FN-1)
+    assert ("Western Germany", "Turkey") not in moves  # out of reach
+
+
 def test_UN_3_a_position_in_conduct_combat_places_the_army_of_an_invaded_neutral() -> None:
     g = _game("Germany", "conduct_combat", {"Norway": {"Germany": {"infantry": 1}},
                                             "Sweden": {"Germany": {"infantry": 2}}})
