@@ -5,33 +5,37 @@ and cached (``BaseLayer``)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, get_args
 
-from PIL import Image, ImageChops, ImageDraw, ImageFilter
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from render import theme
 from render.chips import (
     MARGIN,
+    NEUTRAL_ARMY,
     Chip,
     Item,
     Marker,
     _chip_sprite,
+    _convoy,
     _draw_marker,
     _item_size,
     _star,
+    _victory,
     chip_unit,
 )
 from render.geo import Geometry, GeometryError, Point, SpaceShape
 from render.icons import draw_icon
 from render.layout import Room, build_room
 from render.view import Rect, View, _apart, _inside
-from rules.edition import Edition
+from rules.edition import Alignment, Edition
 from rules.turn import hooks
 
 LEGEND_HEIGHT = 124  # the powers' money, the key's units and markers, the key's chip states
+_ROW = 28  # one row of the key
 
 
 # --------------------------------------------------------------------------------------------
@@ -42,8 +46,21 @@ def _bar_height(view: View) -> int:
     return 44
 
 
-def _legend_height(view: View) -> int:
-    return LEGEND_HEIGHT
+def shows_war(edition: Edition) -> bool:
+    """The legend says whom each power is at war with: the edition has a state of war between
+    pairs of powers (its ``politics``), not simply the two sides at war throughout."""
+    return edition.rules.politics is not None
+
+
+def _powers_height(edition: Edition) -> int:
+    """The legend's first rows: each power's name and money, and whom it is at war with."""
+    return 68 if shows_war(edition) else 52
+
+
+def _legend_height(edition: Edition, width: int) -> int:
+    """The powers, then the key's rows (``LEGEND_HEIGHT`` where the key takes two rows)."""
+    _, bottom = _flow(_legend_entries(edition), width, _powers_height(edition))
+    return bottom + LEGEND_HEIGHT - 80 - _ROW
 
 
 # Index values reserved in the index image (spaces are 1..N)
@@ -73,6 +90,10 @@ class BaseLayer:
     # where chips may go (render.layout), and every fixed label's box
     room: Room | None = None
     fixed: tuple[tuple[float, float, float, float], ...] = ()
+    # victory cities' markers, drawn per call in their holder's colour: (space, x, y, radius)
+    victory: tuple[tuple[str, float, float, float], ...] = ()
+    # convoy zones' symbols, drawn here: (space, x, y, radius)
+    convoys: tuple[tuple[str, float, float, float], ...] = ()
 
 
 def _polygon_points(
@@ -139,7 +160,7 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     # palette shows the hatching while nobody holds it and the holder's fill once taken.
     hatch_number = {s: len(order) + 1 + i for i, s in enumerate(hatched)}
     ow, oh = view.out_size
-    bar, legend = _bar_height(view), _legend_height(view)
+    bar, legend = _bar_height(view), _legend_height(edition, ow)
     size = (ow, bar + oh + legend)
     index = Image.new("L", size, _GAP_INDEX)
     overlay = Image.new("RGBA", size, (0, 0, 0, 0))
@@ -194,6 +215,7 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
     name_size = max(10, round(12 * u))
     labels: dict[str, list[tuple[float, float, float, float]]] = {}
     drawn: list[Rect] = []  # every land label, value and capital marker, wrap copies too
+    victory: list[tuple[str, float, float, float]] = []
     for shape, k in items:
         space = edition.spaces[shape.name]
         if space.kind == "sea":
@@ -233,11 +255,29 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
             rects.append((cx - 11 * u, cy - 11 * u, cx + 11 * u, cy + 11 * u))
         drawn.extend(rects)
         _record(labels, shape.name, rects, k * view.wrap_w * view.scale)
+    # Victory cities' markers where the map has them, moved off the labels if need be; drawn
+    # per call, in the holder's colour.
+    marked: set[str] = set()
+    for shape, k in items:
+        if shape.name not in edition.map.victory_cities or shape.victory is None:
+            continue
+        r = VICTORY_RADIUS * u
+        vx, vy = _free_spot(shape, view, k, top, at(*shape.victory, k), r, drawn)
+        victory.append((shape.name, vx, vy, r))
+        mark = (vx - r, vy - r, vx + r, vy + r)
+        drawn.append(mark)
+        if shape.name not in marked:
+            marked.add(shape.name)
+            dx = k * view.wrap_w * view.scale
+            labels.setdefault(shape.name, []).append((mark[0] - dx, mark[1], mark[2] - dx,
+                                                      mark[3]))
     # Sea labels after the land's, at the point deepest inside the zone as the board shows it
     # (islands drawn over it are not its water): where the eye looks for a zone's number, away
     # from the zones next to it, with room for its ships around it. One that would still cover
     # a land label moves off it, within its zone.
     clean = _clean_index(index, hatch_number, number)
+    convoys = set(edition.map.convoy_zones)
+    convoy_marks: list[tuple[str, float, float, float]] = []
     for shape, k in items:
         if edition.spaces[shape.name].kind != "sea":
             continue
@@ -256,19 +296,69 @@ def base_layer(edition: Edition, geometry: Geometry, view: View) -> BaseLayer:
                              align="center", spacing=0, stroke_width=2,
                              stroke_fill=(*theme.WATER, 255))
         drawn.append(text_box)
-        _record(labels, shape.name, [text_box], k * view.wrap_w * view.scale)
+        rects = [text_box]
+        if shape.name in convoys:
+            # The convoy symbol beside the zone's label, within the zone if it can be.
+            r = CONVOY_RADIUS * u
+            cx, cy = _convoy_spot(shape, view, k, top, text_box, r, drawn)
+            _convoy(odraw, cx, cy, r)
+            convoy_marks.append((shape.name, cx, cy, r))
+            rects.append((cx - r, cy - r, cx + r, cy + r))
+            drawn.append(rects[-1])
+        _record(labels, shape.name, rects, k * view.wrap_w * view.scale)
     # Labels and lines stop at the map's edges; the bar and the legend are pasted over them.
     chrome = Image.new("RGB", (ow, bar + legend), theme.BACKGROUND)
     cdraw = ImageDraw.Draw(chrome)
     cdraw.rectangle((0, 0, ow, bar - 1), fill=theme.BAR)
     cdraw.line([(0, bar), (ow, bar)], fill=theme.BORDER, width=1)
-    _draw_key(cdraw, edition, (0, bar, ow, bar + legend))
-    _draw_states(chrome, edition, (0, bar, ow, bar + legend))
+    placed, _ = _flow(_legend_entries(edition), ow, bar + _powers_height(edition))
+    for entry, x, y in placed:
+        entry.paint(chrome, cdraw, x, y)
     room = build_room(clean, drawn, MARGIN * chip_unit(u), top, top + oh,
                       (_GAP_INDEX, _BAR_INDEX, _LEGEND_INDEX))
     return BaseLayer(view, index, overlay, order, bar, bar + oh, chrome,
                      {name: tuple(r) for name, r in labels.items()},
-                     {n: tuple(b) for n, b in boxes.items()}, hatched, room, tuple(drawn))
+                     {n: tuple(b) for n, b in boxes.items()}, hatched, room, tuple(drawn),
+                     tuple(victory), tuple(convoy_marks))
+
+
+VICTORY_RADIUS = 11.0  # a victory city's marker on the whole board (a capital's star's size)
+CONVOY_RADIUS = 9.0  # a convoy zone's symbol
+
+
+def _free_spot(shape: SpaceShape, view: View, k: int, top: int, at: tuple[float, float],
+               r: float, taken: Sequence[Rect]) -> tuple[float, float]:
+    """The nearest point to ``at`` where a marker of radius ``r`` lies within the space and
+    off the labels ``taken`` (``at`` itself if nothing nearby is)."""
+    inside = _inside(shape, view, k, top)
+    x0, y0 = at
+    steps = sorted(((i * r / 2, j * r / 2) for i in range(-12, 13) for j in range(-12, 13)),
+                   key=lambda d: d[0] ** 2 + d[1] ** 2)
+    for dx, dy in steps:
+        x, y = x0 + dx, y0 + dy
+        box = (x - r, y - r, x + r, y + r)
+        if all(inside(*c) for c in ((x, y), (x - r, y), (x + r, y), (x, y - r), (x, y + r))) \
+                and all(_apart(box, q, 1) for q in taken):
+            return x, y
+    return at
+
+
+def _convoy_spot(shape: SpaceShape, view: View, k: int, top: int, label: Rect, r: float,
+                 taken: Sequence[Rect]) -> tuple[float, float]:
+    """Where a convoy zone's symbol goes: right of its label, else left, below or above it,
+    else the nearest place, wholly inside the zone and off the labels ``taken``."""
+    inside = _inside(shape, view, k, top)
+    x0, y0, x1, y1 = label
+    my = (y0 + y1) / 2
+    gap = r * 0.5
+    spots = [(x1 + gap + r, my), (x0 - gap - r, my), ((x0 + x1) / 2, y1 + gap + r),
+             ((x0 + x1) / 2, y0 - gap - r)]
+    for cx, cy in spots:
+        box = (cx - r, cy - r, cx + r, cy + r)
+        corners = ((cx, cy), (cx - r, cy), (cx + r, cy), (cx, cy - r), (cx, cy + r))
+        if all(inside(*c) for c in corners) and all(_apart(box, q, 0) for q in taken):
+            return cx, cy
+    return _free_spot(shape, view, k, top, spots[0], r, taken)
 
 
 def _clean_index(index: Image.Image, hatch_number: dict[str, int],
@@ -441,57 +531,167 @@ _UNIT_KEY = (
     "industrial complex",
 )
 
+_Paint = Callable[[Image.Image, ImageDraw.ImageDraw, float, float], None]
 
-def _draw_key(draw: ImageDraw.ImageDraw, edition: Edition, box: tuple[int, int, int, int]) -> None:
-    x0, y0, _, _ = box
-    f = theme.font(13, condensed=True, bold=True)
-    x = x0 + 12
-    y = y0 + 52
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """One entry of the key: ``span`` pixels wide, the next ``advance`` pixels on, drawn by
+    ``paint(image, draw, x, y)`` at its row's top ``y``."""
+
+    span: float
+    advance: float
+    paint: _Paint
+    text: str = ""  # its words
+
+
+def _flow(groups: Sequence[Sequence[_Entry]], width: int,
+          top: int) -> tuple[list[tuple[_Entry, float, float]], int]:
+    """The key's entries in rows from ``top``, each group on rows of its own, an entry that
+    would run past the right edge on the next row; and the top of the row after the last."""
+    out: list[tuple[_Entry, float, float]] = []
+    y = top
+    for group in groups:
+        x: float = 12
+        for e in group:
+            if x > 12 and x + e.span > width - 12:
+                x, y = 12, y + _ROW
+            out.append((e, x, y))
+            x += e.advance
+        y += _ROW
+    return out, y
+
+
+def _key_font() -> ImageFont.FreeTypeFont:
+    return theme.font(13, condensed=True, bold=True)
+
+
+def _labelled(text: str, at: float, gap: float, symbol: _Paint) -> _Entry:
+    """A symbol drawn at the entry's left, its words from ``at``, the next entry ``gap``
+    further."""
+    f = _key_font()
+    n = round(f.getlength(text))
+
+    def paint(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        symbol(image, draw, x, y)
+        draw.text((x + at, y + 9), text, font=f, fill=(*theme.TEXT, 255), anchor="lm")
+
+    return _Entry(at + n, at + n + gap, paint, text)
+
+
+def _legend_entries(edition: Edition) -> tuple[list[_Entry], list[_Entry]]:
+    """The key: units and the map's markers and shadings; then what a chip's look says."""
+    return _key_entries(edition), _state_entries(edition)
+
+
+def _unit_entry(t: str) -> _Entry:
+    def icon(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        draw.rounded_rectangle((x, y, x + 26, y + 18), radius=4, fill=(70, 70, 70, 255))
+        draw_icon(draw, t, (x + 3, y + 3, x + 23, y + 15), (255, 255, 255))
+
+    label = _unit_label(t)
+    # as drawn before the key could wrap: the next unit 36 + its words + 10 on
+    return _Entry(30 + round(_key_font().getlength(label)),
+                  46 + round(_key_font().getlength(label)), _with_text(icon, label, 30), label)
+
+
+def _with_text(symbol: _Paint, text: str, at: float) -> _Paint:
+    f = _key_font()
+
+    def paint(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        symbol(image, draw, x, y)
+        draw.text((x + at, y + 9), text, font=f, fill=(*theme.TEXT, 255), anchor="lm")
+
+    return paint
+
+
+def _swatch(fill: tuple[int, int, int], hatch: tuple[int, int, int], *,
+            falling: bool = True, width: int = 2) -> _Paint:
+    """A patch of a neutral territory's look: its tint, hatched."""
+
+    def paint(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        draw.rectangle((x, y + 1, x + 22, y + 17), fill=(*fill, 255),
+                       outline=(*theme.BORDER, 255))
+        for c in range(round(x) - 16, round(x) + 22, 6):
+            if falling:
+                draw.line([(max(x, c), y + 1 + max(0, x - c)), (min(x + 22, c + 16), y + 17 -
+                           max(0, c + 16 - x - 22))], fill=(*hatch, 255), width=width)
+            else:
+                draw.line([(max(x, c), y + 17 - max(0, x - c)), (min(x + 22, c + 16), y + 1 +
+                           max(0, c + 16 - x - 22))], fill=(*hatch, 255), width=width)
+        if falling:
+            draw.rectangle((x, y + 1, x + 22, y + 17), outline=(*theme.BORDER, 255))
+
+    return paint
+
+
+def alignment_words(alignment: str) -> str:
+    """How the key names an alignment of the edition data: 'strict', 'pro_x' -> 'pro-X'."""
+    head, _, rest = alignment.partition("_")
+    return f"{head}-{rest.capitalize()}" if rest else head
+
+
+def _key_entries(edition: Edition) -> list[_Entry]:
     units = [t for t in _UNIT_KEY if t in edition.units] + [
         t for t in edition.units if t not in _UNIT_KEY
     ]
-    for t in units:
-        draw.rounded_rectangle((x, y, x + 26, y + 18), radius=4, fill=(70, 70, 70, 255))
-        draw_icon(draw, t, (x + 3, y + 3, x + 23, y + 15), (255, 255, 255))
-        label = _unit_label(t)
-        draw.text((x + 30, y + 9), label, font=f, fill=(*theme.TEXT, 255), anchor="lm")
-        x += 36 + round(f.getlength(label)) + 10
-    # markers
-    cx = x + 10
-    draw.polygon(_star(cx, y + 9, 10), fill=(60, 60, 60, 255), outline=(255, 255, 255, 255))
-    draw.text((cx + 14, y + 9), "capital", font=f, fill=(*theme.TEXT, 255), anchor="lm")
-    x = cx + 14 + round(f.getlength("capital")) + 18
-    draw.line([(x, y + 9), (x + 26, y + 9)], fill=(60, 60, 60, 255), width=4)
-    draw.polygon([(x + 34, y + 9), (x + 24, y + 3), (x + 24, y + 15)], fill=(60, 60, 60, 255))
-    draw.text((x + 40, y + 9), "moved this phase", font=f, fill=(*theme.TEXT, 255), anchor="lm")
-    x += 40 + round(f.getlength("moved this phase")) + 16
-    # Neutrals as the edition has them: closed to everyone, or hatched until someone takes one.
-    if any(takeable_neutral(edition, s) for s in edition.spaces):
-        draw.rectangle((x, y + 1, x + 22, y + 17), fill=(*theme.NEUTRAL, 255),
-                       outline=(*theme.BORDER, 255))
-        for c in range(x - 16, x + 22, 6):
-            draw.line([(max(x, c), y + 1 + max(0, x - c)), (min(x + 22, c + 16), y + 17 -
-                       max(0, c + 16 - x - 22))], fill=(*theme.NEUTRAL_HATCH, 255), width=2)
-        draw.rectangle((x, y + 1, x + 22, y + 17), outline=(*theme.BORDER, 255))
-        draw.text((x + 28, y + 9), "neutral (nobody holds it)", font=f,
-                  fill=(*theme.TEXT, 255), anchor="lm")
-        x += 28 + round(f.getlength("neutral (nobody holds it)")) + 16
+    # A purchase that only turns one piece into another never stands on the board.
+    out = [_unit_entry(t) for t in units if not edition.units[t].abilities.upgrades]
+
+    def star(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        draw.polygon(_star(x + 10, y + 9, 10), fill=(60, 60, 60, 255),
+                     outline=(255, 255, 255, 255))
+
+    out.append(_labelled("capital", 24, 18, star))
+
+    def arrow(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        draw.line([(x, y + 9), (x + 26, y + 9)], fill=(60, 60, 60, 255), width=4)
+        draw.polygon([(x + 34, y + 9), (x + 24, y + 3), (x + 24, y + 15)],
+                     fill=(60, 60, 60, 255))
+
+    out.append(_labelled("moved this phase", 40, 16, arrow))
+    if edition.map.victory_cities:
+
+        def city(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+            _victory(draw, x + 10, y + 9, VICTORY_RADIUS, (70, 70, 70))
+
+        out.append(_labelled("victory city (its holder's colour)", 24, 18, city))
+    if edition.map.convoy_zones:
+
+        def convoy(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+            _convoy(draw, x + 10, y + 9, CONVOY_RADIUS)
+
+        out.append(_labelled("convoy zone", 24, 18, convoy))
+    # Neutrals as the edition has them: by alignment, hatched until someone takes one, or
+    # closed to everyone.
+    aligned = {n.alignment for n in edition.map.neutrals.values()}
+    for a in get_args(Alignment):
+        if a in aligned:
+            fill, hatch = theme.ALIGNED.get(a, (theme.NEUTRAL, theme.NEUTRAL_HATCH))
+            out.append(_labelled(f"neutral, {alignment_words(a)}", 28, 16, _swatch(fill, hatch)))
+    if any(n.army for n in edition.map.neutrals.values()):
+        army = Chip(NEUTRAL_ARMY, "infantry", 2)
+
+        def chip(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+            sprite = _chip_sprite(army, 1.0, theme.NEUTRAL_ARMY)
+            h = _item_size(army, 1.0)[1]
+            image.paste(sprite, (round(x), round(y + 9 - h / 2)), sprite)
+
+        out.append(_labelled("a neutral's army", _item_size(army, 1.0)[0] + 6, 16, chip))
+    if any(takeable_neutral(edition, s) and s not in edition.map.neutrals
+           for s in edition.spaces):
+        out.append(_labelled("neutral (nobody holds it)", 28, 16,
+                             _swatch(theme.NEUTRAL, theme.NEUTRAL_HATCH)))
     if any(s.impassable for s in edition.spaces.values()):
-        draw.rectangle((x, y + 1, x + 22, y + 17), fill=(*theme.IMPASSABLE, 255),
-                       outline=(*theme.BORDER, 255))
-        for c in range(x - 16, x + 22, 6):
-            draw.line([(max(x, c), y + 17 - max(0, x - c)), (min(x + 22, c + 16), y + 1 +
-                       max(0, c + 16 - x - 22))], fill=(*theme.IMPASSABLE_HATCH, 255))
-        draw.text((x + 28, y + 9), "neutral, impassable", font=f, fill=(*theme.TEXT, 255),
-                  anchor="lm")
+        out.append(_labelled("neutral, impassable", 28, 16,
+                             _swatch(theme.IMPASSABLE, theme.IMPASSABLE_HATCH, falling=False,
+                                     width=1)))
+    return out
 
 
-def _draw_states(image: Image.Image, edition: Edition, box: tuple[int, int, int, int]) -> None:
-    """The key's second row: what a chip's look and the markers say."""
-    draw = ImageDraw.Draw(image)
-    f = theme.font(13, condensed=True, bold=True)
-    x, y = float(box[0] + 12), box[1] + 80
-    grey = theme.PowerColours(fill=(180, 180, 180), ink=(70, 70, 70), text=(255, 255, 255))
+def _state_entries(edition: Edition) -> list[_Entry]:
+    """The key's second group: what a chip's look and the markers say."""
+    f = _key_font()
     boat = next((t for t, u in edition.units.items() if u.abilities.transport_capacity), None)
     land = next((t for t, u in edition.units.items() if u.domain == "land"
                  and not u.abilities.factory), "infantry")
@@ -500,6 +700,16 @@ def _draw_states(image: Image.Image, edition: Edition, box: tuple[int, int, int,
         (Chip("", land, 3, spent=True), "can't move again this turn")]
     if two_hits:
         samples.append((Chip("", two_hits, 1, damaged=True), "damaged"))
+    # Facilities that take damage: their markers, and out of action from so many.
+    hurt = sorted((u.abilities.inoperative_at == 0, t) for t, u in edition.units.items()
+                  if u.abilities.max_damage)
+    if hurt:
+        facility = hurt[0][1]
+        stop = edition.units[facility].abilities.inoperative_at
+        samples.append((Chip("", facility, 1, damage=max(1, stop - 1)), "damage markers"))
+        if stop:
+            samples.append((Chip("", facility, 1, damage=stop, out_of_action=True),
+                            "out of action"))
     if boat:
         samples.append((Chip("", boat, 1, cargo=(("", land, 2),)), "cargo aboard"))
     samples += [
@@ -509,8 +719,29 @@ def _draw_states(image: Image.Image, edition: Edition, box: tuple[int, int, int,
     samples += [(Marker(m.glyph), m.legend) for m in hooks.markers()
                 if m.shown(edition.rules.rules)]
     samples.append((Marker("captured", ""), "taken this turn"))
+    out: list[_Entry] = []
     for item, text in samples:
         w, h = _item_size(item, 1.0)
+        n = round(f.getlength(text))
+        out.append(_Entry(w + 6 + n, w + 6 + n + 18, _sample(item, text, w, h), text))
+
+    last = "units of the space the line ends in"
+
+    def leader(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+        # A space too small for its chips: beside it, joined by a line.
+        draw.line([(x, y + 9), (x + 22, y + 9)], fill=(70, 70, 70), width=2)
+        draw.ellipse((x - 3, y + 6, x + 3, y + 12), fill=(70, 70, 70))
+        draw.text((x + 28, y + 9), last, font=f, fill=theme.TEXT, anchor="lm")
+
+    out.append(_Entry(28 + f.getlength(last), 0, leader, last))
+    return out
+
+
+def _sample(item: Item, text: str, w: float, h: float) -> _Paint:
+    grey = theme.PowerColours(fill=(180, 180, 180), ink=(70, 70, 70), text=(255, 255, 255))
+    f = _key_font()
+
+    def paint(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
         top = y + 9 - h / 2
         if isinstance(item, Marker):
             _draw_marker(draw, item, (x, top, x + w, top + h), 1.0, {"": grey})
@@ -518,17 +749,20 @@ def _draw_states(image: Image.Image, edition: Edition, box: tuple[int, int, int,
             sprite = _chip_sprite(item, 1.0, grey, (("", grey),))
             image.paste(sprite, (round(x), round(top)), sprite)
         draw.text((x + w + 6, y + 9), text, font=f, fill=theme.TEXT, anchor="lm")
-        x += w + 6 + round(f.getlength(text)) + 18
-    # A space too small for its chips: beside it, joined by a line.
-    draw.line([(x, y + 9), (x + 22, y + 9)], fill=(70, 70, 70), width=2)
-    draw.ellipse((x - 3, y + 6, x + 3, y + 12), fill=(70, 70, 70))
-    draw.text((x + 28, y + 9), "units of the space the line ends in", font=f, fill=theme.TEXT,
-              anchor="lm")
+
+    return paint
 
 
 _SHORT = {"aircraft carrier": "carrier", "industrial complex": "ind. complex",
           "antiaircraft gun": "AA gun"}
+# Words shortened within longer names, so that a long list of units keeps to few rows.
+_SHORTER = (("industrial complex", "ind. complex"), ("mechanized ", "mech. "),
+            ("strategic ", "strat. "), ("tactical ", "tac. "), ("aa gun", "AA gun"))
 
 
 def _unit_label(t: str) -> str:
-    return _SHORT.get(t, t)
+    if t in _SHORT:
+        return _SHORT[t]
+    for long, short in _SHORTER:
+        t = t.replace(long, short)
+    return t

@@ -20,6 +20,7 @@ from rules.state import GameState
 from rules.turn import hooks
 
 FACTORY = "industrial complex"
+NEUTRAL_ARMY = "(neutral)"  # the chips of a neutral territory's army: no power's
 
 
 def _star(cx: float, cy: float, r: float, points: int = 5) -> list[tuple[float, float]]:
@@ -36,6 +37,32 @@ def _burst(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     draw.polygon(_star(cx, cy, r * 0.55, 8), fill=(*theme.BATTLE_INNER, 255))
 
 
+def _victory(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,
+             ink: tuple[int, int, int]) -> None:
+    """A victory city: a disc in its holder's ink, ringed in white, with a white castle."""
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255))
+    ring = max(1.5, r / 5)
+    draw.ellipse((cx - r + ring, cy - r + ring, cx + r - ring, cy + r - ring), fill=ink)
+    white = (255, 255, 255)
+    draw.rectangle((cx - 0.5 * r, cy - 0.12 * r, cx + 0.5 * r, cy + 0.5 * r), fill=white)
+    for x0 in (-0.5, -0.11, 0.28):  # battlements
+        draw.rectangle((cx + x0 * r, cy - 0.45 * r, cx + (x0 + 0.22) * r, cy), fill=white)
+    draw.rectangle((cx - 0.1 * r, cy + 0.18 * r, cx + 0.1 * r, cy + 0.5 * r), fill=ink)  # gate
+
+
+def _convoy(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A convoy zone's symbol: a merchant ship over a wave on a white disc ringed in navy."""
+    ink = theme.CONVOY
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255), outline=ink,
+                 width=max(2, round(r / 4.5)))
+    draw_icon(draw, "transport", (cx - 0.62 * r, cy - 0.5 * r, cx + 0.62 * r, cy + 0.22 * r),
+              ink)
+    w = max(1, round(r / 7))
+    pts = [(cx - 0.6 * r + i * 0.3 * r, cy + (0.42 if i % 2 == 0 else 0.28) * r)
+           for i in range(5)]
+    draw.line(pts, fill=ink, width=w, joint="curve")
+
+
 @dataclass(frozen=True, slots=True)
 class Chip:
     """One chip: ``count`` units of a power and type that look alike on the board."""
@@ -47,6 +74,8 @@ class Chip:
     spent: bool = False  # cannot move again this turn
     cargo: tuple[tuple[str, str, int], ...] = ()  # aboard these transports: owner, type, count
     stacked: bool = False  # all of a power's units in the space: ``unit`` is the commonest
+    damage: int = 0  # a facility's damage markers
+    out_of_action: bool = False  # a facility its damage stops from working
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,27 +133,32 @@ def stacks(state: GameState) -> dict[str, list[Chip]]:
         host = state.units.get(u.carried_by) if u.carried_by is not None else None
         if host is not None and ed.units[u.type].domain == "land":
             aboard.setdefault(host.id, []).append((u.owner, u.type))
-    counts: dict[tuple[str, str, str, bool, bool, tuple[tuple[str, str, int], ...]], int] = {}
+    looks = {(f.territory, f.facility): f for f in hooks.facility_looks(state)}
+    counts: dict[tuple[str, str, str, bool, bool, tuple[tuple[str, str, int], ...], int, bool],
+                 int] = {}
     for u in state.units.values():
         if (u.carried_by is not None and ed.units[u.type].domain == "land"
                 and u.carried_by in state.units):
             continue  # drawn on its transport's chip
         cargo = tuple((o, t, n) for (o, t), n in sorted(
             Counter(aboard.get(u.id, ())).items()))
-        key = (u.space, u.owner, u.type, u.damage > 0, u.id in spent, cargo)
+        look = looks.get((u.space, u.type))
+        damage, idle = (look.damage, not look.working) if look is not None else (0, False)
+        key = (u.space, u.owner, u.type, u.damage > 0, u.id in spent, cargo, damage, idle)
         counts[key] = counts.get(key, 0) + 1
     unit_rank = {t: i for i, t in enumerate(ed.units)}
     unit_rank[FACTORY] = -1
     power_rank = {p: i for i, p in enumerate(ed.turn_order)}
     out: dict[str, list[Chip]] = {}
-    for (space, power, unit, damaged, is_spent, cargo), n in sorted(
+    for (space, power, unit, damaged, is_spent, cargo, damage, idle), n in sorted(
         counts.items(),
         key=lambda kv: (kv[0][0], power_rank.get(kv[0][1], 99), unit_rank.get(kv[0][2], 99),
-                        kv[0][3], kv[0][4], kv[0][5]),
+                        kv[0][3], kv[0][4], kv[0][5], kv[0][6], kv[0][7]),
     ):
         # Cargo is counted per chip: the units aboard all the transports of this chip.
         total = tuple((o, t, c * n) for o, t, c in cargo)
-        out.setdefault(space, []).append(Chip(power, unit, n, damaged, is_spent, total))
+        out.setdefault(space, []).append(Chip(power, unit, n, damaged, is_spent, total,
+                                              damage=damage, out_of_action=idle))
     return out
 
 
@@ -169,11 +203,18 @@ def _cargo_width(chip: Chip, u: float) -> float:
                        for _, _, n in chip.cargo)
 
 
+def _damage_width(chip: Chip, u: float) -> float:
+    if not chip.damage:
+        return 0.0
+    return 2 * CHIP * u + _chip_font(u * 0.8).getlength(str(chip.damage)) + 5 * CHIP * u
+
+
 def _item_size(item: Item, u: float) -> tuple[float, float]:
     c = CHIP * u
     if isinstance(item, Marker):
         return (19 * c, 19 * c)
-    w = 21 * c + _chip_font(u).getlength(str(item.count)) + 3 * c + _cargo_width(item, u)
+    w = (21 * c + _chip_font(u).getlength(str(item.count)) + 3 * c + _cargo_width(item, u)
+         + _damage_width(item, u))
     if item.stacked:
         return (w + 3 * c, 14 * c + 3 * c)
     return (w, 14 * c)
@@ -217,11 +258,29 @@ def _chip_sprite(chip: Chip, u: float, colours: theme.PowerColours,
         k = 7 * c
         draw.polygon([(x0 + w - k, y0), (x0 + w, y0), (x0 + w, y0 + k)], fill=theme.HIT)
         draw.line([(x0 + w - k, y0), (x0 + w, y0 + k)], fill=(255, 255, 255), width=1)
+    if chip.out_of_action:
+        # Out of action (its damage stops it): the pictogram struck through in red.
+        ix0, iy0, ix1, iy1 = x0 + 2.5 * c, y0 + 1.5 * c, x0 + 19.5 * c, y0 + h - 1.5 * c
+        lw = max(2, round(1.6 * c))
+        for a, b in (((ix0, iy0), (ix1, iy1)), ((ix0, iy1), (ix1, iy0))):
+            draw.line([a, b], fill=(255, 255, 255), width=lw + 2)
+        for a, b in (((ix0, iy0), (ix1, iy1)), ((ix0, iy1), (ix1, iy0))):
+            draw.line([a, b], fill=theme.DAMAGE, width=lw)
+    if chip.damage:
+        # Its damage markers: their count on a red tab at the chip's end.
+        tab_w = _damage_width(chip, u)
+        tx0 = x0 + w - tab_w
+        draw.rounded_rectangle((tx0, y0 + 1.5 * c, x0 + w - 1.5 * c, y0 + h - 1.5 * c),
+                               radius=max(1, round(2 * c)), fill=theme.DAMAGE,
+                               outline=(255, 255, 255))
+        draw.text(((tx0 + x0 + w - 1.5 * c) / 2, y0 + h / 2 + 0.5), str(chip.damage),
+                  font=_chip_font(u * 0.8), fill=(255, 255, 255), anchor="mm")
     if chip.cargo:
         # The units aboard, on a white tab at the chip's end, in their owners' ink.
         tab_w = _cargo_width(chip, u)
-        tx0 = x0 + w - tab_w
-        draw.rounded_rectangle((tx0, y0 + 1.5 * c, x0 + w - 1.5 * c, y0 + h - 1.5 * c),
+        end = x0 + w - _damage_width(chip, u)
+        tx0 = end - tab_w
+        draw.rounded_rectangle((tx0, y0 + 1.5 * c, end - 1.5 * c, y0 + h - 1.5 * c),
                                radius=max(1, round(2 * c)), fill=(255, 255, 255))
         small = _chip_font(u * 0.8)
         inks = dict(cargo_colours)
@@ -284,7 +343,22 @@ def map_items(state: GameState) -> dict[str, list[Item]]:
         out.setdefault(name, []).append(Marker("captured", holder or ""))
     for name, chips in stacks(state).items():
         out.setdefault(name, []).extend(chips)
+    for name, look in standing_neutrals(state).items():
+        if state.owners.get(name) is None:
+            out.setdefault(name, []).extend(
+                Chip(NEUTRAL_ARMY, unit, n) for unit, n in look.army if n > 0)
     return out
+
+
+def standing_neutrals(state: GameState) -> dict[str, hooks.NeutralLook]:
+    """The neutral territories with an alignment that still stand (nobody holds them): as the
+    mechanism governing them has them, else as the edition prints them (NT-1, NT-2: an army of
+    infantry)."""
+    looks = hooks.neutral_looks(state)
+    if looks is not None:
+        return looks
+    return {t: hooks.NeutralLook(n.alignment, (("infantry", n.army),) if n.army else ())
+            for t, n in state.edition.map.neutrals.items() if state.owners.get(t) is None}
 
 
 _GREY = theme.PowerColours(fill=(180, 180, 180), ink=(80, 80, 80), text=(255, 255, 255))

@@ -39,6 +39,7 @@ class SpaceShape:
     capital: Point | None  # centre of the capital marker
     units: tuple[Point, ...]  # centres of unit stack slots
     bbox: tuple[int, int, int, int]  # x0, y0, x1, y1 over the polygons
+    victory: Point | None = None  # centre of a victory-city marker (the edition's cities only)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # identity: a cache key
@@ -90,6 +91,7 @@ def parse_geometry(doc: dict[str, Any]) -> Geometry:
                 capital=_point(s["capital"]) if s.get("capital") else None,
                 units=tuple(_point(p) for p in s["units"]),
                 bbox=(min(xs), min(ys), max(xs), max(ys)),
+                victory=_point(s["victory"]) if s.get("victory") else None,
             )
         w, h = doc["size"]
         return Geometry(

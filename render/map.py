@@ -21,11 +21,21 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render import theme
-from render.base import _BAR_INDEX, _LEGEND_INDEX, BaseLayer, base_layer
-from render.chips import _GREY, Marker, _chip_sprite, _draw_marker, chip_unit, map_items
+from render.base import _BAR_INDEX, _LEGEND_INDEX, BaseLayer, base_layer, shows_war
+from render.chips import (
+    _GREY,
+    NEUTRAL_ARMY,
+    Marker,
+    _chip_sprite,
+    _draw_marker,
+    _victory,
+    chip_unit,
+    map_items,
+    standing_neutrals,
+)
 from render.geo import Geometry
 from render.placement import layout
 from render.view import focus_view, full_view
@@ -40,6 +50,9 @@ from rules.state import GameState
 def _palette(edition: Edition, state: GameState, order: Sequence[str],
              hatched: Sequence[str] = ()) -> list[int]:
     colours = theme.power_colours(edition)
+    # Neutrals that stand, by alignment: their own tint and hatching.
+    aligned = {name: theme.ALIGNED.get(look.alignment, (theme.NEUTRAL, theme.NEUTRAL_HATCH))
+               for name, look in standing_neutrals(state).items()}
     pal = [*theme.WATER] * 256
     for i, name in enumerate(order, start=1):
         space = edition.spaces[name]
@@ -49,11 +62,13 @@ def _palette(edition: Edition, state: GameState, order: Sequence[str],
             rgb = theme.IMPASSABLE
         else:
             owner = state.owners.get(name)
-            rgb = colours[owner].fill if owner in colours else theme.NEUTRAL
+            rgb = (colours[owner].fill if owner in colours
+                   else aligned[name][0] if name in aligned else theme.NEUTRAL)
         pal[3 * i : 3 * i + 3] = rgb
     for i, name in enumerate(hatched, start=len(order) + 1):
         owner = state.owners.get(name)
-        rgb = colours[owner].fill if owner in colours else theme.NEUTRAL_HATCH
+        rgb = (colours[owner].fill if owner in colours
+               else aligned[name][1] if name in aligned else theme.NEUTRAL_HATCH)
         pal[3 * i : 3 * i + 3] = rgb
     pal[3 * _BAR_INDEX : 3 * _BAR_INDEX + 3] = theme.BAR
     pal[3 * _LEGEND_INDEX : 3 * _LEGEND_INDEX + 3] = theme.BACKGROUND
@@ -193,6 +208,10 @@ def render_map(
                 pts = [to_out(x, y, k) for x, y in ring]
                 draw.line([*pts, pts[0]], fill=theme.BATTLE, width=max(3, round(3 * u)),
                           joint="curve")
+    # Victory cities: a marker in each, in its holder's colour.
+    for name, vx, vy, r in base.victory:
+        holder = state.owners.get(name)
+        _victory(draw, vx, vy, r, colours[holder].ink if holder in colours else _GREY.ink)
     plan = layout(base, geometry, edition, map_items(state))
     for lead in plan.leaders:
         ink = colours.get(lead.power, _GREY).ink
@@ -203,6 +222,7 @@ def render_map(
         ex, ey = lead.end
         draw.ellipse((ex - r, ey - r, ex + r, ey + r), fill=ink, outline=(255, 255, 255))
     cargo_inks = tuple(sorted(colours.items()))
+    colours[NEUTRAL_ARMY] = theme.NEUTRAL_ARMY
     for p in plan.placed:
         x0, y0, x1, _ = p.box
         if x1 < -60 or x0 > ow + 60:
@@ -274,9 +294,46 @@ def _draw_powers(draw: ImageDraw.ImageDraw, state: GameState,
         c = colours.get(p, _GREY)
         draw.rounded_rectangle((x, y - 14, x + 34, y + 14), radius=5, fill=c.fill, outline=c.ink,
                                width=4)
+        war = shows_war(ed)
         if p == state.power and not state.winner:
-            draw.rectangle((x - 4, y - 18, x + slot - 10, y + 18), outline=c.ink, width=2)
+            draw.rectangle((x - 4, y - 18, x + slot - 10, y + (36 if war else 18)),
+                           outline=c.ink, width=2)
         draw.text((x + 42, y - 1), p, font=f, fill=theme.TEXT, anchor="ls")
         side = ed.powers[p].side
         money = f"{side} · {state.treasury.get(p, 0)} IPCs · income {income.get(p, 0)}"
         draw.text((x + 42, y + 2), money, font=small, fill=(60, 60, 60), anchor="lt")
+        if war:
+            _draw_war(draw, state, p, colours, (x + 42, y + 20), small)
+
+
+def _draw_war(draw: ImageDraw.ImageDraw, state: GameState, power: str,
+              colours: dict[str, theme.PowerColours], at: tuple[float, float],
+              font: ImageFont.FreeTypeFont) -> None:
+    """Whom ``power`` is at war with, each a tag in that power's ink; 'neutral' if nobody."""
+    ed = state.edition
+    enemies = at_war_with(state, power)
+    x, y = at
+    if not enemies:
+        draw.text((x, y), "neutral: at war with nobody", font=font, fill=(60, 60, 60),
+                  anchor="lt")
+        return
+    draw.text((x, y), "at war with", font=font, fill=(60, 60, 60), anchor="lt")
+    x += font.getlength("at war with") + 6
+    for q in enemies:
+        name = short_name(ed, q)
+        c = colours.get(q, _GREY)
+        w = font.getlength(name) + 8
+        draw.rounded_rectangle((x, y - 1, x + w, y + 16), radius=3, fill=c.ink)
+        draw.text((x + 4, y), name, font=font, fill=c.text, anchor="lt")
+        x += w + 4
+
+
+def at_war_with(state: GameState, power: str) -> list[str]:
+    """The powers ``power`` is at war with now, in turn order (none: a neutral power)."""
+    return [q for q in state.edition.turn_order if q != power and state.enemy(power, q)]
+
+
+def short_name(ed: Edition, power: str) -> str:
+    """A power's shortest name for tight places: its first alias in capitals (an
+    abbreviation of at most four letters), else its name."""
+    return next((a for a in ed.powers[power].aliases if a.isupper() and len(a) <= 4), power)

@@ -52,6 +52,17 @@ NEUTRAL: RGB = (238, 232, 214)  # land nobody holds that may be entered
 NEUTRAL_HATCH: RGB = (190, 172, 128)  # its hatching, while nobody holds it
 IMPASSABLE: RGB = (206, 198, 178)  # neutral territories closed to everyone (MAP-8)
 IMPASSABLE_HATCH: RGB = (170, 160, 138)
+# Neutrals by alignment (an edition whose map gives them one, ``MapData.neutrals``): the land's
+# tint and its hatching while it stands. Strict ones look as any neutral nobody holds.
+ALIGNED: dict[str, tuple[RGB, RGB]] = {
+    "strict": (NEUTRAL, NEUTRAL_HATCH),
+    "pro_axis": ((228, 226, 232), (88, 84, 104)),
+    "pro_allied": ((220, 238, 230), (46, 140, 112)),
+}
+# A neutral's army: no power's, so a light chip where every power's is dark.
+NEUTRAL_ARMY = PowerColours(fill=NEUTRAL, ink=(252, 250, 242), text=(70, 60, 40))
+CONVOY: RGB = (24, 62, 112)  # the convoy symbol in a convoy sea zone
+DAMAGE: RGB = (196, 24, 24)  # a facility's damage markers
 BORDER: RGB = (40, 40, 40)
 TEXT: RGB = (20, 20, 20)
 HALO: RGB = (255, 255, 255)

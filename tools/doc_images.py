@@ -9,6 +9,11 @@ Usage (from the repository root)::
   (``random_rounds``, the same play as the render tests' crowded positions);
 - ``map-classic-germany.png``: ``game map Germany`` on the Classic board at the same moment of
   its own random game;
+- ``map-europe1940.png`` and ``map-europe1940-germany.png``: the whole Europe 1940 board and
+  ``game map Germany`` in round 2 of a position of our own (``europe1940_position``): Germany
+  at war with the Soviet Union too, holding France and Yugoslavia (a neutral taken); victory
+  cities in their holders' colours, convoy zones, neutrals by alignment with their armies,
+  facilities, and whom each power is at war with;
 - ``battle-big.png``: the board of a big battle (40 German units against 26 Soviet ones in
   Ukraine, seeded dice) with its odds;
 - ``pictograms.png``: every unit pictogram side by side, at map size and enlarged.
@@ -118,11 +123,25 @@ def big_battle() -> tuple[list[Event], int]:
     return log, opened
 
 
+def europe1940_position() -> GameState:
+    """Europe 1940 in round 2, Germany's Combat Move: Germany has declared war on the Soviet
+    Union, holds France (Paris) and has taken Yugoslavia, a pro-Allied neutral."""
+    pos = {"edition": "europe1940", "round": 2, "power": "Germany", "phase": "combat_move",
+           "war": [["Germany", "United Kingdom"], ["Germany", "France"],
+                   ["Italy", "United Kingdom"], ["Italy", "France"],
+                   ["Germany", "Soviet Union"]],
+           "owners": {"France": "Germany", "Yugoslavia": "Germany"},
+           "units": {"France": {"Germany": {"infantry": 4, "tank": 2, "fighter": 1}},
+                     "Yugoslavia": {"Germany": {"infantry": 2, "tank": 1}}}}
+    return engine.replay(engine.new_game("europe1940", (), pos))
+
+
 def images(a1941: GameState | None = None, classic: GameState | None = None,
            ) -> dict[str, Image.Image]:
     """The documentation's images by file name (positions computed unless given)."""
     a1941 = a1941 or random_rounds("1941", 5, 3, stop="conduct_combat")
     classic = classic or random_rounds("classic", 5, 3, stop="conduct_combat")
+    e40 = europe1940_position()
     log, opened = big_battle()
     at_open = engine.replay(log[: opened + 1])
     rec = battle_record(at_open, log[opened:])
@@ -130,6 +149,9 @@ def images(a1941: GameState | None = None, classic: GameState | None = None,
         "map-1941.png": render_map(a1941, geometry_for(a1941.edition), title="Game 7"),
         "map-classic-germany.png": render_map(classic, geometry_for(classic.edition),
                                               title="Game 8", focus="Germany"),
+        "map-europe1940.png": render_map(e40, geometry_for(e40.edition), title="Game 9"),
+        "map-europe1940-germany.png": render_map(e40, geometry_for(e40.edition), title="Game 9",
+                                                 focus="Germany"),
         "battle-big.png": render_battle(rec, at_open.edition, odds=battle_odds(at_open, "Ukraine"),
                                         title="Game 7, game round 1"),
         "pictograms.png": pictogram_sheet(),

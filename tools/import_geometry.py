@@ -8,14 +8,15 @@ Usage (from the repository root)::
 
 Reads, from ``../shared/maps/<map>/map/``: ``polygons.txt`` (territory outlines, pixel-traced),
 ``centers.txt``, ``place.txt`` (unit image slots), ``name_place.txt`` and ``pu_place.txt``
-(label positions), ``capitols.txt`` (capital markers) and ``map.properties`` (size, wrap).
-``name_place.txt``, ``pu_place.txt`` and ``capitols.txt`` may be absent (Classic has neither
-of the first two: its names are painted on TripleA's map image); a name is then placed at the
-space's centre, as TripleA does. Writes one JSON document in our own format (below): polygons
-simplified with Douglas-Peucker at ``--tolerance`` pixels (integers), anchor points converted
-from TripleA's conventions to centres, names as the edition's data names them (each map has
-its renaming: '<n> Sea Zone' -> 'Sea Zone <n>' for 1941, ``tools/classic_names.py`` for
-Classic). The game never reads ``../shared`` at run time: only the file written here is shipped.
+(label positions), ``capitols.txt`` (capital markers), ``vc.txt`` (victory-city markers) and
+``map.properties`` (size, wrap). ``name_place.txt``, ``pu_place.txt``, ``capitols.txt`` and
+``vc.txt`` may be absent (Classic has neither of the first two: its names are painted on
+TripleA's map image); a name is then placed at the space's centre, as TripleA does. Writes one
+JSON document in our own format (below): polygons simplified with Douglas-Peucker at
+``--tolerance`` pixels (integers), anchor points converted from TripleA's conventions to
+centres, names as the edition's data names them (each map has its renaming: '<n> Sea Zone' ->
+'Sea Zone <n>' for 1941, ``tools/classic_names.py`` for Classic). The game never reads
+``../shared`` at run time: only the file written here is shipped.
 
 Format (``"format": "umpire-geometry", "version": 1``), coordinates in the source map's pixels
 (origin top-left)::
@@ -26,7 +27,12 @@ Format (``"format": "umpire-geometry", "version": 1``), coordinates in the sourc
                            "label": [x, y],      # centre of the name label
                            "value": [x, y],      # centre of the value label (null: none)
                            "capital": [x, y],    # centre of a capital marker (land capitals only)
+                           "victory": [x, y],    # centre of a victory-city marker (optional)
                            "units": [[x, y], ...]}}}  # centres of unit stack slots
+
+``victory`` is written only for the spaces the edition's map.json names victory cities
+(``victory_cities``): maps whose editions have none keep their files as they were, whatever
+``vc.txt`` TripleA ships.
 
 ``wrap_x`` is TripleA's ``map.scrollWrapX`` (absent: false, TripleA's default). ``edges_meet``
 says the board's west and east edges are one line, so a view may continue across them: the
@@ -79,6 +85,7 @@ NAME_CHAR_WIDTH = 7.2  # average advance of that font per character, for the lab
 NAME_ASCENT = 9  # pixels above the baseline of that font
 PU_WIDTH, PU_ASCENT = 9, 9  # pu_place.txt: left end of the baseline of the value text
 CAPITAL_MARKER = 32  # capitols.txt: top-left corner of a 32x32 flag marker
+VC_MARKER = 32  # vc.txt: top-left corner of the victory-city image, taken as 32x32 too
 
 
 class GeometryError(Exception):
@@ -156,10 +163,11 @@ FILES = (
     "name_place.txt",
     "pu_place.txt",
     "capitols.txt",
+    "vc.txt",
     "map.properties",
 )
 
-OPTIONAL = frozenset({"name_place.txt", "pu_place.txt", "capitols.txt"})
+OPTIONAL = frozenset({"name_place.txt", "pu_place.txt", "capitols.txt", "vc.txt"})
 
 Point = tuple[int, int]
 
@@ -324,37 +332,49 @@ def edges_meet(
     return True
 
 
-def _edition_spaces(cfg: MapConfig, polygons: dict[str, Any]) -> tuple[dict[str, Any], Any]:
-    """The edition's spaces by name and its wrap pairs; while the edition's map.json is not
-    written yet, the names of polygons.txt (kind by name), unchecked, and no wrap pairs."""
+def _edition_spaces(
+    cfg: MapConfig, polygons: dict[str, Any]
+) -> tuple[dict[str, Any], Any, set[str]]:
+    """The edition's spaces by name, its wrap pairs and its victory cities (territories); while
+    the edition's map.json is not written yet, the names of polygons.txt (kind by name),
+    unchecked, no wrap pairs and no victory cities."""
     if cfg.edition_map.exists():
         edition_map = json.loads(cfg.edition_map.read_text("utf-8"))
-        return {s["name"]: s for s in edition_map["spaces"]}, edition_map.get("wrap_pairs", [])
+        return ({s["name"]: s for s in edition_map["spaces"]}, edition_map.get("wrap_pairs", []),
+                set(edition_map.get("victory_cities", {})))
     print(f"warning: {cfg.edition_map} not found: names taken from polygons.txt, unchecked",
           file=sys.stderr)
     kinds = {n: "sea" if "Sea Zone" in n else "land" for n in polygons}
-    return {n: {"name": n, "kind": k} for n, k in kinds.items()}, []
+    return {n: {"name": n, "kind": k} for n, k in kinds.items()}, [], set()
 
 
 def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, Any], Stats]:
     """Build the geometry document from the coordinate files in ``folder``."""
     props = read_properties(folder / "map.properties")
     polygons = read_polygons(folder / "polygons.txt", cfg.rename)
-    spaces, wrap_pairs = _edition_spaces(cfg, polygons)
+    spaces, wrap_pairs, victory_cities = _edition_spaces(cfg, polygons)
     centres = read_points(folder / "centers.txt", cfg.rename)
     places = read_points(folder / "place.txt", cfg.rename)
     names = read_points(folder / "name_place.txt", cfg.rename)
     pus = read_points(folder / "pu_place.txt", cfg.rename)
     capitals = read_points(folder / "capitols.txt", cfg.rename)
-    for table in (polygons, centres, places, names, pus, capitals):
+    # Victory-city markers only where the edition has victory cities (none: the file unused).
+    vcs = read_points(folder / "vc.txt", cfg.rename) if victory_cities else {}
+    for table in (polygons, centres, places, names, pus, capitals, vcs):
         for box in cfg.not_spaces & set(table):
             del table[box]
     present = [f for f in FILES if f not in OPTIONAL or (folder / f).exists()]
+    if not vcs:
+        present = [f for f in present if f != "vc.txt"]
     problems: list[str] = []
     for label, table in (("polygons", polygons), ("centers", centres), ("place", places)):
         problems += [f"{label}.txt: unknown space {n!r}" for n in table if n not in spaces]
         problems += [f"{label}.txt: no entry for {n!r}" for n in spaces if n not in table]
     problems += [f"capitols.txt: unknown space {n!r}" for n in capitals if n not in spaces]
+    problems += [f"vc.txt: unknown space {n!r}" for n in vcs if n not in spaces]
+    if vcs:
+        problems += [f"vc.txt: no entry for victory city {n!r}" for n in sorted(victory_cities)
+                     if n not in vcs]
     if problems:
         raise GeometryError("; ".join(problems))
     size = (int(props["map.width"]), int(props["map.height"]))
@@ -393,6 +413,9 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
         cap = _first(capitals, name)
         if cap is not None:
             entry["capital"] = [cap[0] + CAPITAL_MARKER // 2, cap[1] + CAPITAL_MARKER // 2]
+        vc = _first(vcs, name) if name in victory_cities else None
+        if vc is not None:
+            entry["victory"] = [vc[0] + VC_MARKER // 2, vc[1] + VC_MARKER // 2]
         out_spaces[name] = entry
     notes = [
         "polygons: Douglas-Peucker at the tolerance above (source pixels), integers; "
@@ -412,6 +435,9 @@ def convert(cfg: MapConfig, folder: Path, tolerance: float) -> tuple[dict[str, A
             "pu_place.txt)"
         )
     notes.append("capital: centre of TripleA's 32x32 capital marker (capitols.txt top-left + 16)")
+    if vcs:
+        notes.append("victory: centre of TripleA's victory-city image (vc.txt top-left + 16, "
+                     "the image taken as 32x32), for the edition's victory cities only")
     notes.append(cfg.names_note)
     if cfg.not_spaces:
         notes.append("left out, as no spaces: " + ", ".join(sorted(cfg.not_spaces)))

@@ -23,6 +23,8 @@ them. A mechanism registers here at import, as with the registry:
 - ``apart``: dice of its own that the luck report counts as an engagement of their own
   (``rules.luck``);
 - ``marker``: a marker the map draws where the mechanism has something left to do (``render``);
+  ``facility_look`` and ``neutral_look``: what the map shows of the facilities' damage and of
+  the neutral territories, where a mechanism keeps them in the state (``render``).
 - ``income_step``: what it does in Collect Income before the income is collected, and what it
   adds to or takes from that income (``rules.mechanisms.income``);
 - ``turn_ends``, ``turn_starts``: what it does when a turn ends or starts, e.g. victory checks
@@ -313,6 +315,58 @@ def marker(spec: MapMarker) -> MapMarker:
 
 def markers() -> tuple[MapMarker, ...]:
     return tuple(_MARKERS)
+
+
+@dataclass(frozen=True)
+class FacilityLook:
+    """A damaged facility as the map shows it: the ``facility`` (a unit type) in ``territory``
+    with ``damage`` markers on it; ``working`` False when that damage puts it out of action
+    (a base's bonuses, a complex's production)."""
+
+    territory: str
+    facility: str
+    damage: int
+    working: bool = True
+
+
+@dataclass(frozen=True)
+class NeutralLook:
+    """A neutral territory that still stands, as the map shows it: its ``alignment`` now (the
+    edition data's ``Alignment``) and its army waiting to be placed (unit type, count)."""
+
+    alignment: str
+    army: tuple[tuple[str, int], ...] = ()
+
+
+_FACILITY_LOOK: list[Callable[[GameState], Iterable[FacilityLook]]] = []
+_NEUTRAL_LOOK: list[Callable[[GameState], dict[str, NeutralLook]]] = []
+
+
+def facility_look(
+    fn: Callable[[GameState], Iterable[FacilityLook]],
+) -> Callable[[GameState], Iterable[FacilityLook]]:
+    """Registers what a mechanism keeping facility damage tells the map: every damaged one."""
+    _FACILITY_LOOK.append(fn)
+    return fn
+
+
+def facility_looks(state: GameState) -> tuple[FacilityLook, ...]:
+    return tuple(f for fn in _FACILITY_LOOK for f in fn(state))
+
+
+def neutral_look(
+    fn: Callable[[GameState], dict[str, NeutralLook]],
+) -> Callable[[GameState], dict[str, NeutralLook]]:
+    """Registers what the mechanism governing the neutrals tells the map: each neutral that
+    still stands (territory -> its look)."""
+    _NEUTRAL_LOOK.append(fn)
+    return fn
+
+
+def neutral_looks(state: GameState) -> dict[str, NeutralLook] | None:
+    """The neutrals that stand, as the mechanism that governs them has them; None where none
+    does (the map then reads the edition's printed neutrals)."""
+    return _NEUTRAL_LOOK[0](state) if _NEUTRAL_LOOK else None
 
 
 # --------------------------------------------------------------------------------------------
