@@ -464,6 +464,16 @@ def _attacked(s: GameState, space: str, power: str) -> bool:
 hooks.neutral_rules(hooks.NeutralRules(governs=governs, enter=_enter, attacked=_attacked))
 
 
+def _map_look(s: GameState) -> dict[str, hooks.NeutralLook]:
+    """What the map shows of the neutrals that stand: each one's alignment now (UN-3, SN-2)
+    and its army waiting to be placed (NT-2, UN-5)."""
+    return {t: hooks.NeutralLook(alignment(s, t), _army_tuple(army(s, t)))
+            for t in printed(s.edition) if standing(s, t)}
+
+
+hooks.neutral_look(_map_look)
+
+
 def _check(s: GameState, order: od.Move) -> None:
     """FN-3: only land units that can capture take a friendly neutral (LU-2); an order of land
     units alone without one is refused (aircraft are refused on their way, NC-5)."""

@@ -168,28 +168,21 @@ def test_the_colours_of_the_alignments_stay_apart() -> None:
     assert len({hatch for _, hatch in looks}) == len({tint for tint, _ in looks}) == 3
 
 
-@pytest.fixture
-def spain_turned(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """The neutrals' mechanism says Spain is now pro-Allied (SN-2: a strict neutral attacked
-    by the Axis turns the others) and its army is down to 4."""
-
-    def looks(state: GameState) -> dict[str, hooks.NeutralLook]:
-        out = {t: hooks.NeutralLook(n.alignment, (("infantry", n.army),))
-               for t, n in state.edition.map.neutrals.items() if state.owners.get(t) is None}
-        out["Spain"] = hooks.NeutralLook("pro_allied", (("infantry", 4),))
-        return out
-
-    monkeypatch.setattr(hooks, "_NEUTRAL_LOOK", [looks])
-    yield
-
-
-def test_an_alignment_that_changes_is_what_the_map_shows(
-    e40: GameState, e40_geometry: Geometry, spain_turned: None
+def test_an_alignment_or_army_that_changes_is_what_the_map_shows(
+    e40_geometry: Geometry,
 ) -> None:
-    image = render_map(e40, e40_geometry)
-    assert set(_bare_colours(e40, e40_geometry, image, "Spain")[:2]) == set(
+    """The neutrals' mechanism tells the map: Spain turned pro-Allied (as a strict neutral
+    attacked by the Axis turns the others), Sweden's army down to 3."""
+    state = engine.replay(engine.new_game("europe1940", (), {
+        "neutrals": {"Spain": "pro_allied"},
+        "units": {"Sweden": {"neutral": {"infantry": 3}}}}))
+    assert hooks.neutral_looks(state) is not None
+    image = render_map(state, e40_geometry)
+    assert set(_bare_colours(state, e40_geometry, image, "Spain")[:2]) == set(
         theme.ALIGNED["pro_allied"])
-    assert Chip(NEUTRAL_ARMY, "infantry", 4) in map_items(e40)["Spain"]
+    items = map_items(state)
+    assert Chip(NEUTRAL_ARMY, "infantry", 6) in items["Spain"]
+    assert Chip(NEUTRAL_ARMY, "infantry", 3) in items["Sweden"]
 
 
 def test_a_neutral_taken_wears_its_holders_colour(
