@@ -1,5 +1,5 @@
-"""The turn orders: ``/research``, ``/buy``, ``/move``, ``/rocket``, ``/place``, ``/end``,
-``/undo``, ``/standing``.
+"""The turn orders: ``/research``, ``/declare``, ``/buy``, ``/move``, ``/rocket``, ``/place``,
+``/end``, ``/undo``, ``/standing``.
 
 Each command is the same line of the order language the local table reads; the service checks
 that the person holds the power whose turn it is, and the rules check the order.
@@ -32,6 +32,15 @@ class OrdersCog(commands.Cog):
         self, interaction: discord.Interaction[Any], dice: app_commands.Range[int, 1, 99]
     ) -> None:
         await play(interaction, f"research {dice}")
+
+    @ac.completes("declare war")
+    @app_commands.command(
+        name="declare", description="Declare war on a power of the other side (editions with "
+        "politics)"
+    )
+    @app_commands.describe(power="The power you declare war on")
+    async def declare(self, interaction: discord.Interaction[Any], power: str) -> None:
+        await play(interaction, f"declare war on {power}")
 
     @ac.completes("buy")
     @app_commands.command(

@@ -291,13 +291,55 @@ class RuleSet(_Frozen):
     stranded_fighters: Literal["one_space", "same_zone"] = "one_space"
 
 
+class WarBan(_Frozen):
+    """A power that may not declare war on some powers of the other side (Europe 1940 §5.4)
+    until the ban lifts: from round ``until_round`` on, once the power is at war with one of
+    ``lifted_by_war_with`` (one of them declared war on it, DW-4), or once a power of the other
+    side has taken one of ``lifted_by_capture`` (held now, or taken at some time this game)."""
+
+    power: str
+    on: tuple[str, ...]  # the powers it may not declare war on
+    rule: str = ""
+    until_round: int | None = None  # the ban holds before this round; None: no round lifts it
+    lifted_by_war_with: tuple[str, ...] = ()
+    lifted_by_capture: tuple[str, ...] = ()  # territories
+    note: str = ""
+
+
+class WarWindow(_Frozen):
+    """A time beside the start of Combat Move when a power may declare war while it is at war
+    with nobody, its bans set aside (Europe 1940 §5.4: the USA at the start of its Collect
+    Income in round 3)."""
+
+    power: str
+    round: int
+    phase: str
+    rule: str = ""
+
+
+class NavalLimit(_Frozen):
+    """While ``power`` is at war with none of ``while_at_peace_with``, its sea units end their
+    moves only in sea zones next to a territory it controls; its warships may also end in
+    ``patrol_zones`` (Europe 1940 §5.4, the USA's long-range patrols)."""
+
+    power: str
+    while_at_peace_with: tuple[str, ...]
+    patrol_zones: tuple[str, ...] = ()
+    rule: str = ""
+
+
 class Politics(_Frozen):
     """The state of war between pairs of powers (Europe 1940 §5): an edition with politics
     names the pairs at war when the game starts; the others are at peace until one declares
-    war. An edition without it has every pair of opposite sides at war throughout."""
+    war (DW-1..DW-5), at the start of its Combat Move or in one of ``windows``, unless one of
+    ``bans`` forbids it. An edition without it has every pair of opposite sides at war
+    throughout."""
 
     at_war: tuple[tuple[str, str], ...]  # §5.1: the pairs at war at the start
     rule: str = ""
+    bans: tuple[WarBan, ...] = ()  # §5.4
+    windows: tuple[WarWindow, ...] = ()  # §5.4
+    naval_limits: tuple[NavalLimit, ...] = ()  # §5.4
 
 
 class PhaseInfo(_Frozen):
@@ -597,6 +639,7 @@ class Edition:
                 if a in self.powers and b in self.powers and self.side_of(a) == self.side_of(b):
                     problems.append(f"politics: {a} and {b} are on one side; allies are never "
                                     "at war")
+            problems.extend(self._check_politics(self.rules.politics))
         # Starting treasury (P-3) is a rule fact; income follows territories (P-4). Report both.
         return problems
 
@@ -621,6 +664,28 @@ class Edition:
                         if r not in self.units)
             if ab.upgrades and len(ab.upgrades) != 2:
                 yield f"unit {u.name}: upgrades names {len(ab.upgrades)} unit types, not 2"
+
+    def _check_politics(self, pol: Politics) -> Iterable[str]:
+        """The names in the political rules (§5.4) are powers, spaces and phases."""
+        for ban in pol.bans:
+            for p in (ban.power, *ban.on, *ban.lifted_by_war_with):
+                if p not in self.powers:
+                    yield f"politics ban: unknown power {p!r}"
+            for t in ban.lifted_by_capture:
+                if t not in self.spaces or self.is_sea(t):
+                    yield f"politics ban of {ban.power}: {t!r} is not a territory"
+        for w in pol.windows:
+            if w.power not in self.powers:
+                yield f"politics window: unknown power {w.power!r}"
+            if w.phase not in self.phase_ids:
+                yield f"politics window: unknown phase {w.phase!r}"
+        for lim in pol.naval_limits:
+            for p in (lim.power, *lim.while_at_peace_with):
+                if p not in self.powers:
+                    yield f"politics naval limit: unknown power {p!r}"
+            for z in lim.patrol_zones:
+                if z not in self.spaces or not self.is_sea(z):
+                    yield f"politics naval limit of {lim.power}: {z!r} is not a sea zone"
 
     def _check_setup(self, label: str, table: SetupTable) -> Iterable[str]:
         for space, by_power in table.items():

@@ -99,7 +99,7 @@ def decks(s: GameState, power: str, moving: bool, lift: Iterable[int] = ()) -> l
     their slots are free.
     """
     from rules import production
-    from rules.board import carrier_room
+    from rules.board import carrier_room, may_share
 
     ed = s.edition
     off = set(lift)
@@ -107,7 +107,7 @@ def decks(s: GameState, power: str, moving: bool, lift: Iterable[int] = ()) -> l
     out: list[Deck] = []
     carriers = [c for c in s.units.values() if ed.units[c.type].abilities.carrier_capacity]
     for c in sorted(carriers, key=lambda x: (x.owner != power, x.id)):
-        if not s.friendly(c.owner, power) or not ed.is_sea(c.space):
+        if not may_share(s, c.owner, power) or not ed.is_sea(c.space):
             continue
         room = carrier_room(s, c) + sum(1 for x in s.units.values()
                                         if x.carried_by == c.id and x.id in off)
@@ -136,7 +136,13 @@ def plan(s: GameState, power: str, *, moving: bool = True, fixed: Iterable[int] 
     (Combat Move, Noncombat Move); otherwise everything lands where it is. ``fixed``: air units
     that land where they are now (they just ended their noncombat move there).
     """
-    from rules.board import air_dists, friendly_at_turn_start, remaining, unowned_neutrals
+    from rules.board import (
+        air_dists,
+        barred_lands,
+        friendly_at_turn_start,
+        remaining,
+        unowned_neutrals,
+    )
 
     key = (power, moving, frozenset(fixed), frozenset(lift))
     last = _memo
@@ -148,7 +154,8 @@ def plan(s: GameState, power: str, *, moving: bool = True, fixed: Iterable[int] 
     flyers = airborne(s, power)
     if not flyers:
         return out
-    blocked = unowned_neutrals(s)  # never flown over on the way to land (R-NCM-04)
+    # never flown over on the way to land (R-NCM-04), nor territories politics bar (NW-3)
+    blocked = unowned_neutrals(s) | barred_lands(s, power)
     all_decks = decks(s, power, moving, lift)
     needs: list[tuple[Unit, list[tuple[int, frozenset[str]]]]] = []
     for u in flyers:

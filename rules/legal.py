@@ -189,7 +189,7 @@ def _land_targets(s: GameState, power: str, space: str, left: int,
     # Loading: only zones next to this territory that hold a friendly transport (UT-8).
     for z in ed.neighbours[space]:
         if ed.is_sea(z) and any(ed.units[t.type].abilities.transport_capacity
-                                and s.friendly(t.owner, power) for t in s.units_in(z)):
+                                and board.may_share(s, t.owner, power) for t in s.units_in(z)):
             out.append(z)
     return sorted(out, key=list(ed.spaces).index)
 

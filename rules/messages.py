@@ -20,7 +20,8 @@ A template is ``str.format`` text whose fields may name a *form* after a colon, 
 language gives a value: ``{n:ipcs}`` (3 IPCs), ``{n:counted:hit}`` (1 hit, 2 hits),
 ``{units:units}`` (3 infantry, 2 tanks; ``{units:units:singular}``: 2 tank), ``{x:join}``
 (a, b), ``{x:and}`` (a, b and c), ``{x:join|none}`` (``none`` when empty),
-``{power:possessive}``, ``{name:plural}``, ``{x:capitalize}``. Forms are registered per
+``{power:possessive}``, ``{name:plural}``, ``{x:capitalize}``, ``{power:the}`` (the Soviet
+Union; ``{power:the:cap}`` at a sentence's start). Forms are registered per
 language (``form``); English's are at the end of this module. A parameter may itself be a
 message, or a list of messages (a reason inside a refusal, a refusal quoted in another): it is
 said in the language of the message that holds it. ``text(m, lang)`` renders a message in a
@@ -38,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.words import counted, ipcs, plural, possessive, unit_list
+from rules.words import counted, definite, ipcs, plural, possessive, unit_list
 
 Template = str | Callable[[Mapping[str, Any]], str]
 Form = Callable[..., str]
@@ -180,6 +181,7 @@ form(ENGLISH, "possessive")(possessive)
 form(ENGLISH, "plural")(plural)
 form(ENGLISH, "units")(lambda v, how="": unit_list(v, how != "singular"))
 form(ENGLISH, "capitalize")(lambda v: str(v).capitalize())
+form(ENGLISH, "the")(lambda v, cap="": definite(str(v), capital=bool(cap)))
 
 __all__ = [
     "ENGLISH", "OWN_HYPHEN", "Msg", "Template", "and_list", "catalogue", "form", "known_keys",

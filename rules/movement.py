@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 from rules.board import (  # the board queries movement uses
     COMBAT,
     NONCOMBAT,
+    attack_barred,
+    barred_territory,
     cargo_of,
     carrier_room,
     dist_table,
@@ -38,7 +40,9 @@ from rules.board import (  # the board queries movement uses
     is_hostile_sea,
     is_hostile_territory,
     is_neutral,
+    may_share,
     neutral_fee,
+    not_sharing,
     remaining,
     transport_room,
 )
@@ -284,7 +288,7 @@ def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
     flying = sum(1 for x in landing.airborne(after, power)
                  if x.space == here and ed.units[x.type].abilities.carrier_landable)
     carriers = [c for c in after.units_in(here)
-                if ed.units[c.type].abilities.carrier_capacity and after.friendly(c.owner, power)]
+                if ed.units[c.type].abilities.carrier_capacity and may_share(after, c.owner, power)]
     raise IllegalOrder(msg("move.no_deck", ed.cite("UF-2", "UC-2", "NC-6", "NC-7"), unit=u.type,
                            zone=here, carriers=bool(carriers), seats=seats, flying=flying))
 
@@ -375,8 +379,12 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
             raise IllegalOrder(msg("move.air_nothing_hostile", "CM-4", space=dest))
         # Whether it can land (CM-15/AIR-4) is checked for the whole order at once, with every
         # other air unit and carrier slot (_check_landing).
-    elif ((not ed.is_sea(dest) or not ed.units[u.type].abilities.carrier_landable)
-          and not friendly_at_turn_start(s, dest, u.owner)):
+    elif ed.is_sea(dest) and ed.units[u.type].abilities.carrier_landable:
+        decks = [c.owner for c in s.units_in(dest) if ed.units[c.type].abilities.carrier_capacity
+                 and s.friendly(c.owner, u.owner)]
+        if decks and not any(may_share(s, o, u.owner) for o in decks):
+            raise IllegalOrder(not_sharing(s, decks[0], u.owner, dest))  # NW-3, NW-4
+    elif not friendly_at_turn_start(s, dest, u.owner):
         raise IllegalOrder(msg("move.air_unsafe", "NC-6/NC-7", unit=u.type, space=dest,
                                sea=ed.is_sea(dest)))
     return ev.UnitMove(id=u.id, path=pr.path, cost=cost, carried_by=None)
@@ -399,7 +407,7 @@ def _carrier_zones(s: GameState, power: str, moving: bool = True,
     ed = s.edition
     zones: set[str] = set()
     for c in s.units.values():
-        if not ed.units[c.type].abilities.carrier_capacity or not s.friendly(c.owner, power):
+        if not ed.units[c.type].abilities.carrier_capacity or not may_share(s, c.owner, power):
             continue
         if c.space == skip_in or carrier_room(s, c) <= 0:
             continue  # UF-2: a full carrier takes no more fighters
@@ -443,11 +451,14 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
     power = order.power
     if order.frm not in ed.neighbours[zone]:
         raise IllegalOrder(msg("move.load_not_adjacent", "UT-8", space=order.frm, zone=zone))
+    own_only = False
     if is_hostile_sea(s, zone, power):
-        raise IllegalOrder(msg("move.load_hostile", "UT-12", zone=zone))
+        if not hooks.loading_in_hostile(s, zone, power):
+            raise IllegalOrder(msg("move.load_hostile", "UT-12", zone=zone))
+        own_only = True  # DW-3: onto one's own transports there only
     room: dict[int, int] = {}
     transports = [t for t in s.units_in(zone) if ed.units[t.type].abilities.transport_capacity
-                  and s.friendly(t.owner, power)]
+                  and may_share(s, t.owner, power) and (t.owner == power or not own_only)]
     barred: list[Msg] = []
     for t in transports:
         why = None
@@ -473,6 +484,11 @@ def _load(s: GameState, units: list[Unit], order: od.Move, phase: str,
         need = ed.units[u.type].abilities.transport_cost
         host = next((i for i in order_t if room[i] >= need), None)
         if host is None and not transports:
+            apart = [t.owner for t in s.units_in(zone)
+                     if ed.units[t.type].abilities.transport_capacity
+                     and s.friendly(t.owner, power) and not may_share(s, t.owner, power)]
+            if apart:
+                raise IllegalOrder(not_sharing(s, apart[0], power, zone))
             raise IllegalOrder(msg("move.no_transport", "UT-7, UT-8", zone=zone, unit=u.type))
         if host is None:
             raise IllegalOrder(msg("move.no_room", zone=zone, unit=u.type,
@@ -514,6 +530,10 @@ def _offload(s: GameState, units: list[Unit], order: od.Move, phase: str) -> lis
     power = order.power
     if target not in ed.neighbours[zone]:
         raise IllegalOrder(msg("move.offload_not_adjacent", "UT-12", space=target, zone=zone))
+    politics = (attack_barred(s, target, power) if phase == COMBAT
+                else barred_territory(s, target, power))
+    if politics is not None:
+        raise IllegalOrder(politics)  # NW-2..NW-4
     governed = hooks.governing(s)  # a mechanism's neutral rules (Europe 1940 §6), if any
     if governed is not None and not ed.spaces[target].impassable and is_neutral(s, target):
         bad = governed.enter(s, power, target, phase, True, "land")

@@ -24,6 +24,7 @@ from rules.board import (
     enemy_units,
     friendly_at_turn_start,
     is_hostile_sea,
+    may_share,
     remaining,
 )
 from rules.movement import _carrier_zones, _waiting
@@ -121,7 +122,7 @@ def _can_leave(s: GameState, u: Unit) -> bool:
     closed = set(ed.map.closed_sea_zones)
     if remaining(s, u) <= 0 or u.offloaded or u.retreated or u.space in closed:
         return False
-    return any(ed.is_sea(y) and y not in closed and canal_open(s, u.space, y, u.owner)
+    return any(ed.is_sea(y) and y not in closed and canal_open(s, u.space, y, u.owner, u.type)
                and not is_hostile_sea(s, y, u.owner) for y in ed.neighbours[u.space])
 
 
@@ -140,13 +141,13 @@ def land_stranded_fighters(tx: Tx, space: str | None = None) -> None:
         s = tx.state
         z = u.space
         carriers = [c for c in s.units_in(z) if ed.units[c.type].abilities.carrier_capacity
-                    and s.friendly(c.owner, u.owner) and carrier_room(s, c) > 0]
+                    and may_share(s, c.owner, u.owner) and carrier_room(s, c) > 0]
         if carriers:
             tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=z, moves=(
                 ev.UnitMove(id=u.id, path=(z,), cost=0, carried_by=carriers[0].id),)))
             continue
         lands = sorted(t for t in ed.neighbours[z]
-                       if not ed.is_sea(t) and s.friendly(s.owners.get(t), u.owner)
+                       if not ed.is_sea(t) and may_share(s, s.owners.get(t), u.owner)
                        and (ed.spaces[t].island or not same_zone))
         if lands:
             tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
@@ -154,8 +155,8 @@ def land_stranded_fighters(tx: Tx, space: str | None = None) -> None:
             continue
         near = [c for t in sorted(ed.neighbours[z]) if ed.is_sea(t) and not same_zone
                 for c in s.units_in(t)
-                if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
-                and carrier_room(s, c) > 0]
+                if ed.units[c.type].abilities.carrier_capacity
+                and may_share(s, c.owner, u.owner) and carrier_room(s, c) > 0]
         if near:
             c = near[0]
             tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
@@ -180,7 +181,7 @@ def _unlanded_air(s: GameState, final: bool) -> tuple[list[Unit], list[tuple[Uni
                 lost.append(u)
             continue
         carriers = [c for c in s.units_in(u.space)
-                    if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power)]
+                    if ed.units[c.type].abilities.carrier_capacity and may_share(s, c.owner, power)]
         carriers.sort(key=lambda c: (c.owner != power, c.id))
         host = None
         if ed.units[u.type].abilities.carrier_landable:

@@ -22,8 +22,11 @@ if TYPE_CHECKING:
 from rules.board import (
     COMBAT,
     NONCOMBAT,
-    air_distance_now,
     air_dists,
+    attack_barred,
+    barred_lands,
+    barred_territory,
+    canal_closed_why,
     canal_open,
     dist_table,
     full_move,
@@ -126,6 +129,12 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                 # MAP-8: neutrals can be neither entered nor passed through (also with 'via').
                 bad = msg("paths.neutral_impassable", "MAP-8", space=sp)
                 break
+            politics = barred_territory(s, sp, power)
+            if politics is None and last and phase == COMBAT:
+                politics = attack_barred(s, sp, power)
+            if politics is not None:
+                bad = politics  # NW-2..NW-4
+                break
             if is_neutral(s, sp):
                 if phase == NONCOMBAT:
                     bad = msg("paths.neutral_noncombat", "R-NEU-05, R-NCM-03", space=sp)
@@ -196,10 +205,8 @@ def _sea_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
             if a in closed or b in closed:
                 bad = msg("paths.straits_closed", "MAP-9", space=next(iter(closed & {a, b})))
                 break
-            if not canal_open(s, a, b, power):
-                canal = ed.canal_links[frozenset((a, b))]
-                bad = msg("paths.canal_closed", "MAP-12", canal=canal.name, a=a, b=b,
-                          side=s.side(power), holders=canal.controlled_by)
+            if not canal_open(s, a, b, power, u.type):
+                bad = canal_closed_why(s, a, b, power)
                 break
             hostile = is_hostile_sea(s, b, power)
             if sub:
@@ -250,6 +257,11 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
         raise IllegalOrder(msg("paths.air_neutral_into", "MAP-8", space=to))
     elif to in neutrals:
         raise IllegalOrder(msg("paths.air_neutral_end", "R-NEU-02, R-NCM-04", space=to))
+    barred = barred_lands(s, u.owner)  # NW-2..NW-4: neither into nor over
+    why = barred_territory(s, to, u.owner) or (
+        attack_barred(s, to, u.owner) if phase == COMBAT else None)
+    if why is not None:
+        raise IllegalOrder(why)
     if via:
         path = (frm, *via, to)
         for a, b in itertools.pairwise(path):
@@ -263,11 +275,15 @@ def _air_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
             if b in neutrals and not over:
                 raise IllegalOrder(msg("paths.air_neutral_noncombat", "R-NEU-05, R-NCM-04",
                                        space=b))
+            over_why = barred_territory(s, b, u.owner)
+            if over_why is not None:
+                raise IllegalOrder(over_why)
     else:
-        blocked = frozenset() if over else neutrals
+        blocked = (frozenset() if over else neutrals) | barred
         d = air_dists(ed, frm, blocked).get(to, 10**6)
         if d > budget:
-            around = not over and fee is not None and air_distance_now(s, frm, to, True) < d
+            around = not over and fee is not None and air_dists(
+                ed, frm, barred).get(to, 10**6) < d
             raise IllegalOrder(msg("paths.air_too_far", "CM-14/AIR-6, R-AIR-02", unit=u.type,
                                    left=budget, move=full_move(s, u), frm=frm, to=to,
                                    dist=d if d < 10**6 else None, around=around))

@@ -11,8 +11,8 @@ import re
 from collections.abc import Mapping
 
 __all__ = [
-    "MASS_NOUNS", "agree", "counted", "ipcs", "plural", "possessive", "regular_plural",
-    "rule_suffix", "unit_list",
+    "MASS_NOUNS", "agree", "counted", "definite", "ipcs", "plural", "possessive",
+    "regular_plural", "rule_suffix", "unit_list",
 ]
 
 # Mass nouns keep their form in the plural ("3 infantry"); parsing accepts both forms.
@@ -49,6 +49,17 @@ def agree(n: int, one: str, many: str) -> str:
 def possessive(name: str) -> str:
     """"Germany's", but "United States'" (a name ending in s takes only an apostrophe)."""
     return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+# A country named by a common noun takes the article: "the Soviet Union", "the United States".
+_ARTICLE_NOUNS = frozenset({"Union", "Kingdom", "States", "Republic", "Empire", "Netherlands"})
+
+
+def definite(name: str, capital: bool = False) -> str:
+    """A power's name as a sentence says it: "the Soviet Union", "Germany" ("The Soviet Union"
+    at the start of a sentence, ``capital``)."""
+    out = f"the {name}" if name.rsplit(" ", 1)[-1] in _ARTICLE_NOUNS else name
+    return out[:1].upper() + out[1:] if capital else out
 
 
 def rule_suffix(rule: str) -> str:

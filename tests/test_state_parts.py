@@ -81,11 +81,12 @@ def test_the_full_document_writes_every_part_and_reads_it_back_exactly() -> None
     assert doc["format"] == codec.FORMAT == 3
     assert doc["parts"] == {"research": {"rolled": False}, "rockets": {"fired": False},
                             "raids": {"bombers": [], "resolved": [], "escorts": []},
-                            "war": {"pairs": None},
+                            "war": {"pairs": None, "taken": []},
                             "neutrals": {"alignment": [], "armies": [], "failed": []},
                             "invasions": {"placed": []},
                             "interceptions": {"decided": [], "interceptors": [], "fought": [],
-                                              "owed": []}}
+                                              "owed": []},
+                            "declared": {"loading": [], "window": False}}
     assert codec.state_from_json(doc) == s
     fired = s.with_part(RocketMarks(fired=True))
     doc = _doc(fired)

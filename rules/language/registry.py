@@ -31,7 +31,7 @@ from rules.text import problem as text_problem
 from rules.text import refusal as text_refusal
 
 if TYPE_CHECKING:
-    from rules.edition import Edition, RuleSet
+    from rules.edition import Edition, EditionRules, RuleSet
 
 __all__ = [
     "MAX_LENGTH",
@@ -155,6 +155,7 @@ class OrderSyntax(Generic[T]):
     - ``rank``: where it is listed (lower first);
     - ``makes``: the command classes it produces;
     - ``needs``: which editions have it, by their rules (None: every edition);
+    - ``needs_edition``: the same, by the edition's other rule facts (its politics);
     - ``example``: an example on an edition's board, (as typed, as a slash command);
     - ``explain``: what ``help <verb>`` says it does; ``{name}`` fields are filled by the help
       (``service.help``: other orders' forms, answers on the edition's board);
@@ -174,6 +175,8 @@ class OrderSyntax(Generic[T]):
     rank: int = 1000
     makes: tuple[type, ...] = ()
     needs: Callable[[RuleSet], bool] | None = None
+    # which editions have it, by their rule facts beyond the switches (None: every edition)
+    needs_edition: Callable[[EditionRules], bool] | None = None
     example: Callable[[Board], tuple[str, str]] | None = None
     explain: str = ""
     args: tuple[Arg, ...] = ()
@@ -198,7 +201,11 @@ class OrderSyntax(Generic[T]):
 
     def available(self, edition: Edition | None) -> bool:
         """Whether ``edition`` has this order (every order is available without one)."""
-        return edition is None or self.needs is None or self.needs(edition.rules.rules)
+        if edition is None:
+            return True
+        if self.needs_edition is not None and not self.needs_edition(edition.rules):
+            return False
+        return self.needs is None or self.needs(edition.rules.rules)
 
     def arg(self, name: str, sub: str = "") -> Arg | None:
         """The argument ``name`` (of the subcommand ``sub``), if autocomplete offers for it."""

@@ -47,9 +47,13 @@ def _ev_income(s: GameState, e: ev.IncomeCollected) -> GameState:
 def _enter(tx: Tx, initial: bool) -> None:
     from rules.turn.phases import end_turn
 
+    if any(busy(tx.state) for busy in _phase.busy):
+        return  # a mechanism has the power act first (Europe 1940 §5.4); 'end' collects
     collect_income(tx)
     end_turn(tx)
     del initial
 
 
-reg.phase("collect_income").enter.append(_enter)
+_phase = reg.phase("collect_income")
+_phase.enter.append(_enter)
+_phase.end.append(lambda tx, order: collect_income(tx))

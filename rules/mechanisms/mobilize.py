@@ -159,7 +159,8 @@ def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
             out[u.space] = out.get(u.space, 0) + 1
     for z in list(out):
         room = sum(board.carrier_room(s, c) for c in s.units_in(z)
-                   if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, power))
+                   if ed.units[c.type].abilities.carrier_capacity
+                   and board.may_share(s, c.owner, power))
         out[z] -= room
         if out[z] <= 0:
             del out[z]

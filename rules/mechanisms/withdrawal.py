@@ -126,7 +126,7 @@ def withdraw_zones(s: GameState, b: BattleState, u: Unit) -> list[str]:
 
     def near(z: str | None) -> bool:
         return (z is not None and z != b.space and z in ed.neighbours[b.space] and ed.is_sea(z)
-                and canal_open(s, b.space, z, u.owner))
+                and canal_open(s, b.space, z, u.owner, u.type))
 
     if u.owner == b.attacker:
         if near(u.came_from):

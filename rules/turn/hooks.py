@@ -10,6 +10,7 @@ them. A mechanism registers here at import, as with the registry:
   what the mechanism does once the move is made;
 - ``neutral_rules``: the rules of neutral territories where a mechanism governs them
   (``rules.paths``, ``rules.movement``, ``rules.battle``);
+- ``hostile_loading``: where units may load onto transports in a hostile sea zone;
 - ``aside``: units on an errand of their own that fight no battle where they stand
   (``rules.battle.opening``);
 - ``before_fight``: checks before a battle's round is fought (``rules.combat``);
@@ -83,6 +84,22 @@ def move_rule(rule: MoveRule) -> MoveRule:
 
 def move_rules() -> tuple[MoveRule, ...]:
     return tuple(_MOVE_RULES)
+
+
+LoadingHere = Callable[["GameState", str, str], bool]
+_HOSTILE_LOADING: list[LoadingHere] = []
+
+
+def hostile_loading(fn: LoadingHere) -> LoadingHere:
+    """Decorator: ``fn(state, zone, power)`` lets ``power``'s own transports in a hostile sea
+    zone take on land units there (Europe 1940 DW-3: a zone a declaration of war just made
+    hostile)."""
+    _HOSTILE_LOADING.append(fn)
+    return fn
+
+
+def loading_in_hostile(state: GameState, zone: str, power: str) -> bool:
+    return any(fn(state, zone, power) for fn in _HOSTILE_LOADING)
 
 
 # --------------------------------------------------------------------------------------------

@@ -36,21 +36,31 @@ def enter_phase(tx: Tx, phase: str, initial: bool = False) -> None:
     ids = ed.phase_ids
     i = ids.index(phase)
     skipped: list[str] = []
+    rules: list[str] = []  # why phases were skipped
     while i < len(ids):
         pid = ids[i]
         info = ed.phase_info[pid]
         if info.skipped_without_capital and not tx.state.capital_held(tx.state.power):
             skipped.append(pid)  # T-4 / CAP-2
+            rules.append(ed.cite("T-4"))
+            i += 1
+            continue
+        why = None if initial and i == ids.index(phase) else next(
+            (r for skip in reg.phase_handler(pid).skip if (r := skip(tx.state))), None)
+        if why is not None:
+            skipped.append(pid)  # a mechanism's rule (Europe 1940 NW-5)
+            rules.append(why)
             i += 1
             continue
         break
+    skip_rule = "/".join(dict.fromkeys(rules))
     if i >= len(ids):
         tx.emit(ev.PhaseChanged(power=tx.state.power, phase=ids[-1], skipped=tuple(skipped),
-                                rule=ed.cite("T-4")))
+                                rule=skip_rule))
         end_turn(tx)
         return
     pid = ids[i]
-    rule = ed.cite("T-4") if skipped else ed.cite("T-2")
+    rule = skip_rule if skipped else ed.cite("T-2")
     tx.emit(ev.PhaseChanged(power=tx.state.power, phase=pid, skipped=tuple(skipped), rule=rule))
     handler = reg.phase_handler(pid)
     for enter in handler.enter:
@@ -82,7 +92,10 @@ def decide_end(tx: Tx, order: od.EndPhase, dice: Dice) -> None:
             why = idle(s)
             if why is not None:
                 raise IllegalOrder(why)
-    enter_phase(tx, after(tx.state, s.phase))
+    if s.phase == s.edition.phase_ids[-1]:
+        end_turn(tx)  # a last phase that waited for an order (Europe 1940 §5.4, the USA)
+    else:
+        enter_phase(tx, after(tx.state, s.phase))
     del dice
 
 

@@ -89,6 +89,9 @@ class PhaseHandler:
     # Whether work is left in the phase; a phase with ``auto_pass`` and none left is passed.
     busy: list[Callable[[GameState], bool]] = field(default_factory=list)
     auto_pass: bool = False
+    # Whether the acting power passes over the phase: ``fn(state)`` is the rule that skips it
+    # (e.g. Europe 1940 NW-5: no Combat Move for a power at war with nobody), or None.
+    skip: list[Callable[[GameState], str | None]] = field(default_factory=list)
     # Ending the phase: checks (raise to refuse) and actions, ``fn(tx, end_order)``.
     end: list[Callable[[Tx, Any], None]] = field(default_factory=list)
     # Why a bare ``end`` would pass the phase over idle (asks ``end confirm``), or None.

@@ -7,6 +7,7 @@ import pytest
 from rules import events as ev
 from rules.engine import new_game, replay
 from rules.mechanisms import bombing, interception, neutrals, rockets
+from rules.mechanisms.politics import BansLifted, WarDeclared
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
 from rules.state import GameState
@@ -137,6 +138,9 @@ def samples(s: GameState) -> dict[type, ev.Event]:
             rolls=(("rocket|Germany|Caucasus|round 1", (4,)),),
         ),
         ev.PurchaseLost: ev.PurchaseLost(power="Germany", units={"tank": 1}),
+        WarDeclared: WarDeclared(power="Germany", on="Soviet Union", loading=("Baltic Sea",)),
+        BansLifted: BansLifted(space="United Kingdom", by="Germany", powers=("Soviet Union",),
+                               on=("Germany",)),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
         ev.DiceCommitted: ev.DiceCommitted(
