@@ -103,6 +103,15 @@ class OrdersCog(commands.Cog):
     async def place(self, interaction: discord.Interaction[Any], units: str, where: str) -> None:
         await play(interaction, f"place {units} in {where}")
 
+    @ac.completes("free units")
+    @app_commands.command(
+        name="free", description="A liberated power's free units, where the edition has them"
+    )
+    @app_commands.rename(where="in")
+    @app_commands.describe(units="e.g. 2 infantry, 1 artillery", where="The liberated territory")
+    async def free(self, interaction: discord.Interaction[Any], units: str, where: str) -> None:
+        await play(interaction, f"free units {units} in {where}")
+
     @ac.completes("end")
     @app_commands.command(name="end", description="End the current phase")
     @app_commands.describe(

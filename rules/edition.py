@@ -202,6 +202,70 @@ class VictoryCondition(_Frozen):
     threshold: int = 0  # kind="production": combined national production needed
 
 
+Whose = Literal["self", "side", "allies", "other_side"]
+"""Whose control or units a national objective's condition looks at: the objective's power
+(``self``), any power of its side (``side``: "the Axis controls"), the other powers of its side
+(``allies``: "units of other Allied powers"), or the powers of the opposite side
+(``other_side``: "Allied surface warships", at war or not)."""
+
+
+class Condition(_Frozen):
+    """One test of a national objective (Europe 1940 §14), on the state at its power's Collect
+    Income. Its spaces are ``spaces`` and the territories originally of the powers in
+    ``originally`` and those that began as neutrals of the alignments in ``neutrals``.
+
+    - ``controls``: ``by`` controls at least ``need`` of them (0: all);
+    - ``units``: a unit of ``by`` of the kind ``units`` is in one of them;
+    - ``alignment``: one of them is a neutral whose sympathy now is one of ``alignments``.
+
+    ``negate``: the condition holds when the test fails ("no Allied surface warships", "not
+    Allied-controlled", "not pro-Allied")."""
+
+    test: Literal["controls", "units", "alignment"]
+    spaces: tuple[str, ...] = ()
+    originally: tuple[str, ...] = ()
+    neutrals: tuple[str, ...] = ()  # alignments at the start: strict, pro_axis, pro_allied
+    by: Whose = "self"
+    need: int = 0
+    units: Literal["any", "land", "air", "sea", "warship", "surface_warship"] = "any"
+    alignments: tuple[str, ...] = ()
+    negate: bool = False
+
+
+class NationalObjective(_Frozen):
+    """A national objective (Europe 1940 §14.1): ``value`` IPCs added to its power's income at
+    its own Collect Income while every condition holds, under its war-state group header
+    (at war with some power, with each of ``at_war_with``, with none of ``not_at_war_with``).
+    ``per_territory``: ``value`` for each territory its ``count`` condition finds controlled.
+    ``one_time``: paid once per game (recorded under its ``id`` in ``used_bonuses``)."""
+
+    id: str
+    power: str
+    text: str  # what it asks, as the income's line says it
+    value: int
+    at_war: bool = False
+    at_war_with: tuple[str, ...] = ()
+    not_at_war_with: tuple[str, ...] = ()
+    conditions: tuple[Condition, ...] = ()
+    count: Condition | None = None  # per territory: the territories it finds controlled
+    one_time: bool = False
+    rule: str = ""
+
+
+class LiberationBonus(_Frozen):
+    """Free units when a territory is liberated (Europe 1940 FR-1, CAP-5): the first time the
+    ``territory`` returns to ``power`` from a power at war with it, ``power`` places units of the
+    ``domains`` worth up to ``value`` IPCs at their normal costs there, once per game (recorded
+    under its ``id`` in ``used_bonuses``)."""
+
+    id: str
+    power: str
+    territory: str
+    value: int
+    domains: tuple[Domain, ...] = ("land", "air")
+    rule: str = ""
+
+
 class Technology(_Frozen):
     """A weapons development (Classic §4.1 R-TEC): die number and its effect, as data."""
 
@@ -262,6 +326,8 @@ class RuleSet(_Frozen):
     # Europe 1940 CC-1: every bombing raid is flown before any battle (Classic A-16: a raid only
     # before the battle in its own territory).
     raids_first: bool = False
+    # Europe 1940 FR-1: free units when a territory is liberated, once per game
+    liberation_bonuses: tuple[LiberationBonus, ...] = ()
     # Movement
     neutral_fee: int | None = None  # None: neutrals impassable (1941 MAP-8); Classic R-NEU-02: 3
     aa_overflight_fire: bool = False  # Classic R-AIR-05 / A-06 (combat movement only)
@@ -368,6 +434,7 @@ class EditionRules(_Frozen):
     victory: dict[str, tuple[VictoryCondition, ...]]  # "standard", "short"
     rules: RuleSet = RuleSet()
     politics: Politics | None = None  # None: opposite sides are at war throughout
+    objectives: tuple[NationalObjective, ...] = ()  # Europe 1940 §14: national objectives
     options: dict[str, str] = Field(default_factory=dict)  # option name -> description
     # option name -> the RuleSet switches it changes (Classic Appendix IV), e.g.
     # {"no_new_complexes": {"buy_factories": false}}; read through ``Edition.ruleset(options)``.
@@ -547,6 +614,13 @@ class Edition:
     def _rulesets(self) -> dict[frozenset[str], RuleSet]:
         return {}
 
+    @cached_property
+    def one_time_bonuses(self) -> tuple[str, ...]:
+        """Ids of what is paid once per game: one-time national objectives (§14) and
+        liberation bonuses (FR-1), recorded in the position key ``used_bonuses``."""
+        return (*(o.id for o in self.rules.objectives if o.one_time),
+                *(b.id for b in self.rules.rules.liberation_bonuses))
+
     def side_of(self, power: str) -> str:
         return self.powers[power].side
 
@@ -640,6 +714,7 @@ class Edition:
                     problems.append(f"politics: {a} and {b} are on one side; allies are never "
                                     "at war")
             problems.extend(self._check_politics(self.rules.politics))
+        problems.extend(self._check_bonuses(names))
         # Starting treasury (P-3) is a rule fact; income follows territories (P-4). Report both.
         return problems
 
@@ -686,6 +761,27 @@ class Edition:
             for z in lim.patrol_zones:
                 if z not in self.spaces or not self.is_sea(z):
                     yield f"politics naval limit of {lim.power}: {z!r} is not a sea zone"
+
+    def _check_bonuses(self, names: set[str]) -> Iterable[str]:
+        """National objectives and liberation bonuses name powers, spaces and units that exist."""
+        ids = ([o.id for o in self.rules.objectives]
+               + [b.id for b in self.rules.rules.liberation_bonuses])
+        yield from (f"bonus id {i!r} is used twice" for i in sorted(set(ids)) if ids.count(i) > 1)
+        for o in self.rules.objectives:
+            powers = (o.power, *o.at_war_with, *o.not_at_war_with)
+            for c in (*o.conditions, *((o.count,) if o.count else ())):
+                powers += c.originally
+                yield from (f"objective {o.id}: unknown space {x!r}" for x in c.spaces
+                            if x not in names)
+            yield from (f"objective {o.id}: unknown power {p!r}" for p in powers
+                        if p not in self.powers)
+            if o.count is not None and o.count.test != "controls":
+                yield f"objective {o.id}: counts territories with a test other than 'controls'"
+        for b in self.rules.rules.liberation_bonuses:
+            if b.power not in self.powers:
+                yield f"liberation bonus {b.id}: unknown power {b.power!r}"
+            if b.territory not in names:
+                yield f"liberation bonus {b.id}: unknown territory {b.territory!r}"
 
     def _check_setup(self, label: str, table: SetupTable) -> Iterable[str]:
         for space, by_power in table.items():

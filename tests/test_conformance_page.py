@@ -84,3 +84,16 @@ def test_a_test_of_one_edition_does_not_cover_the_other() -> None:
     a1941 = conformance.book("1941")
     cover = conformance.scan_tests(a1941, conformance.read_index(a1941.index))
     assert not [t for tests in cover.values() for t in tests if "classic" in t]
+
+
+def test_a_rule_named_in_an_items_bold_title_is_indexed() -> None:
+    """Europe 1940 §5.4 names FR-1 inside a nested item's title; an ID with an item of its own
+    keeps that item."""
+    text = ("## 5. Politics\n\n* **France**\n  * **Liberation bonus (FR-1):** free units.\n"
+            "    * **Best reading:** land or air units.\n* **CM-1 Title.** text\n"
+            "  * **Again (CM-1):** not a second definition.\n")
+    rules = {r.id: r for r in conformance.parse_digest(text)}
+    assert list(rules) == ["FR-1", "CM-1"]
+    assert rules["FR-1"].title == "Liberation bonus"
+    assert rules["FR-1"].best_reading == "land or air units."
+    assert rules["CM-1"].title == "Title"

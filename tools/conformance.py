@@ -69,6 +69,10 @@ BULLET = r"(?:[*-]|\d+\.)"
 ITEM_RE = re.compile(
     rf"^(?P<indent>\s*){BULLET} \*\*(?P<id>{ID_RE})(?P<title>(?:[^*]|\*[^*]+\*)*)\*\*"
     r"(?P<rest>.*)$")
+# A rule named inside an item's bold title: "  * **Liberation bonus (FR-1):** text" (Europe
+# 1940 §5.4), at any depth: it defines the ID when no item of its own does.
+NAMED_RE = re.compile(
+    rf"^(?P<indent>\s*){BULLET} \*\*(?P<title>[^*()]+?) \((?P<id>{ID_RE})\):?\*\*(?P<rest>.*)$")
 BULLET_RE = re.compile(rf"^(?P<indent>\s*){BULLET} ")
 HEADING_RE = re.compile(r"^(?P<hashes>#{2,4}) (?P<text>.+?)\s*$")
 READING_RE = re.compile(r"\*\*(?:Best reading|Reading)(?: \([^)]*\))?:\*\*|\b(?i:best reading): ")
@@ -254,6 +258,14 @@ def parse_digest(text: str) -> list[Rule]:
             i += 1
             continue
         m = ITEM_RE.match(line)
+        named = NAMED_RE.match(line) if m is None else None
+        if named is not None and named.group("id") not in rules:
+            rid = named.group("id")
+            rules[rid] = Rule(id=rid, title=_clean(named.group("title")), section=section,
+                              best_reading=_reading(_item_body(lines, i)))
+            order.append(rid)
+            i += 1
+            continue
         if m is None:
             b = BULLET_RE.match(line)
             if b and not b.group("indent") and READING_RE.search(line):

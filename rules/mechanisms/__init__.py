@@ -4,11 +4,14 @@
 
 from rules.mechanisms import (  # noqa: F401  (imported to register)
     combat,
+    convoys,
     game,
     income,
+    liberation,
     mobilize,
     movement,
     neutrals,
+    objectives,
     politics,
     purchase,
     research,

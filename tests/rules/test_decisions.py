@@ -7,6 +7,7 @@ from rules import orders as od
 from rules.decisions import Owed
 from rules.mechanisms.bombing import BOMBING_RAID, Bomb
 from rules.mechanisms.interception import AIR_BATTLE, AIR_CASUALTIES, INTERCEPTION, Intercept
+from rules.mechanisms.liberation import FREE_UNITS
 from rules.mechanisms.withdrawal import Withdraw
 from rules.turn import registry as reg
 
@@ -21,6 +22,7 @@ def test_each_wait_is_answered_by_the_orders_its_mechanisms_register() -> None:
         INTERCEPTION: frozenset({"intercept"}),
         AIR_BATTLE: frozenset({"air_battle"}),
         AIR_CASUALTIES: frozenset({"casualties"}),
+        FREE_UNITS: frozenset({"free_units"}),
     }
 
 

@@ -6,7 +6,15 @@ import pytest
 
 from rules import events as ev
 from rules.engine import new_game, replay
-from rules.mechanisms import bombing, interception, neutrals, rockets
+from rules.mechanisms import (
+    bombing,
+    convoys,
+    interception,
+    liberation,
+    neutrals,
+    objectives,
+    rockets,
+)
 from rules.mechanisms.politics import BansLifted, WarDeclared
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
@@ -141,6 +149,21 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         WarDeclared: WarDeclared(power="Germany", on="Soviet Union", loading=("Baltic Sea",)),
         BansLifted: BansLifted(space="United Kingdom", by="Germany", powers=("Soviet Union",),
                                on=("Germany",)),
+        convoys.ConvoyDisrupted: convoys.ConvoyDisrupted(
+            power="United Kingdom", zone="Sea Zone 7", raiders=(("Germany", "submarine", 1),),
+            rolls=(("convoy|Sea Zone 7|United Kingdom|round 1|Germany|submarine", (2, 5)),),
+            total=2, cap=8, loss=2,
+        ),
+        objectives.ObjectivesPaid: objectives.ObjectivesPaid(
+            power="Germany", paid=(("ger_trade", 5, ()), ("ger_middle_east", 4, ("Iraq", "Persia"))),
+        ),
+        liberation.LiberationBonusOwed: liberation.LiberationBonusOwed(
+            power="United Kingdom", space="United Kingdom", bonus="uk_free", value=12,
+        ),
+        liberation.FreeUnitsPlaced: liberation.FreeUnitsPlaced(
+            power="United Kingdom", space="United Kingdom", bonus="uk_free",
+            units=((900, "infantry"), (901, "infantry")), cost=6,
+        ),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
         ev.DiceCommitted: ev.DiceCommitted(
