@@ -191,15 +191,22 @@ class VictoryCondition(_Frozen):
     """A side wins if, after `check_after`'s turn, it holds `need` of `capitals` (V-1..V-4), or,
     for ``kind="production"``, its powers' combined income is at least ``threshold``
     (Classic R-WIN-03). ``check_after="*"`` checks at the end of every turn (Classic R-WIN-01/02).
+
+    ``kind="held_a_round"`` (Europe 1940 V-1/V-2, A-32): checked at the start of the turn of each
+    power of ``side`` (``check_after`` is "*"): the side wins if it has held ``need`` of
+    ``capitals`` at the end of every turn since that power's previous turn ended, and, with
+    ``own_capital``, holds a capital of one of its powers now or the power moving liberates one
+    by the end of its turn (``rules.mechanisms.victory``).
     """
 
     rule: str
     side: str
     check_after: str  # power whose turn end triggers the check, or "*" for every turn
-    kind: Literal["capitals", "production"] = "capitals"
-    capitals: tuple[str, ...] = ()  # territories
+    kind: Literal["capitals", "production", "held_a_round"] = "capitals"
+    capitals: tuple[str, ...] = ()  # territories (held_a_round: the victory cities counted)
     need: int = 0
     threshold: int = 0  # kind="production": combined national production needed
+    own_capital: bool = False  # held_a_round: and a capital of one of the side's powers
 
 
 Whose = Literal["self", "side", "allies", "other_side"]

@@ -87,7 +87,7 @@ def test_the_full_document_writes_every_part_and_reads_it_back_exactly() -> None
                             "interceptions": {"decided": [], "interceptors": [], "fought": [],
                                               "owed": []},
                             "declared": {"loading": [], "window": False},
-                            "convoys": {"loss": 0},
+                            "victory_watch": {"held": []}, "convoys": {"loss": 0},
                             "bonuses": {"used": []}, "liberations": {"owed": []},
                             "objectives": {"paid": 0}}
     assert codec.state_from_json(doc) == s

@@ -16,6 +16,7 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
     purchase,
     research,
     rockets,
+    victory,
     withdrawal,
 )
 

@@ -125,6 +125,8 @@ def end_turn(tx: Tx) -> None:
                 tx.emit(ev.GameWon(side=cond.side, rule=cond.rule, capitals=(), production=total))
                 return
             continue
+        if cond.kind != "capitals":
+            continue  # a kind a mechanism checks (rules.turn.hooks.turn_ends/turn_starts)
         held = tuple(
             c for c in cond.capitals
             if s.owners.get(c) is not None and s.side(s.owners[c] or "") == cond.side

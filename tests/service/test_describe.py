@@ -14,6 +14,7 @@ from rules.mechanisms import (
     neutrals,
     objectives,
     rockets,
+    victory,
 )
 from rules.mechanisms.politics import BansLifted, WarDeclared
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
@@ -163,6 +164,9 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         liberation.FreeUnitsPlaced: liberation.FreeUnitsPlaced(
             power="United Kingdom", space="United Kingdom", bonus="uk_free",
             units=((900, "infantry"), (901, "infantry")), cost=6,
+        ),
+        victory.VictoryCitiesCounted: victory.VictoryCitiesCounted(
+            power="Germany", held=(("Axis", ("Germany",)), ("Allies", ("Russia",))), met=(),
         ),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
