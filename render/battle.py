@@ -22,6 +22,7 @@ from rules.battle.rounds import casualties_of
 from rules.edition import Edition
 from rules.state import GameState
 from rules.turn import registry as reg
+from rules.words import plural
 
 WIDTH = 1200
 _PAD = 24
@@ -220,9 +221,7 @@ def _read(state: GameState, opened: ev.BattleOpened, events: Sequence[ev.Event])
 
 
 def _plural(t: str, n: int) -> str:
-    if n == 1 or t == "infantry":
-        return t
-    return t + "es" if t.endswith("ss") else t + "s"
+    return t if n == 1 else plural(t)
 
 
 def _units_text(units: dict[str, int]) -> str:

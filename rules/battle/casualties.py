@@ -18,8 +18,9 @@ no choice (a standing order, ``battle all``, a deadline) and which the odds assu
 3. when that would waste a hit or put one on a transport needlessly, the first valid class
    vector (in ``vectors`` order) is filled per class in the same order.
 
-Ties within ``casualty_rank`` are broken by each evaluator: the combat by the unit worth less now
-(fewer spaces left to fly), the odds by the lower printed value, then by name.
+Ties within ``casualty_rank`` between unit types are broken by the lower printed value, then by
+name (both evaluators: Europe 1940's artillery and mechanized infantry cost the same); between
+units of one type the combat takes the unit worth less now (fewer spaces left to fly) first.
 """
 
 from __future__ import annotations

@@ -149,9 +149,11 @@ def preference(s: GameState, b: BattleState, side: str, units: list[Unit]) -> li
     ed = s.edition
     standing = s.standing.get(chooser(b, side, s), ())
 
-    def key(u: Unit) -> tuple[int, int, int, int, int]:
+    def key(u: Unit) -> tuple[int, int, int, int, str, int, int]:
         ut = ed.units[u.type]
-        return (*casualty_rank(ut, standing), worth_now(s, u)[1],
+        printed = ut.attack if side == "attacker" else ut.defense
+        # Types of one rank: the lower printed value first, then by name (as the odds).
+        return (*casualty_rank(ut, standing), printed, u.type, worth_now(s, u)[1],
                 (ut.cost or 0) * 10 + u.id % 10)
 
     ordered = sorted(units, key=key)

@@ -29,7 +29,7 @@ Casualty constraints and the referee's default choice of casualties are in
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
 from rules import tech
@@ -41,8 +41,8 @@ __all__ = [
     "RESULTS", "ROLES", "STALEMATE", "SUB", "TRANSPORT", "VICTIMS_FIRE_BACK", "Ending", "Kind",
     "Side", "Step", "attacker_stuck", "battle_end", "bombards", "can_hit", "declares",
     "dice_per_unit", "escorted",
-    "firing_value", "hit_category", "is_casualty", "kind", "may_strike", "role", "round_steps",
-    "unit_class",
+    "firing_value", "hit_category", "is_casualty", "kind", "may_strike", "paired", "paired_value",
+    "role", "round_steps", "unit_class",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -104,6 +104,84 @@ def firing_value(ed: Edition, techs: Iterable[Technology], unit_type: str, side:
 def dice_per_unit(techs: Iterable[Technology], unit_type: str, side: int) -> int:
     """Dice one unit rolls: one, or three per attacking bomber with Heavy Bombers (R-TEC-05)."""
     return tech.attack_dice_with(techs, unit_type) if side == ATT else 1
+
+
+def paired_value(ed: Edition, techs: Iterable[Technology], unit_type: str) -> int:
+    """The attack of a unit of this type paired with a unit that supports it (CA-1: infantry
+    and mechanized infantry 2 beside artillery, a tactical bomber 4 beside a fighter or a tank),
+    never below its own."""
+    return max(firing_value(ed, techs, unit_type, ATT), ed.units[unit_type].abilities.paired_attack)
+
+
+def paired(ed: Edition, present: Mapping[str, int]) -> dict[str, int]:
+    """How many attacking units of each type fight at their paired value (combined arms,
+    CA-1..CA-4), with ``present`` units of each type on the attacker's side of the battle.
+
+    Each unit whose type ``supports`` others raises one unit of a type it names whose
+    ``paired_attack`` is set: pairs are 1:1 and a unit has one partner at a time (CA-2), the
+    extra units fight at their own value (CA-4: 2 artillery and 5 infantry, two infantry at 2
+    and three at 1). As many pairs as possible are made (a maximum matching of the types, the
+    types tried in the edition's order); the caller asks again each round, with the units left
+    (GC-7), and only for the attacker (CA-3)."""
+    units = ed.units
+    supported = [t for t in units if present.get(t, 0) > 0 and units[t].abilities.paired_attack]
+    supporters = [t for t in units if present.get(t, 0) > 0 and units[t].abilities.supports]
+    if not supported or not supporters:
+        return {}
+    left = {t: present[t] for t in supporters}  # supporters not yet paired
+    need = {t: present[t] for t in supported}  # supported units not yet paired
+    flow: dict[tuple[str, str], int] = {}  # (supporter, supported) -> pairs
+    while True:
+        path = _augmenting(units, supporters, supported, left, need, flow)
+        if path is None:
+            break
+        edges = list(zip(path[::2], path[1::2], strict=True))  # forward pairs on the path
+        backs = list(zip(path[2::2], path[1::2], strict=False))  # pairs given up on the way
+        n = min(left[path[0]], need[path[-1]], *(flow[b] for b in backs))
+        left[path[0]] -= n
+        need[path[-1]] -= n
+        for e in edges:
+            flow[e] = flow.get(e, 0) + n
+        for b in backs:
+            flow[b] -= n
+    out: dict[str, int] = {}
+    for (_, t), n in flow.items():
+        if n:
+            out[t] = out.get(t, 0) + n
+    return out
+
+
+def _augmenting(units: Mapping[str, UnitType], supporters: Sequence[str],
+                supported: Sequence[str], left: Mapping[str, int], need: Mapping[str, int],
+                flow: Mapping[tuple[str, str], int]) -> list[str] | None:
+    """A path supporter, supported, supporter, ..., supported from a supporter with units left
+    to a supported type with units unpaired, alternating new pairs and pairs given up (a
+    breadth-first search over the types), or None."""
+    starts = [a for a in supporters if left[a] > 0]
+    came: dict[str, str | None] = {}
+    queue: list[str] = []
+    for a in starts:
+        came["a:" + a] = None
+        queue.append("a:" + a)
+    while queue:
+        node = queue.pop(0)
+        side, name = node[:1], node[2:]
+        if side == "a":
+            for t in supported:
+                if t in units[name].abilities.supports and "t:" + t not in came:
+                    came["t:" + t] = node
+                    if need[t] > 0:
+                        path = ["t:" + t]
+                        while (prev := came[path[-1]]) is not None:
+                            path.append(prev)
+                        return [x[2:] for x in reversed(path)]
+                    queue.append("t:" + t)
+        else:
+            for a in supporters:
+                if flow.get((a, name), 0) > 0 and "a:" + a not in came:
+                    came["a:" + a] = node
+                    queue.append("a:" + a)
+    return None
 
 
 def is_casualty(ut: UnitType) -> bool:

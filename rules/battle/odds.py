@@ -64,7 +64,7 @@ from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
 from rules.messages import catalogue, msg
 from rules.state import GameState
-from rules.words import agree, counted
+from rules.words import agree, counted, plural
 
 __all__ = [
     "DEFAULT_MAX_STATES",
@@ -410,9 +410,7 @@ def _pct(x: float) -> str:
 
 
 def _plural(name: str, n: float) -> str:
-    if abs(n - 1) < 0.05 or name.endswith("infantry"):
-        return name
-    return name + "s"
+    return name if abs(n - 1) < 0.05 else plural(name)
 
 
 def _survivors(units: Mapping[str, float]) -> str:

@@ -125,6 +125,12 @@ class Side:
             else:
                 fighting[t] = n
         self.bombard = tuple(sorted(bombard.items()))
+        self.edition = ed
+        # CA-1: the attack of the units that may be paired, where a unit here supports them.
+        helpers = {x for t in units if units[t] for x in ed.units[t].abilities.supports}
+        self.paired_values = {t: bm.paired_value(ed, techs, t) for t in fighting
+                              if role == ATT and t in helpers
+                              and ed.units[t].abilities.paired_attack}
         self.bombarding = sum(n for t, n in self.fixed.items() if ed.units[t].domain == "sea")
         units = fighting
         types = sorted(units)
@@ -292,9 +298,11 @@ class Model:
 
     def _dice_groups(self, role: int, st: State, mode: int, t_air: bool,
                      t_sub: bool) -> dict[tuple[int, int], int]:
-        kinds = self.sides[role].kinds
-        escort = bm.escorted(self.sides[role].present(st))
+        side = self.sides[role]
+        kinds = side.kinds
+        escort = bm.escorted(side.present(st))
         groups: dict[tuple[int, int], int] = {}
+        boost = self.paired(role, st) if mode != STRIKE else {}
         for i, n in enumerate(st):
             k = kinds[i]
             if not n or k.value <= 0:
@@ -306,11 +314,29 @@ class Model:
             cat = bm.hit_category(k, escort)
             if (cat == NO_AIR and not t_air) or (cat == NO_SUB and not t_sub):
                 cat = ANY  # the category makes no difference to these targets
-            groups[(k.value, cat)] = groups.get((k.value, cat), 0) + n * k.dice
+            up = min(n, boost.get(k.type, 0))  # CA-1: paired with a unit that supports it
+            if up:
+                boost[k.type] -= up
+                v = side.paired_values[k.type]
+                groups[(v, cat)] = groups.get((v, cat), 0) + up * k.dice
+            if n > up:
+                groups[(k.value, cat)] = groups.get((k.value, cat), 0) + (n - up) * k.dice
         if mode == FIRE_FIRST:  # the bombardment joins round 1's volley (R-AMP-05/06)
             for value, n in self.sides[role].bombard:
                 groups[(value, ANY)] = groups.get((value, ANY), 0) + n
         return groups
+
+    def paired(self, role: int, st: State) -> dict[str, int]:
+        """Units of each type that fire at their paired value in this state (CA-1..CA-4; the
+        attacker only, CA-3): ``model.paired`` on the units present."""
+        side = self.sides[role]
+        if role != ATT or not side.paired_values:
+            return {}
+        present: dict[str, int] = {}
+        for k, n in zip(side.kinds, st, strict=True):
+            if n:
+                present[k.type] = present.get(k.type, 0) + n
+        return bm.paired(side.edition, present)
 
     def sample_hits(self, role: int, st: State, mode: int, t_air: bool, t_sub: bool, cap: int,
                     uniform: Callable[[], float]) -> Cats:

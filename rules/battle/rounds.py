@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules import orders as od
+from rules import tech
 from rules.battle import model as bm
 from rules.battle.choice import default_choice, forced_choice
 from rules.battle.conclude import conclude
@@ -250,8 +251,12 @@ def fire(tx: Tx, b: BattleState, side: str, dice: Dice, stage: str = "fire") -> 
     if by_column:
         firing = [u for u in firing if can_hit(s, [u], side, hit, escort)]
     groups: dict[tuple[str, int], int] = {}
+    boost = paired_now(s, b) if side == "attacker" and stage == "fire" else {}
     for u in firing:
         key = (u.type, value(s, u, side))
+        if boost.get(u.type, 0) > 0:  # CA-1: paired 1:1 with a unit that supports it
+            boost[u.type] -= 1
+            key = (u.type, bm.paired_value(s.edition, tech.owned(s, u.owner), u.type))
         groups[key] = groups.get(key, 0) + unit_dice(s, u, side)
     if by_column:
         order = sorted(groups.items(), key=lambda kv: (kv[0][1], kv[0][0]))
@@ -285,6 +290,16 @@ def fire(tx: Tx, b: BattleState, side: str, dice: Dice, stage: str = "fire") -> 
                           groups=tuple(out), hits=min(hits, assignable),
                           categories=tuple(cats), dice=dice.name,
                           stage=stage))
+
+
+def paired_now(s: GameState, b: BattleState) -> dict[str, int]:
+    """Attacking units of each type that fire at their paired value this round (CA-1..CA-4):
+    pairs made among the attacker's units in the battle now, after the casualties of the
+    rounds before (GC-7)."""
+    present: dict[str, int] = {}
+    for u in side_units(s, b, "attacker"):
+        present[u.type] = present.get(u.type, 0) + 1
+    return bm.paired(s.edition, present)
 
 
 def _end(tx: Tx, b: BattleState, end: Ending) -> None:

@@ -120,13 +120,21 @@ def odds_path(ed: Edition, att: dict[str, int], dfd: dict[str, int], sea: bool, 
         label = ROLES[role] + (":strike" if mode == STRIKE else "")
         escort = bm.escorted(side.present(st))
         groups: dict[tuple[str, int, int], int] = {}
+        boost = model.paired(role, st) if mode != STRIKE else {}  # CA-1, as the combat pairs
         for i, n in enumerate(st):
             k = side.kinds[i]
             if not n or k.value <= 0 or (mode == STRIKE and not k.strikes) or (
                     mode == FIRE_NOT_STRIKERS and k.strikes):
                 continue
-            key = (k.type, k.value, bm.hit_category(k, escort))
-            groups[key] = groups.get(key, 0) + n * k.dice
+            cat = bm.hit_category(k, escort)
+            up = min(n, boost.get(k.type, 0))
+            if up:
+                boost[k.type] -= up
+                key = (k.type, side.paired_values[k.type], cat)
+                groups[key] = groups.get(key, 0) + up * k.dice
+            if n > up:
+                key = (k.type, k.value, cat)
+                groups[key] = groups.get(key, 0) + (n - up) * k.dice
         cats = [0, 0, 0]
         for (utype, value, cat), n in groups.items():
             cats[cat] += sum(dice.face(current[0], label, utype, j) <= value for j in range(n))
@@ -224,3 +232,20 @@ def test_R_TEC_05_developments_agree_die_for_die() -> None:
     s, space = _classic_state(att, dfd, "land")
     s = replace(s, techs={GER: ("heavy_bombers",), SU: ("jet_power",)})
     _agree(s, space, CLASSIC, att, dfd, 30, (("heavy_bombers",), ("jet_power",)))
+
+
+E40 = load_edition("europe1940")
+
+
+@pytest.mark.parametrize(("att", "dfd"), [
+    ({"artillery": 2, "infantry": 3, "mechanized infantry": 2, "tank": 1, "tactical bomber": 2,
+      "fighter": 1}, {"infantry": 7, "artillery": 1, "tank": 2}),
+    ({"artillery": 1, "infantry": 4, "tactical bomber": 1}, {"infantry": 3, "fighter": 1}),
+])
+def test_CA_1_CA_4_GC_7_europe1940_land_battles_agree_die_for_die(
+        att: dict[str, int], dfd: dict[str, int]) -> None:
+    """Combined arms (CA-1..CA-4), the pairs made again each round (GC-7)."""
+    from tests.rules.e40._battles import land_attack
+
+    s = land_attack(att, dfd).state
+    assert _agree(s, "France", E40, att, dfd, 30) >= {"attacker", "defender"}
