@@ -48,6 +48,11 @@ def capture(tx: Tx, space: str, by: str, how: str, rule: str) -> None:
         seized = s.treasury[cap_of]  # CAP-1
         seized_from = cap_of
         rule = ed.cite("CAP-1")
+    # CC-3 / CO-1 (Europe 1940): AA guns are destroyed with the territory, never captured.
+    guns = tuple(u.id for u in s.units_in(space) if u.carried_by is None and not
+                 s.friendly(u.owner, by) and ed.units[u.type].abilities.aa_lost_on_capture)
+    if guns:
+        tx.emit(ev.UnitsRemoved(ids=guns, reason="destroyed on capture", rule=ed.cite("CC-3")))
     taken = ev.TerritoryCaptured(space=space, by=by, previous=prev, owner=new_owner, how=how_,
                                  seized=seized, seized_from=seized_from, rule=rule)
     tx.emit(taken)

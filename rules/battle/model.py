@@ -39,7 +39,7 @@ __all__ = [
     "AA_HIT", "AIR", "AIR_ONLY", "ANY", "ATT", "ATTACKER", "BOTH_DESTROYED", "CATEGORIES",
     "CLASSES", "DEF", "DEFENDER", "ELIGIBLE", "MAX_ROUNDS", "NO_AIR", "NO_SUB", "OTHER",
     "RESULTS", "ROLES", "STALEMATE", "SUB", "TRANSPORT", "VICTIMS_FIRE_BACK", "Ending", "Kind",
-    "Side", "Step", "attacker_stuck", "battle_end", "bombards", "can_hit", "declares",
+    "Side", "Step", "aa_dice", "attacker_stuck", "battle_end", "bombards", "can_hit", "declares",
     "dice_per_unit", "escorted",
     "firing_value", "hit_category", "is_casualty", "kind", "may_strike", "paired", "paired_value",
     "role", "round_steps", "unit_class",
@@ -185,9 +185,21 @@ def _augmenting(units: Mapping[str, UnitType], supporters: Sequence[str],
 
 
 def is_casualty(ut: UnitType) -> bool:
-    """Units that may be chosen as casualties: not industrial complexes (CC-1, UL-4), not AA
-    guns, which fire at aircraft only and are never casualties (R-AAG-04)."""
-    return not (ut.abilities.factory or ut.abilities.anti_air)
+    """Units that may be chosen as casualties: not industrial complexes (CC-1, UL-4) or other
+    facilities (GC-2), not AA guns that fire at aircraft only and are never casualties
+    (R-AAG-04); Europe 1940's AA guns defend at 0 and may be chosen (``aa_casualty``, GC-2)."""
+    ab = ut.abilities
+    return not (ab.factory or ab.facility or (ab.anti_air and not ab.aa_casualty))
+
+
+def aa_dice(ed: Edition, guns: Mapping[str, int], planes: int) -> int:
+    """Dice the AA guns of a territory roll at ``planes`` attacking aircraft before round 1:
+    one per aircraft (R-LC-02, R-AAG-03), or, for guns with ``aa_shots``, up to that many per
+    gun, each aircraft shot at once (§16.1, §22.12: min(3 x guns, aircraft))."""
+    shots = [ed.units[t].abilities.aa_shots * n for t, n in guns.items() if n]
+    if not shots or not all(shots):
+        return planes
+    return min(sum(shots), planes)
 
 
 def bombards(ed: Edition, unit_type: str) -> bool:
@@ -334,6 +346,9 @@ class Ending(NamedTuple):
     result: int  # ATTACKER, DEFENDER, BOTH_DESTROYED, STALEMATE
     rule: str
     transports_lost: bool = False  # CC-6C: the defender's transports are destroyed at once
+    # GC-10 / A-21: the defender's units left in a territory have no combat value (AA guns):
+    # the attacker wins and they are destroyed.
+    unarmed_lost: bool = False
 
 
 def battle_end(att: Sequence[Kind], dfd: Sequence[Kind], sea: bool) -> Ending | None:
@@ -342,6 +357,8 @@ def battle_end(att: Sequence[Kind], dfd: Sequence[Kind], sea: bool) -> Ending | 
 
     - both sides gone: nobody wins; the defenders gone: the attacker wins; the attackers gone:
       the defender wins (CC-6A);
+    - in a territory, the defenders left have no combat value (Europe 1940's AA guns): the
+      attacker wins and they are destroyed (GC-10, A-21);
     - at sea, only transports on both sides: nobody wins (CC-6A);
     - at sea, the defender's transports alone, or beside units that neither side can hit, and
       the attacker can hit them: they are destroyed at once (CC-6C); the attacker wins when
@@ -352,6 +369,8 @@ def battle_end(att: Sequence[Kind], dfd: Sequence[Kind], sea: bool) -> Ending | 
         return Ending(ATTACKER if att else BOTH_DESTROYED, "CC-6A")
     if not att:
         return Ending(DEFENDER, "CC-6A")
+    if not sea and all(k.value <= 0 for k in dfd):
+        return Ending(ATTACKER, "GC-10", unarmed_lost=True)
     if sea and all(k.no_combat for k in dfd) and all(k.no_combat for k in att):
         return Ending(STALEMATE, "CC-6A")
     if sea:

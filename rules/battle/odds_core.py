@@ -110,20 +110,24 @@ class Side:
         # Units outside the state: AA guns (never casualties, R-AAG-04) and bombarding ships
         # (never targets, R-AMP-06). They are in every outcome's survivors.
         self.fixed: dict[str, int] = {}
-        self.aa = False  # fires at the attacking aircraft before round 1 (R-LC-02)
         bombard: dict[int, int] = {}  # attack value -> dice of the bombarding ships
         fighting: dict[str, int] = {}
+        guns: dict[str, int] = {}  # AA guns of the defender in a territory
         for t, n in units.items():
             ut = ed.units[t]
+            if not sea and role == DEF and ut.abilities.anti_air:
+                guns[t] = n
             if not sea and role == DEF and not bm.is_casualty(ut):
                 self.fixed[t] = n
-                self.aa = self.aa or ut.abilities.anti_air
             elif not sea and role == ATT and ut.domain == "sea" and bm.bombards(ed, t):
                 self.fixed[t] = n
                 v = bm.firing_value(ed, techs, t, ATT)
                 bombard[v] = bombard.get(v, 0) + n * bm.dice_per_unit(techs, t, ATT)
             else:
                 fighting[t] = n
+        # Europe 1940's AA guns fight as defenders at 0 (GC-2) and fire before round 1 too.
+        self.aa = bool(guns)
+        self.guns = guns
         self.bombard = tuple(sorted(bombard.items()))
         self.edition = ed
         # CA-1: the attack of the units that may be paired, where a unit here supports them.
@@ -178,7 +182,7 @@ class Model:
             raise NotImplementedError("a round whose first victims leave otherwise")
         # No battle without defenders that fight: a gun alone neither fires nor holds the
         # territory (A-05, R-AAG-04; as the combat opens no battle there).
-        fight = any(dfd.start)
+        fight = any(n and k.value > 0 for k, n in zip(dfd.kinds, dfd.start, strict=True))
         self.aa = (fight and ("aa", DEF) in stages and dfd.aa
                    and any(k.air for k in att.kinds))
         self.opening = fight and (self.aa or (("bombard", ATT) in stages and bool(att.bombard)))
@@ -235,6 +239,8 @@ class Model:
             if end.transports_lost:  # CC-6C: the defender's transports are lost at once
                 kinds = dfd.kinds
                 d = tuple(n if not kinds[i].no_combat else 0 for i, n in enumerate(d))
+            if end.unarmed_lost:  # GC-10: AA guns left alone are destroyed
+                d = tuple(0 for _ in d)
             return end.result, a, d
         if bm.attacker_stuck(ak):
             return DEFENDER, a, d
@@ -432,13 +438,20 @@ class Model:
                            self.sample_hits(role, st, mode, t_air, t_sub, cap, uniform))
 
     # --- a round -------------------------------------------------------------------------
+    def aa_dice(self, a: State) -> int:
+        """Dice the AA guns roll at the attacking aircraft of ``a`` (``model.aa_dice``)."""
+        kinds = self.sides[ATT].kinds
+        planes = sum(n for k, n in zip(kinds, a, strict=True) if k.air)
+        return bm.aa_dice(self.sides[DEF].edition, self.sides[DEF].guns, planes)
+
     def aa_fire(self, a: State) -> Dist:
-        """The attacker's state after AA fire (R-LC-02): one die per aircraft, each hit on a 1
-        destroys an aircraft, lost in the attacker's casualty order (A-04)."""
+        """The attacker's state after AA fire (R-LC-02): one die per aircraft (Europe 1940: up to
+        3 per gun, §16.1), each hit on a 1 destroys an aircraft, lost in the attacker's casualty
+        order (A-04)."""
         kinds = self.sides[ATT].kinds
         air = [i for i in self._pref_units(ATT, a) if kinds[i].air]
         out: Dist = {}
-        for k, p in enumerate(self._binom(len(air), bm.AA_HIT, len(air))):
+        for k, p in enumerate(self._binom(self.aa_dice(a), bm.AA_HIT, len(air))):
             nxt = list(a)
             for i in air[:k]:
                 nxt[i] -= 1

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from rules import events as ev
 from rules.battle import model as bm
+from rules.battle.forces import value
+from rules.battle.rounds import remove_unarmed
 from rules.board import enemy_units, is_hostile_sea, is_hostile_territory
 from rules.state import GameState, Unit
 from rules.turn import hooks
@@ -69,10 +71,13 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
         blocked = sorted({c.space for c in pending_cargo if c.space in sea_battles})
         seaborne = tuple(u.id for u in present if u.assault == t)
         amphibious = bool(pending_cargo) or bool(seaborne)
-        if not foes and not blocked:
+        if not any(value(s, u, "defender") > 0 for u in foes) and not blocked:
+            # CC-0b; Europe 1940 CC-3: a territory held only by AA guns (and facilities) is
+            # entered without combat, and the guns are destroyed, never captured.
+            remove_unarmed(tx, t, power, ed.cite("CC-3"))
             if any(ed.units[u.type].abilities.can_capture for u in present):
                 territory.capture(tx, t, power, "no battle", "CC-0b")
-                s = tx.state
+            s = tx.state
             continue
         zones = {u.came_from for u in present if u.assault == t and u.came_from} | {
             c.space for c in pending_cargo}

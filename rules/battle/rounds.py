@@ -176,13 +176,19 @@ def aa_targets(s: GameState, b: BattleState) -> list[Unit]:
 
 
 def fire_aa(tx: Tx, b: BattleState, dice: Dice) -> None:
-    """One die per attacking aircraft; each 1 destroys an aircraft the attacker picks (A-04).
+    """One die per attacking aircraft, or up to 3 per gun (``model.aa_dice``: §16.1, §22.12);
+    each 1 destroys an aircraft the attacker picks (A-04, §16.1).
 
-    The gun fires once per battle (R-LC-02), never is a casualty (R-AAG-04)."""
+    The guns fire once per battle, before round 1 (R-LC-02, §16.1); Classic's is never a
+    casualty (R-AAG-04), Europe 1940's may be (GC-2)."""
     s = tx.state
     planes = aa_targets(s, b)
-    gun = aa_guns(s, b)[0].type
-    faces = tuple(dice.roll(len(planes), roll_purpose(b.space, b.round, "defender:aa", gun)))
+    guns: dict[str, int] = {}
+    for u in aa_guns(s, b):
+        guns[u.type] = guns.get(u.type, 0) + 1
+    gun = next(iter(guns))
+    n = bm.aa_dice(s.edition, guns, len(planes))
+    faces = tuple(dice.roll(n, roll_purpose(b.space, b.round, "defender:aa", gun)))
     hits = min(sum(1 for f in faces if f <= bm.AA_HIT), len(planes))
     cats = [0] * len(CATEGORIES)
     cats[AIR_ONLY] = hits
@@ -313,7 +319,25 @@ def _end(tx: Tx, b: BattleState, end: Ending) -> None:
         tx.emit(ev.UnitsRemoved(ids=ids + cargo_ids(s, ids), reason="defenceless transports",
                                 rule="CC-6C"))
         b = tx.state.battles[b.space]
+    if end.unarmed_lost:
+        remove_unarmed(tx, b.space, b.attacker, s.edition.cite("GC-10", "A-21"))
+        b = tx.state.battles[b.space]
     conclude(tx, b, bm.RESULTS[end.result])
+
+
+def remove_unarmed(tx: Tx, space: str, attacker: str, rule: str) -> None:
+    """The attacker's enemies in a territory with no combat value left, AA guns alone, are
+    destroyed, never captured (CC-3, GC-10, A-21)."""
+    s = tx.state
+    ids = tuple(u.id for u in s.units_in(space)
+                if s.enemy(u.owner, attacker) and u.carried_by is None
+                and bm.is_casualty(s.edition.units[u.type])
+                and value(s, u, "defender") <= 0)
+    if ids:
+        tx.emit(ev.UnitsRemoved(ids=ids, reason=UNARMED, rule=rule))
+
+
+UNARMED = "defenders without a combat value"
 
 
 def precheck_end(tx: Tx, b: BattleState) -> bool:

@@ -153,9 +153,9 @@ def odds_path(ed: Edition, att: dict[str, int], dfd: dict[str, int], sea: bool, 
     a, d = a_side.start, d_side.start
     rounds: list[tuple[Counts, Counts]] = []
     if model.aa:
-        gun = next(t for t in d_side.fixed if ed.units[t].abilities.anti_air)
-        planes = sum(n for k, n in zip(a_side.kinds, a, strict=True) if k.air)
-        hits = sum(dice.face(1, "defender:aa", gun, j) <= bm.AA_HIT for j in range(planes))
+        gun = next(iter(d_side.guns))
+        hits = sum(dice.face(1, "defender:aa", gun, j) <= bm.AA_HIT
+                   for j in range(model.aa_dice(a)))
         a = list(model.aa_fire(a))[hits]
     first = model.opening
     while True:
@@ -241,10 +241,14 @@ E40 = load_edition("europe1940")
     ({"artillery": 2, "infantry": 3, "mechanized infantry": 2, "tank": 1, "tactical bomber": 2,
       "fighter": 1}, {"infantry": 7, "artillery": 1, "tank": 2}),
     ({"artillery": 1, "infantry": 4, "tactical bomber": 1}, {"infantry": 3, "fighter": 1}),
+    ({"infantry": 2, "artillery": 1, "fighter": 2, "tactical bomber": 2, "tank": 1},
+     {"infantry": 6, "aa gun": 1, "artillery": 1}),
+    ({"infantry": 1, "fighter": 3, "tactical bomber": 4}, {"infantry": 8, "aa gun": 2}),
 ])
-def test_CA_1_CA_4_GC_7_europe1940_land_battles_agree_die_for_die(
+def test_CA_1_CA_4_GC_7_A_21_europe1940_land_battles_agree_die_for_die(
         att: dict[str, int], dfd: dict[str, int]) -> None:
-    """Combined arms (CA-1..CA-4), the pairs made again each round (GC-7)."""
+    """Combined arms (CA-1..CA-4), the pairs made again each round (GC-7); AA guns firing up to
+    3 dice each before round 1 and defending at 0 (§16.1, A-21, GC-10)."""
     from tests.rules.e40._battles import land_attack
 
     s = land_attack(att, dfd).state

@@ -190,9 +190,9 @@ def test_R_SUB_02_R_SUB_06_classic_only_attacking_submarines_strike_first() -> N
 
 def test_CC_6A_a_side_gone() -> None:
     inf_a, inf_d = k("infantry", sea=False), k("infantry", DEF, sea=False)
-    assert bm.battle_end([inf_a], [], False) == (ATTACKER, "CC-6A", False)
-    assert bm.battle_end([], [inf_d], False) == (DEFENDER, "CC-6A", False)
-    assert bm.battle_end([], [], False) == (BOTH_DESTROYED, "CC-6A", False)
+    assert bm.battle_end([inf_a], [], False) == (ATTACKER, "CC-6A", False, False)
+    assert bm.battle_end([], [inf_d], False) == (DEFENDER, "CC-6A", False, False)
+    assert bm.battle_end([], [], False) == (BOTH_DESTROYED, "CC-6A", False, False)
     assert bm.battle_end([inf_a], [inf_d], False) is None
 
 
@@ -203,10 +203,10 @@ def test_CC_6A_only_transports_at_sea() -> None:
 
 def test_CC_6C_defenceless_transports_are_lost() -> None:
     end = bm.battle_end([k("destroyer")], [k("transport", DEF)], True)
-    assert end == (ATTACKER, "CC-6C", True)
+    assert end == (ATTACKER, "CC-6C", True, False)
     # Beside a submarine the fighters cannot hit, which cannot hit them either: lost, no winner.
     end = bm.battle_end([k("fighter")], [k("transport", DEF), k("submarine", DEF)], True)
-    assert end == (STALEMATE, "CC-6C", True)
+    assert end == (STALEMATE, "CC-6C", True, False)
     # An attacker that cannot hit them does not destroy them; a warship that can be hit fights.
     assert bm.battle_end([k("submarine")], [k("transport", DEF), k("destroyer", DEF)],
                          True) is None
@@ -214,7 +214,7 @@ def test_CC_6C_defenceless_transports_are_lost() -> None:
 
 def test_A_11_nobody_can_hit_anybody() -> None:
     end = bm.battle_end([k("fighter")], [k("submarine", DEF)], True)
-    assert end == (STALEMATE, "A-11", False)
+    assert end == (STALEMATE, "A-11", False, False)
 
 
 def test_UT_3_attackers_that_cannot_fire_are_stuck() -> None:

@@ -7,8 +7,8 @@ first (then by unit name), so the faces below are given in that order.
 from __future__ import annotations
 
 from rules import orders as od
-from rules.events import DiceRolled, Event
-from tests.rules.e40._battles import FR, GER, LAND, land_attack
+from rules.events import BattleEnded, DiceRolled, Event, UnitsRemoved
+from tests.rules.e40._battles import FR, GER, LAND, e40, land_attack
 
 
 def rolls(evs: list[Event], side: str = "attacker") -> list[DiceRolled]:
@@ -84,3 +84,87 @@ def test_CA_2_GC_7_pairs_made_again_each_round_with_the_units_left() -> None:
     fire = rolls(g.do(od.Press(space=LAND)))[0]
     assert fire.groups == (("artillery", 2, (6,)), ("infantry", 2, (6,)), ("infantry", 1, (6,)))
     assert g.units(LAND, FR)["infantry"] == 6
+
+
+# --------------------------------------------------------------------------------------------
+# AA guns (§16.1, §22.12)
+
+
+def test_A_21_AA_dice_min_of_three_per_gun_and_the_attacking_aircraft() -> None:
+    """§16.1 / §22.12 (the digest's examples): 5 fighters attack a territory with 2 AA guns: 5
+    dice; with 1 AA gun: 3 dice. Each 1 hits."""
+    for guns, dice in ((2, 5), (1, 3)):
+        g = land_attack({"fighter": 5}, {"infantry": 2, "aa gun": guns})
+        g.script(1, *[6] * (dice - 1), *[6] * 5, *[6] * 2)
+        aa = rolls(g.do(od.Battle(space=LAND)), "defender")[0]
+        assert aa.stage == "aa" and aa.groups == (("aa gun", 1, (1, *[6] * (dice - 1))),)
+        assert aa.hits == 1
+
+
+def test_CC_3_the_attacker_chooses_which_aircraft_the_AA_guns_destroy() -> None:
+    """§16.1 / §22.12: each 1 is a hit and the attacker chooses which air unit is lost; the hits
+    go on aircraft only."""
+    g = land_attack({"infantry": 2, "fighter": 1, "tactical bomber": 1}, {"infantry": 2,
+                                                                        "aa gun": 1})
+    g.script(1, 6)
+    g.do(od.Battle(space=LAND))
+    assert g.state.battles[LAND].owed == (("attacker", 1),)
+    g.refuse(od.Casualties(space=LAND, units={"infantry": 1}), "That choice wastes hits",
+             "antiaircraft hits only on aircraft")
+    g.script(6, 6, 6, 6, 6, 6)
+    g.do(od.Casualties(space=LAND, units={"tactical bomber": 1}))
+    assert g.units(LAND, GER) == {"infantry": 2, "fighter": 1}
+
+
+def test_GC_2_AA_guns_defend_at_0_never_fire_in_rounds_and_may_be_casualties() -> None:
+    """GC-2 / §16.1: an AA gun has no combat value: it does not roll in Step 4 and the defender
+    may choose it as a casualty."""
+    g = land_attack({"infantry": 2}, {"infantry": 1, "aa gun": 1})
+    g.script(1, 6)  # no aircraft: the gun does not fire; one hit
+    g.do(od.Battle(space=LAND))
+    g.script(6)
+    evs = g.do(od.Casualties(space=LAND, units={"aa gun": 1}), power=FR)
+    assert rolls(evs, "defender")[0].groups == (("infantry", 2, (6,)),)
+    assert "aa gun" not in g.units(LAND, FR)
+
+
+def test_CC_3_territory_held_only_by_AA_guns_taken_without_combat_guns_destroyed() -> None:
+    """CC-3: a hostile territory holding only AA guns (and facilities) is entered without
+    combat; the guns are destroyed, not captured; the facilities change hands."""
+    g = e40(GER, "combat_move", {"Western Germany": {GER: {"infantry": 1}},
+                                 LAND: {FR: {"aa gun": 2}}}, owners={LAND: FR})
+    g.move({"infantry": 1}, "Western Germany", LAND)
+    evs = g.end()
+    assert LAND not in g.state.battles
+    assert g.owner(LAND) == GER
+    assert g.units(LAND, FR) == {}
+    assert "aa gun" not in g.units(LAND, GER)
+    gone = [e for e in evs if isinstance(e, UnitsRemoved)]
+    assert gone and gone[0].rule == "CC-3" and len(gone[0].ids) == 2
+
+
+def test_GC_10_A_21_defender_left_with_AA_guns_only_loses_them() -> None:
+    """GC-10 / A-21: a defender reduced to AA guns can no longer fire: the attacker wins at
+    once, captures with its land unit, and the guns are destroyed."""
+    g = land_attack({"tank": 2}, {"infantry": 1, "aa gun": 1})
+    g.script(3, 6, 6)  # one hit: the defender keeps its gun; its infantry misses
+    g.do(od.Battle(space=LAND))
+    evs = g.do(od.Casualties(space=LAND, units={"infantry": 1}), power=FR)
+    ended = [e for e in evs if isinstance(e, BattleEnded)]
+    assert ended and ended[0].result == "attacker"
+    assert g.owner(LAND) == GER
+    assert g.units(LAND, FR) == {}
+    assert [e.rule for e in evs if isinstance(e, UnitsRemoved)][-1] == "GC-10/A-21"
+
+
+def test_CO_1_AA_guns_cannot_capture() -> None:
+    """CO-1 / A-31: an attacking AA gun left alone wins nothing: the territory stays the
+    defender's."""
+    g = e40(GER, "conduct_combat", {LAND: {GER: {"infantry": 1, "aa gun": 1},
+                                           FR: {"infantry": 1}}}, owners={LAND: FR})
+    g.script(1, 1)  # both sides hit; Germany loses its infantry
+    g.do(od.Battle(space=LAND))
+    g.do(od.Casualties(space=LAND, units={"infantry": 1}))
+    assert g.state.battles[LAND].step == "done"
+    assert g.owner(LAND) == FR
+    assert g.units(LAND, GER) == {"aa gun": 1}

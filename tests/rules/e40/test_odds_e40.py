@@ -26,3 +26,43 @@ def test_CA_3_odds_no_support_on_defence() -> None:
     with_art = odds(E40, {"tank": 2}, {"artillery": 1, "infantry": 1})
     without = odds(E40, {"tank": 2}, {"infantry": 2})
     assert with_art.attacker_win == pytest.approx(without.attacker_win, abs=1e-12)
+
+
+def test_A_21_odds_AA_dice_min_of_three_per_gun_and_the_aircraft() -> None:
+    """§16.1 / §22.12: one AA gun fires 3 dice at 5 fighters: the chance that it hits none is
+    (5/6)^3, after which the fighters fight on."""
+    from rules.battle.model import ATT, DEF
+    from rules.battle.odds_core import Model, Side
+
+    for guns, dice in ((1, 3), (2, 5)):
+        att = Side(E40, ATT, {"fighter": 5}, False, ())
+        dfd = Side(E40, DEF, {"infantry": 1, "aa gun": guns}, False, ())
+        model = Model(att, dfd, False)
+        assert model.aa and model.aa_dice(att.start) == dice
+        after = model.aa_fire(att.start)
+        assert after[att.start] == pytest.approx((5 / 6) ** dice)
+    r = odds(E40, {"fighter": 5}, {"infantry": 1, "aa gun": 1})
+    assert r.aa_fire and r.method == "exact"
+
+
+def test_CC_3_odds_AA_guns_alone_no_battle_and_destroyed() -> None:
+    """CC-3 / A-21: a territory held only by AA guns is taken without combat: no AA fire, the
+    attacker wins, the guns are destroyed."""
+    r = odds(E40, {"infantry": 1, "fighter": 1}, {"aa gun": 2})
+    assert r.attacker_win == 1.0 and not r.aa_fire
+    assert r.attacker_survivors == {"infantry": 1.0, "fighter": 1.0}
+    assert r.defender_survivors.get("aa gun", 0.0) == 0.0
+
+
+def test_GC_2_GC_10_odds_AA_gun_a_casualty_at_0_and_lost_when_alone() -> None:
+    """GC-2: an AA gun defends at 0 and takes a hit like any unit; GC-10: once it is all that is
+    left, the attacker wins and it is destroyed (it never survives a win)."""
+    plain = odds(E40, {"infantry": 2}, {"infantry": 1})
+    first = odds(E40, {"infantry": 2}, {"infantry": 1, "aa gun": 1}, defender_order=["aa gun"])
+    assert first.attacker_win < plain.attacker_win  # the gun absorbs a hit
+    # Cheapest first: the infantry goes first, and then the battle is over (GC-10); where both
+    # sides' last fighting units fall together, the gun holds the territory (CO-1).
+    r = odds(E40, {"infantry": 2}, {"infantry": 1, "aa gun": 1})
+    assert r.attacker_win == pytest.approx(plain.attacker_win)
+    assert r.defender_win == pytest.approx(plain.defender_win + plain.draw)
+    assert r.defender_survivors["aa gun"] == pytest.approx(r.defender_win)
