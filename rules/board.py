@@ -278,6 +278,11 @@ def transport_room(s: GameState, t: Unit) -> int:
 
 
 def carrier_room(s: GameState, c: Unit) -> int:
+    """Planes a carrier can still take: its capacity less the planes aboard; none while it is
+    damaged (Europe 1940 §16.3, §22.6: no air operations until it is repaired; a carrier that
+    takes one hit sinks in 1941 and Classic, so it is never damaged there)."""
+    if c.damage:
+        return 0
     cap = s.edition.units[c.type].abilities.carrier_capacity
     return cap - sum(1 for x in cargo_of(s, c) if utype(s, x) == "air")
 

@@ -19,7 +19,7 @@ from rules.errors import IllegalOrder, InvalidOrder
 from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
 from rules.turn import hooks
-from rules.words import counted
+from rules.words import counted, plural
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -126,6 +126,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             if dom == "air":
                 if phase == COMBAT and _cargo_fighter(s, u):
                     return False  # CM-21 / A-7: it stayed aboard while its carrier moved
+                if u.carried_by is not None and s.units[u.carried_by].damage:
+                    return False  # §16.3: trapped aboard a damaged carrier
                 return remaining(s, u) > 0 and not (
                     u.carried_by is not None and s.units[u.carried_by].owner != power
                     and u.combat_moved
@@ -138,7 +140,10 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         why = msg("move.why_not_movable", noncombat=phase == NONCOMBAT,
                   boarding=dom == "land" and not frm_sea and to_sea,
                   transport=dom == "sea" and bool(abilities.transport_capacity),
-                  cargo=dom == "air" and phase == COMBAT and abilities.carrier_landable)
+                  cargo=dom == "air" and phase == COMBAT and abilities.carrier_landable,
+                  trapped=dom == "air" and any(
+                      u.carried_by is not None and s.units[u.carried_by].damage
+                      for u in s.units_in(order.frm) if u.type == name and u.owner == power))
         units = _select(s, power, order.frm, name, n, movable, why)
         taken.update(u.id for u in units)
         if dom == "air":
@@ -654,6 +659,9 @@ def _why_not_movable(p: Mapping[str, Any]) -> str:
     if p["cargo"]:
         out += ("; fighters left aboard a carrier that has moved are its cargo and cannot fight "
                 "this turn: take off before the carrier moves (CM-21, R-AIR-04)")
+    if p["trapped"]:
+        out += ("; planes aboard a damaged carrier can neither take off nor land until it is "
+                "repaired (§16.3)")
     return out
 
 
@@ -661,7 +669,9 @@ def _transports_alone(p: Mapping[str, Any]) -> str:
     what = ", ".join(f"{n} {u}" for u, n in p["units"].items())
     example = (f" (e.g. 'move {what}, 1 {p['escort']} from {p['frm']} to {p['zone']}')"
                if p["escort"] else "")
-    return (f"Transports cannot attack alone ({p['rule']}): {p['zone']} is hostile ({p['why']}) "
+    who = " and ".join(plural(n) for n in p["names"])
+    return (f"{who[:1].upper()}{who[1:]} cannot attack alone ({p['rule']}): {p['zone']} is "
+            f"hostile ({p['why']}) "
             f"and no {p['power']} unit with an attack value is there or moves in with the "
             f"{', '.join(p['names'])}. Move a warship or an air unit into {p['zone']} first, or "
             f"in the same order{example}.")

@@ -30,8 +30,15 @@ def conclude(tx: Tx, b: BattleState, result: str) -> None:
         offloaded = tuple(c.id for c in s.units.values()
                           if c.owner == b.attacker and c.space == b.space and c.assault
                           and c.carried_by is not None)
+    grounded: tuple[int, ...] = ()
+    if b.sea and not rules_of(s).battleship_repair:
+        # §16.3: planes that defended a carrier now damaged cannot land on it again; they land
+        # elsewhere in Noncombat Move, as those of a sunk carrier (NC-3)
+        grounded = tuple(u.id for u in alive(s, b.defending)
+                         if ed.units[u.type].domain == "air" and u.carried_by in s.units
+                         and s.units[u.carried_by].damage > 0)
     tx.emit(ev.BattleEnded(space=b.space, result=result, repaired=repaired,  # type: ignore[arg-type]
-                           offloaded=()))
+                           offloaded=(), stranded=grounded))
     if offloaded:
         by_target: dict[str, list[int]] = {}
         for i in offloaded:

@@ -50,7 +50,8 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
             defending = tuple(u.id for u in foes)  # fighters on carriers included (UC-4)
             launched = tuple(
                 c.id for u in mine for c in s.units.values()
-                if c.carried_by == u.id and c.owner == power and ed.units[c.type].domain == "air")
+                if c.carried_by == u.id and c.owner == power and ed.units[c.type].domain == "air"
+                and not u.damage)  # §16.3: a damaged carrier launches no planes
             tx.emit(ev.BattleOpened(space=z, attacker=power, defenders=_powers(s, defending),
                                     sea=True, attacking=attacking, defending=defending,
                                     launched=launched, hostile_at_start=hostile))
@@ -108,7 +109,12 @@ def _bombarding(s: GameState, power: str, zones: set[str], taken: set[int]) -> t
 
 
 def _is_cargo_of_enemy(s: GameState, u: Unit) -> bool:
-    return u.carried_by is not None and s.edition.units[u.type].domain == "land"
+    """Land units aboard transports; planes aboard a damaged carrier, trapped: they do not
+    defend and sink with it (Europe 1940 §16.3, §22.6)."""
+    if u.carried_by is None:
+        return False
+    host = s.units.get(u.carried_by)
+    return s.edition.units[u.type].domain == "land" or (host is not None and host.damage > 0)
 
 
 def _powers(s: GameState, ids: Iterable[int]) -> tuple[str, ...]:

@@ -211,7 +211,9 @@ def remove_with_cargo(tx: Tx, b: BattleState, dead: list[int], rule: str) -> Non
         if u.carried_by in dead_set and u.id not in dead_set:
             host = s.units[u.carried_by]
             if ed.units[u.type].domain == "air" and host.id in defending_ids:
-                stranded.append(u.id)  # UC-5
+                # UC-5: the planes in the air defending it; trapped aboard a damaged carrier,
+                # they were cargo and sink with it (§16.3)
+                (stranded if u.id in defending_ids else lost_cargo).append(u.id)
             elif ed.units[u.type].domain == "air" and u.owner == host.owner:
                 launched.append(u.id)
             else:

@@ -5,18 +5,21 @@ entry and end, and whom a battle waits for. The rules of battle are in ``rules.c
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from rules import combat
 from rules import events as ev
 from rules import orders as od
 from rules.decisions import Owed
 from rules.errors import IllegalOrder
-from rules.messages import catalogue, msg
+from rules.messages import Msg, catalogue, msg
 from rules.state import BattleState, GameState
 from rules.territory import leave_conduct_combat
 from rules.turn import registry as reg
+from rules.words import agree, possessive, rule_suffix, unit_list
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -224,7 +227,56 @@ def _ev_battle_ended(s: GameState, e: ev.BattleEnded) -> GameState:
     return replace(s, units=units, battles=battles)
 
 
+# --------------------------------------------------------------------------------------------
+# Damage that persists: repairing two-hit ships outside battle (Europe 1940 GC-3, §16.3, PU-4)
+
+
+class ShipsRepaired(ev.Event):
+    """Damaged two-hit ships are repaired outside any battle: in an edition where a hit persists
+    after the battle (``RuleSet.battleship_repair`` off: Europe 1940 GC-3, §16.3), in the owner's
+    Purchase & Repair beside a friendly operational naval base (PU-4). A mechanism that knows
+    when ships are repaired emits it with ``repair_ships``."""
+
+    type: Literal["ShipsRepaired"] = "ShipsRepaired"
+    ids: tuple[int, ...]
+    rule: str = ""
+
+
+def repair_ships(tx: Tx, ids: tuple[int, ...] | list[int], rule: str) -> None:
+    """Repair these units (their hits taken in earlier battles are removed, §16.3); those not
+    damaged are left out, and nothing is emitted when none is."""
+    s = tx.state
+    damaged = tuple(i for i in ids if i in s.units and s.units[i].damage)
+    if damaged:
+        tx.emit(ShipsRepaired(ids=damaged, rule=rule))
+
+
+@reg.evolver(ShipsRepaired)
+def _ev_repaired(s: GameState, e: ShipsRepaired) -> GameState:
+    units = dict(s.units)
+    for uid in e.ids:
+        if uid in units:
+            units[uid] = replace(units[uid], damage=0)
+    return replace(s, units=units)
+
+
+@reg.words(ShipsRepaired)
+def _repaired(s: GameState, e: ShipsRepaired) -> Msg:
+    ships = Counter(s.units[i].type for i in e.ids if i in s.units)
+    where = sorted({s.units[i].space for i in e.ids if i in s.units})
+    owners = sorted({s.units[i].owner for i in e.ids if i in s.units})
+    return msg("conduct.repaired", e.rule, power=owners[0] if owners else "", units=dict(ships),
+               spaces=where)
+
+
+def _repaired_text(p: Mapping[str, Any]) -> str:
+    verb = agree(sum(p["units"].values()), "is", "are")
+    return (f"{possessive(p['power'])} {unit_list(p['units'])} in {' and '.join(p['spaces'])} "
+            f"{verb} repaired{rule_suffix(p['rule'])}.")
+
+
 catalogue("en", "conduct", {
+    "repaired": _repaired_text,
     "battles_remain": "Battles remain in {spaces:join}. Fight them with 'battle <space>' (or "
                       "'battle <space> all') before ending Conduct Combat ({rule}).",
 })

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 from rules import orders as od
 from rules.events import BattleEnded, DiceRolled, Event, UnitsRemoved
-from tests.rules.e40._battles import FR, GER, LAND, e40, land_attack
+from tests.rules.e40._battles import (
+    FR,
+    GER,
+    LAND,
+    OFFSHORE,
+    SEA,
+    UK,
+    e40,
+    land_attack,
+    sea_attack,
+)
 
 
 def rolls(evs: list[Event], side: str = "attacker") -> list[DiceRolled]:
@@ -168,3 +178,115 @@ def test_CO_1_AA_guns_cannot_capture() -> None:
     assert g.state.battles[LAND].step == "done"
     assert g.owner(LAND) == FR
     assert g.units(LAND, GER) == {"aa gun": 1}
+
+
+# --------------------------------------------------------------------------------------------
+# Sea units: cruisers, two-hit carriers and battleships, damage that persists (§16.3)
+
+
+def test_16_3_cruiser_attacks_and_defends_at_3() -> None:
+    """§16.3 / §16.0: a cruiser attacks at 3 and defends at 3."""
+    g = sea_attack({"cruiser": 1}, {"cruiser": 1})
+    g.script(3, 4)
+    evs = g.do(od.Battle(space=SEA))
+    assert rolls(evs)[0].groups == (("cruiser", 3, (3,)),)
+    assert rolls(evs, "defender")[0].groups == (("cruiser", 3, (4,)),)
+
+
+def test_GC_3_partial_damage_persists_after_the_battle_and_across_turns() -> None:
+    """GC-3 / §16.3 / §22.6: a battleship or carrier that survives its first hit stays damaged
+    after the battle and in later turns (1940 has no repair after combat: 1941 does, UB-2);
+    'state' shows it under 'damaged'."""
+    g = sea_attack({"destroyer": 2}, {"battleship": 1, "aircraft carrier": 1})
+    g.script(1, 1, 6, 6)  # two hits: Germany puts one on each two-hit ship
+    g.do(od.Battle(space=SEA))
+    g.do(od.Casualties(space=SEA, units={"battleship": 1, "aircraft carrier": 1}), power=GER)
+    assert g.json["damaged"] == {SEA: {GER: {"aircraft carrier": 1, "battleship": 1}}}
+    g.do(od.Retreat(space=SEA, to=OFFSHORE))
+    ended = [e for e in g.events if isinstance(e, BattleEnded)][-1]
+    assert ended.repaired == ()
+    while g.state.power == UK:
+        g.end(confirm=True)
+    assert g.json["damaged"] == {SEA: {GER: {"aircraft carrier": 1, "battleship": 1}}}
+
+
+def test_16_3_carrier_takes_two_hits() -> None:
+    """§16.3: a carrier takes 2 hits: the second sinks it."""
+    g = sea_attack({"destroyer": 2}, {"aircraft carrier": 1})
+    g.script(1, 1, 6)
+    g.do(od.Battle(space=SEA))
+    assert g.units(SEA, GER) == {}
+
+
+def test_16_3_damaged_carrier_planes_are_trapped_cargo_and_sink_with_it() -> None:
+    """§16.3 / §22.6: the planes aboard a damaged carrier do not defend: they are cargo, and are
+    lost when it sinks."""
+    g = sea_attack({"destroyer": 1}, {"aircraft carrier": 1, "fighter": 1, "tactical bomber": 1},
+                   damaged={SEA: {GER: {"aircraft carrier": 1}}})
+    b = g.state.battles[SEA]
+    assert [g.state.units[i].type for i in b.defending] == ["aircraft carrier"]
+    g.script(1, 6)
+    evs = g.do(od.Battle(space=SEA))
+    assert rolls(evs, "defender")[0].groups == (("aircraft carrier", 2, (6,)),)
+    assert g.units(SEA, GER) == {}
+    lost = [e for e in evs if isinstance(e, UnitsRemoved)][-1]
+    assert len(lost.ids) == 3
+
+
+def test_16_3_planes_of_a_carrier_damaged_in_battle_defend_then_land_elsewhere() -> None:
+    """§16.3: an undamaged carrier's planes defend in the air; once it is damaged they cannot
+    land on it: they land 1 space away in Noncombat Move (as those of a sunk carrier)."""
+    g = sea_attack({"cruiser": 1}, {"aircraft carrier": 1, "fighter": 1})
+    g.script(1, 6, 6)  # the cruiser hits; carrier and fighter miss
+    g.do(od.Battle(space=SEA))
+    evs = g.do(od.Casualties(space=SEA, units={"aircraft carrier": 1}), power=GER)
+    assert {x[0] for x in rolls(evs, "defender")[0].groups} == {"aircraft carrier", "fighter"}
+    g.do(od.Retreat(space=SEA, to=OFFSHORE))
+    fighter = next(u for u in g.state.units.values() if u.type == "fighter")
+    assert fighter.stranded and fighter.carried_by is None
+    g.end()  # Conduct Combat ends; Noncombat Move begins with the stranded fighters (NC-3)
+    assert g.units(SEA, GER) == {"aircraft carrier": 1}
+    assert any(g.units(t, GER).get("fighter") for t in ("Western Germany", "Denmark", "Norway"))
+
+
+def test_16_3_no_take_off_from_or_landing_on_a_damaged_carrier() -> None:
+    """§16.3 / §22.6: no plane may take off from a damaged carrier or land on it."""
+    g = e40(GER, "combat_move", {SEA: {GER: {"aircraft carrier": 1, "fighter": 1}}},
+            damaged={SEA: {GER: {"aircraft carrier": 1}}})
+    g.refuse(od.Move(units={"fighter": 1}, frm=SEA, to="Sea Zone 113"),
+             "planes aboard a damaged carrier can neither take off nor land")
+    g = e40(GER, "noncombat_move", {SEA: {GER: {"aircraft carrier": 1}},
+                                    "Western Germany": {GER: {"fighter": 1}}},
+            damaged={SEA: {GER: {"aircraft carrier": 1}}})
+    g.refuse(od.Move(units={"fighter": 1}, frm="Western Germany", to=SEA))
+
+
+def test_CM_16_a_carrier_attacks_only_with_a_unit_that_has_an_attack_value() -> None:
+    """CM-16: a carrier has attack 0 and joins an attack only beside a unit with an attack
+    value."""
+    g = e40(UK, "combat_move", {OFFSHORE: {UK: {"aircraft carrier": 1, "cruiser": 1}},
+                                SEA: {GER: {"destroyer": 1}}})
+    g.refuse(od.Move(units={"aircraft carrier": 1}, frm=OFFSHORE, to=SEA),
+             "Aircraft carriers cannot attack alone")
+    g.move({"aircraft carrier": 1, "cruiser": 1}, OFFSHORE, SEA)
+    g.end()
+    assert len(g.state.battles[SEA].attacking) == 2
+
+
+def test_GC_3_PU_4_repair_ships_removes_the_damage_and_tells_it() -> None:
+    """GC-3 / PU-4: a damaged ship stays damaged until repaired; ``repair_ships`` (for the
+    Purchase & Repair phase, beside a naval base) removes the hit, with an event of its own."""
+    from rules import engine
+    from rules.mechanisms.combat import ShipsRepaired, repair_ships
+    from rules.turn.tx import Tx
+    from service.describe import describe
+
+    g = e40(GER, "purchase", {SEA: {GER: {"battleship": 1, "cruiser": 1}}},
+            damaged={SEA: {GER: {"battleship": 1}}})
+    tx = Tx(g.state)
+    repair_ships(tx, [u.id for u in g.state.units_in(SEA)], "PU-4")
+    (e,) = tx.events
+    assert isinstance(e, ShipsRepaired) and len(e.ids) == 1
+    assert describe(g.state, e) == "Germany's 1 battleship in Sea Zone 112 is repaired (PU-4)."
+    g.state = engine.evolve(g.state, e)
+    assert g.json.get("damaged", {}) == {}
