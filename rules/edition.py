@@ -353,6 +353,9 @@ class RuleSet(_Frozen):
     sub_retreat: Literal["submerge", "withdraw"] = "submerge"  # 1941 SS-3 / Classic R-SUB-05
     battleship_repair: bool = True  # 1941 UB-2 (irrelevant when battleships take one hit)
     bombardment: Literal["none", "without_sea_battle"] = "none"  # Classic R-AMP-04/05
+    # Ships bombarding one landing: every one there (Classic R-AMP-05), or no more than the land
+    # units unloaded from transports into the territory (Europe 1940 AA-2).
+    bombardment_limit: Literal["none", "unloaded_units"] = "none"
     amphibious_retreat: Literal["overland_and_air", "none"] = "overland_and_air"  # AA-7 / A-13
     # Dice of a side roll strongest first (1941, any order is fair) or column by column from
     # column 1, the later columns unrolled once every target is already hit (R-CBT-01, R-CBT-04).

@@ -84,7 +84,7 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
             c.space for c in pending_cargo}
         support: tuple[int, ...] = ()
         if amphibious and not blocked and not zones & sea_battles:
-            support = _bombarding(s, power, zones, bombarded)
+            support = _bombarding(s, power, zones, bombarded, len(seaborne))
             bombarded.update(support)
         tx.emit(ev.BattleOpened(space=t, attacker=power, defenders=_powers(s, [u.id for u in foes]),
                                 sea=False, attacking=tuple(u.id for u in present),
@@ -94,18 +94,26 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
         s = tx.state
 
 
-def _bombarding(s: GameState, power: str, zones: set[str], taken: set[int]) -> tuple[int, ...]:
-    """Battleships that support a landing from ``zones`` with one shot (R-AMP-05).
+def _bombarding(s: GameState, power: str, zones: set[str], taken: set[int],
+                unloaded: int) -> tuple[int, ...]:
+    """Battleships (and cruisers) that support a landing from ``zones`` with one shot
+    (R-AMP-05, AA-2).
 
     Best reading of "accompany": the attacker's bombarding ships in a sea zone the assault's
     land units were unloaded from, that fought no sea battle this turn; each supports one
-    landing. No bombardment when the landing zone saw a sea battle (R-AMP-04; the caller checks).
+    landing. No bombardment when the landing zone saw a sea battle (R-AMP-04, AA-2; the caller
+    checks). Europe 1940 (``bombardment_limit``, AA-2): no more ships than the ``unloaded``
+    land units, the strongest first (battleships before cruisers); the attacker may choose
+    others before the battle ('bombard', ``rules.mechanisms.bombard``).
     """
     ed = s.edition
-    return tuple(sorted(
-        u.id for z in zones for u in s.units_in(z)
-        if u.owner == power and bm.bombards(ed, u.type) and u.carried_by is None
-        and not u.fought and u.id not in taken))
+    ships = sorted((u for z in sorted(zones) for u in s.units_in(z)
+                    if u.owner == power and bm.bombards(ed, u.type) and u.carried_by is None
+                    and not u.fought and u.id not in taken),
+                   key=lambda u: (-ed.units[u.type].attack, u.id))
+    if ed.rules.rules.bombardment_limit == "unloaded_units":
+        ships = ships[:unloaded]
+    return tuple(sorted(u.id for u in ships))
 
 
 def _is_cargo_of_enemy(s: GameState, u: Unit) -> bool:

@@ -49,12 +49,19 @@ def sea_attack(att: dict[str, int], dfd: dict[str, int], **extra: Any) -> Game:
 
 
 def landing(ships: dict[str, int], land: dict[str, int], dfd: dict[str, int],
-            transports: int | None = None, **extra: Any) -> Game:
+            transports: int | None = None,
+            units_extra: dict[str, dict[str, dict[str, int]]] | None = None,
+            **extra: Any) -> Game:
     """British ``land`` units aboard transports in Sea Zone 110 land in German-held Normandy
-    Bordeaux (``dfd``); ``ships`` stay in the zone (to bombard)."""
+    Bordeaux (``dfd``); ``ships`` stay in the zone (to bombard). ``units_extra``: more units,
+    merged by space and power."""
     n = transports if transports is not None else (sum(land.values()) + 1) // 2
-    g = e40(UK, "combat_move", {OFFSHORE: {UK: {**ships, "transport": n, **land}},
-                                BEACH: {GER: dfd}}, owners={BEACH: GER}, **extra)
+    units: dict[str, dict[str, dict[str, int]]] = {
+        OFFSHORE: {UK: {**ships, "transport": n, **land}}, BEACH: {GER: dfd}}
+    for space, by_power in (units_extra or {}).items():
+        for power, us in by_power.items():
+            units.setdefault(space, {}).setdefault(power, {}).update(us)
+    g = e40(UK, "combat_move", units, owners={BEACH: GER}, **extra)
     g.move(land, OFFSHORE, BEACH)
     g.end()
     return g

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules import orders as od
 from rules.events import BattleEnded, DiceRolled, Event, UnitsRemoved
 from tests.rules.e40._battles import (
+    BEACH,
     FR,
     GER,
     LAND,
@@ -17,6 +18,7 @@ from tests.rules.e40._battles import (
     UK,
     e40,
     land_attack,
+    landing,
     sea_attack,
 )
 
@@ -290,3 +292,76 @@ def test_GC_3_PU_4_repair_ships_removes_the_damage_and_tells_it() -> None:
     assert describe(g.state, e) == "Germany's 1 battleship in Sea Zone 112 is repaired (PU-4)."
     g.state = engine.evolve(g.state, e)
     assert g.json.get("damaged", {}) == {}
+
+
+# --------------------------------------------------------------------------------------------
+# Amphibious assaults: shore bombardment (§10.3)
+
+
+def test_AA_2_no_more_bombarding_ships_than_units_unloaded() -> None:
+    """AA-2: no more bombarding ships than land units unloaded from transports into the
+    territory: 1 infantry landed, 1 of 3 ships bombards (the battleship, the strongest)."""
+    g = landing({"battleship": 1, "cruiser": 2}, {"infantry": 1}, {"infantry": 1})
+    b = g.state.battles[BEACH]
+    assert [g.state.units[i].type for i in b.bombarding] == ["battleship"]
+
+
+def test_AA_2_battleship_hits_on_4_cruiser_on_3_casualties_fire_back() -> None:
+    """AA-2: a battleship bombards hitting on 4 or less, a cruiser on 3 or less; the defender's
+    casualties still fire back in round 1 of the land battle."""
+    g = landing({"battleship": 1, "cruiser": 1}, {"infantry": 2}, {"infantry": 3})
+    g.script(4, 3, 6, 6, 2, 6, 6)  # bombardment: two hits; the British infantry miss
+    evs = g.do(od.Battle(space=BEACH))
+    bombard = [e for e in evs if isinstance(e, DiceRolled) and e.stage == "bombard"]
+    assert bombard[0].groups == (("battleship", 4, (4,)), ("cruiser", 3, (3,)))
+    assert bombard[0].hits == 2
+    # all three German infantry fire, the two casualties of the bombardment too
+    assert rolls(evs, "defender")[0].groups == (("infantry", 2, (2, 6, 6)),)
+    assert g.units(BEACH, GER)["infantry"] == 1
+    assert g.units(BEACH, UK) == {"infantry": 1}
+
+
+def test_AA_2_no_bombardment_after_a_sea_battle() -> None:
+    """AA-1 / AA-2: after a sea battle in the zone the land units unload from there is no
+    bombardment."""
+    g = landing({"battleship": 1, "cruiser": 1}, {"infantry": 2}, {"infantry": 1},
+                units_extra={OFFSHORE: {GER: {"destroyer": 1}}})
+    assert g.state.battles[BEACH].blocked_by == OFFSHORE
+    g.script(1, 6, 6)  # the battleship sinks the destroyer, which misses
+    g.do(od.Battle(space=OFFSHORE))
+    assert g.state.battles[BEACH].bombarding == ()
+
+
+def test_GC_8_AA_2_defenceless_transports_destroyed_count_as_combat() -> None:
+    """GC-8 / AA-2: enemy transports alone in the zone, destroyed at once by the ships that
+    came in (CC-6C), count as combat there: no bombardment from that zone."""
+    g = e40(UK, "combat_move", {"Sea Zone 109": {UK: {"cruiser": 1}},
+                                OFFSHORE: {UK: {"battleship": 1, "transport": 1,
+                                                "infantry": 2}, GER: {"transport": 1}},
+                                BEACH: {GER: {"infantry": 1}}}, owners={BEACH: GER})
+    g.move({"cruiser": 1}, "Sea Zone 109", OFFSHORE)
+    g.move({"infantry": 2}, OFFSHORE, BEACH)
+    g.end()
+    assert OFFSHORE in g.state.battles
+    assert g.state.battles[BEACH].bombarding == ()
+    g.script(1, 1, 6)
+    g.do(od.Battle(space=BEACH))
+    g.do(od.Battle(space=OFFSHORE))
+    assert g.units(OFFSHORE, GER) == {}
+    removed = [e for e in g.events if isinstance(e, UnitsRemoved)][-1]
+    assert removed.rule == "CC-6C"
+
+
+def test_AA_2_each_ship_supports_one_of_the_landings_from_its_zone() -> None:
+    """AA-2: assaulting two territories from one zone, each ship supports only one of them,
+    within that landing's count of unloaded units."""
+    g = e40(UK, "combat_move", {OFFSHORE: {UK: {"battleship": 2, "transport": 2, "tank": 2}},
+                                BEACH: {GER: {"infantry": 1}},
+                                "Holland Belgium": {GER: {"infantry": 1}}},
+            owners={BEACH: GER, "Holland Belgium": GER})
+    g.move({"tank": 1}, OFFSHORE, BEACH)
+    g.move({"tank": 1}, OFFSHORE, "Holland Belgium")
+    g.end()
+    one = set(g.state.battles[BEACH].bombarding)
+    two = set(g.state.battles["Holland Belgium"].bombarding)
+    assert len(one) == len(two) == 1 and not one & two
