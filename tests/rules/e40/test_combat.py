@@ -7,7 +7,7 @@ first (then by unit name), so the faces below are given in that order.
 from __future__ import annotations
 
 from rules import orders as od
-from rules.events import BattleEnded, DiceRolled, Event, UnitsRemoved
+from rules.events import BattleEnded, CasualtiesChosen, DiceRolled, Event, UnitsRemoved
 from tests.rules.e40._battles import (
     BEACH,
     FR,
@@ -21,6 +21,7 @@ from tests.rules.e40._battles import (
     landing,
     sea_attack,
 )
+from tests.rules.helpers import Game
 
 
 def rolls(evs: list[Event], side: str = "attacker") -> list[DiceRolled]:
@@ -365,3 +366,108 @@ def test_AA_2_each_ship_supports_one_of_the_landings_from_its_zone() -> None:
     one = set(g.state.battles[BEACH].bombarding)
     two = set(g.state.battles["Holland Belgium"].bombarding)
     assert len(one) == len(two) == 1 and not one & two
+
+
+# --------------------------------------------------------------------------------------------
+# Sea battles: hits that must count (§10.4)
+
+
+def test_GC_4_example_cruiser_and_submarines_against_a_carrier_with_its_fighter() -> None:
+    """GC-4 (the digest's example): a cruiser and submarines score 3 hits against a carrier
+    carrying a fighter: the submarines' hits go on the carrier, which sinks with its 2 hits,
+    the cruiser's on the fighter; no hit is wasted."""
+    g = sea_attack({"submarine": 2, "cruiser": 1}, {"aircraft carrier": 1, "fighter": 1})
+    types = {u.id: u.type for u in g.state.units.values()}
+    g.script(1, 1, 1, 6)  # the submarines strike first (GC-3): 2 hits; the cruiser: 1
+    evs = g.do(od.Battle(space=SEA))
+    chosen = [[types[i] for i in e.lost] for e in evs if isinstance(e, CasualtiesChosen)]
+    assert chosen == [["aircraft carrier"], ["fighter"]]
+    assert g.units(SEA, GER) == {}
+
+
+def test_GC_4_submarine_hits_may_not_be_put_on_aircraft() -> None:
+    """GC-4 / GC-6: the defender assigns the hits so that as many as possible count: a
+    submarine's hit cannot be taken by a fighter, so a choice that puts one there is refused."""
+    g = sea_attack({"submarine": 2}, {"aircraft carrier": 1, "fighter": 1, "cruiser": 1})
+    g.script(1, 1)
+    g.do(od.Battle(space=SEA))
+    g.refuse(od.Casualties(space=SEA, units={"fighter": 1, "aircraft carrier": 1}),
+             "That choice wastes hits", "submarine hits may go only on ships", power=GER)
+    g.script(6, 6, 6)
+    g.do(od.Casualties(space=SEA, units={"aircraft carrier": 1, "cruiser": 1}), power=GER)
+    assert g.units(SEA, GER) == {"aircraft carrier": 1, "fighter": 1}
+
+
+def test_GC_5_example_defending_cruiser_and_sub_against_destroyer_and_fighter() -> None:
+    """GC-5 (the digest's example): a defending cruiser and submarine score 2 hits against an
+    attacking destroyer and fighter (the destroyer cancels the submarine's surprise strike, so
+    it fires in Step 4): the submarine's hit goes on the destroyer, the cruiser's on the
+    fighter, the only assignment where both count: the referee makes it."""
+    g = sea_attack({"destroyer": 1, "fighter": 1}, {"cruiser": 1, "submarine": 1})
+    g.script(6, 6, 1, 1)  # the attack misses; cruiser and submarine hit
+    evs = g.do(od.Battle(space=SEA))
+    assert rolls(evs, "defender")[0].groups == (("cruiser", 3, (1,)), ("submarine", 1, (1,)))
+    forced = [e for e in evs if isinstance(e, CasualtiesChosen)]
+    assert forced[0].how == "forced" and len(forced[0].lost) == 2
+    assert g.units(SEA, UK) == {}
+
+
+def test_GC_5_two_fighters_would_waste_the_submarines_hit() -> None:
+    """GC-5 / GC-6: the attacker may not put a cruiser's and a submarine's hits on two fighters:
+    the submarine's hit would be wasted."""
+    g = sea_attack({"destroyer": 1, "cruiser": 1, "fighter": 2}, {"cruiser": 1, "submarine": 1})
+    g.script(6, 6, 6, 6, 1, 1)
+    g.do(od.Battle(space=SEA))
+    g.refuse(od.Casualties(space=SEA, units={"fighter": 2}), "That choice wastes hits",
+             "submarine hits may go only on ships")
+    g.do(od.Casualties(space=SEA, units={"cruiser": 1, "fighter": 1}))
+    assert g.units(SEA, UK) == {"destroyer": 1, "fighter": 1}
+
+
+# --------------------------------------------------------------------------------------------
+# Amphibious assaults: retreats and failed landings (§10.3)
+
+
+def _two_pronged(sea_foes: dict[str, int] | None = None) -> Game:
+    """A British tank attacks Normandy Bordeaux overland from Holland Belgium while infantry
+    lands from Sea Zone 110 (where a destroyer escorts the transport)."""
+    g = e40(UK, "combat_move", {
+        "Holland Belgium": {UK: {"tank": 1}},
+        OFFSHORE: {UK: {"destroyer": 1, "transport": 1, "infantry": 1},
+                   **({GER: sea_foes} if sea_foes else {})},
+        BEACH: {GER: {"infantry": 2}}}, owners={BEACH: GER, "Holland Belgium": UK})
+    g.move({"tank": 1}, "Holland Belgium", BEACH)
+    g.move({"infantry": 1}, OFFSHORE, BEACH)
+    g.end()
+    return g
+
+
+def test_AA_6_seaborne_units_never_retreat_overland_units_do() -> None:
+    """AA-6: overland attackers retreat to a territory one of them came from; the seaborne
+    land units cannot retreat and fight on."""
+    g = _two_pronged()
+    g.script(6, 6, 6, 6)
+    g.do(od.Battle(space=BEACH))
+    g.do(od.Retreat(space=BEACH, to="Holland Belgium"))
+    assert g.units("Holland Belgium", UK) == {"tank": 1}
+    assert g.units(BEACH, UK) == {"infantry": 1}
+    b = g.state.battles[BEACH]
+    assert b.step == "ready" and len(b.attacking + b.seaborne) >= 1
+
+
+def test_AA_5_failed_landing_the_others_fight_one_round_first() -> None:
+    """AA-5: when no seaborne unit survives the sea battle, the overland attackers must still
+    fight at least one round of the land battle before they may retreat."""
+    g = _two_pronged({"destroyer": 1})
+    assert g.state.battles[BEACH].blocked_by == OFFSHORE
+    g.script(6, 1)  # the British destroyer misses and is sunk; the laden transport is lost
+    g.do(od.Battle(space=OFFSHORE))
+    g.do(od.Battle(space=OFFSHORE))
+    assert g.units(OFFSHORE, UK) == {}
+    b = g.state.battles[BEACH]
+    assert b.blocked_by is None and b.step == "ready"
+    g.refuse(od.Retreat(space=BEACH, to="Holland Belgium"), "Retreat is decided after a round")
+    g.script(6, 6, 6)
+    g.do(od.Battle(space=BEACH))
+    g.do(od.Retreat(space=BEACH, to="Holland Belgium"))
+    assert g.units("Holland Belgium", UK) == {"tank": 1}
