@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from render import theme
 from render.icons import draw_icon
@@ -350,6 +350,30 @@ def hits_text(r: RoundRecord, side: str) -> str:
     return text
 
 
+def round_summary(rec: BattleRecord, r: RoundRecord) -> str:
+    """The round's losses and damage, in one sentence."""
+    lost_att = {t: n for s, t, n in r.lost if s == "attacker"}
+    lost_dfd = {t: n for s, t, n in r.lost if s == "defender"}
+    parts = []
+    if lost_att:
+        parts.append(f"{rec.attacker.powers[0]} lost {_units_text(lost_att)}")
+    if lost_dfd:
+        parts.append(f"{' and '.join(rec.defender.powers)} lost {_units_text(lost_dfd)}")
+    parts += [f"{n} {_plural(t, n)} of the {s} damaged" for s, t, n in r.damaged]
+    return "; ".join(parts) + "." if parts else "No casualties."
+
+
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: float) -> list[str]:
+    """``text`` in lines no wider than ``width`` (words kept whole)."""
+    lines: list[str] = []
+    for word in text.split(" "):
+        if lines and font.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def _die(draw: ImageDraw.ImageDraw, x: float, y: float, face: int, hit: bool, s: int) -> None:
     fill = theme.HIT if hit else (255, 255, 255)
     outline = theme.HIT if hit else theme.MISS
@@ -390,7 +414,8 @@ def render_battle(
     round_heights = []
     for r in rec.rounds:
         rows = _dice_rows(r, col_w)
-        round_heights.append(40 + rows * (die + 10) + 28 * (1 + len(r.notes)) + 14)
+        lines = len(_wrap(round_summary(rec, r), body, WIDTH - 2 * _PAD))
+        round_heights.append(40 + rows * (die + 10) + 28 * (lines + len(r.notes)) + 14)
     height = 60 + 20 + 44 + n_types * 34 + 20 + 44 + sum(round_heights) + 90
     img = Image.new("RGB", (WIDTH, height), theme.BACKGROUND)
     d = ImageDraw.Draw(img)
@@ -458,17 +483,9 @@ def render_battle(
                     dx += die + _DIE_GAP
                 yy += _ROW
         yy = y + 40 + _dice_rows(r, col_w) * _ROW
-        lost_att = {t: n for s, t, n in r.lost if s == "attacker"}
-        lost_dfd = {t: n for s, t, n in r.lost if s == "defender"}
-        dam = [f"{n} {_plural(t, n)} of the {s} damaged" for s, t, n in r.damaged]
-        parts = []
-        if lost_att:
-            parts.append(f"{rec.attacker.powers[0]} lost {_units_text(lost_att)}")
-        if lost_dfd:
-            parts.append(f"{' and '.join(rec.defender.powers)} lost {_units_text(lost_dfd)}")
-        parts += dam
-        summary = "; ".join(parts) + "." if parts else "No casualties."
-        d.text((_PAD, yy + 12), summary, font=body, fill=theme.TEXT, anchor="lm")
+        for i, said in enumerate(_wrap(round_summary(rec, r), body, WIDTH - 2 * _PAD)):
+            yy += 28 if i else 0
+            d.text((_PAD, yy + 12), said, font=body, fill=theme.TEXT, anchor="lm")
         for note in r.notes:
             yy += 28
             d.text((_PAD, yy + 12), note, font=small, fill=(70, 70, 70), anchor="lm")

@@ -339,7 +339,7 @@ def remove_unarmed(tx: Tx, space: str, attacker: str, rule: str) -> None:
         tx.emit(ev.UnitsRemoved(ids=ids, reason=UNARMED, rule=rule))
 
 
-UNARMED = "defenders without a combat value"
+UNARMED = "left alone without a combat value"
 
 
 def precheck_end(tx: Tx, b: BattleState) -> bool:

@@ -253,3 +253,30 @@ def test_CA_1_CA_4_GC_7_A_21_europe1940_land_battles_agree_die_for_die(
 
     s = land_attack(att, dfd).state
     assert _agree(s, "France", E40, att, dfd, 30) >= {"attacker", "defender"}
+
+
+@pytest.mark.parametrize(("att", "dfd"), [
+    ({"cruiser": 2, "destroyer": 1, "fighter": 1, "tactical bomber": 1},
+     {"battleship": 1, "aircraft carrier": 1, "fighter": 1, "tactical bomber": 1,
+      "destroyer": 1, "transport": 1}),
+    ({"submarine": 3, "cruiser": 1}, {"aircraft carrier": 2, "fighter": 2, "submarine": 1}),
+])
+def test_GC_3_16_3_europe1940_sea_battles_agree_die_for_die(att: dict[str, int],
+                                                           dfd: dict[str, int]) -> None:
+    """Two-hit carriers and battleships, cruisers, tactical bombers paired with fighters at sea
+    (CA-1), submarines' surprise strikes (GC-3)."""
+    from tests.rules.e40._battles import sea_attack
+
+    s = sea_attack(att, dfd).state
+    _agree(s, "Sea Zone 112", E40, att, dfd, 30)
+
+
+def test_AA_2_europe1940_bombardment_agrees_die_for_die() -> None:
+    """Shore bombardment by a battleship (4) and a cruiser (3), its casualties firing back
+    (AA-2)."""
+    from tests.rules.e40._battles import landing
+
+    s = landing({"battleship": 1, "cruiser": 1}, {"infantry": 2, "artillery": 1, "tank": 1},
+                {"infantry": 4, "tank": 1}).state
+    att = {"battleship": 1, "cruiser": 1, "infantry": 2, "artillery": 1, "tank": 1}
+    _agree(s, "Normandy Bordeaux", E40, att, {"infantry": 4, "tank": 1}, 30)
