@@ -1,6 +1,6 @@
 """Battles and dice: ``/battle``, ``/casualties``, ``/retreat``, ``/press``, ``/submerge``,
-``/strike``, ``/withdraw``, ``/bomb``, ``/intercept``, ``/airbattle``, ``/odds``, ``/luck``,
-``/dice verify``."""
+``/strike``, ``/withdraw``, ``/bomb``, ``/intercept``, ``/airbattle``, ``/bombard``, ``/odds``,
+``/luck``, ``/dice verify``."""
 
 from __future__ import annotations
 
@@ -119,6 +119,21 @@ class CombatCog(commands.Cog):
     @app_commands.describe(space="The raided territory")
     async def airbattle(self, interaction: discord.Interaction[Any], space: str) -> None:
         await play(interaction, f"air battle {space}")
+
+    @ac.completes("bombard")
+    @app_commands.command(
+        name="bombard", description="Attacker: the ships that bombard a landing (before round 1)"
+    )
+    @app_commands.rename(frm="from")
+    @app_commands.describe(
+        space="The territory assaulted",
+        frm="The sea zone the landing came from",
+        units="e.g. 1 battleship, 1 cruiser",
+    )
+    async def bombard(
+        self, interaction: discord.Interaction[Any], space: str, frm: str, units: str
+    ) -> None:
+        await play(interaction, f"bombard {space} from {frm} with {units}")
 
     @ac.completes("odds")
     @app_commands.command(

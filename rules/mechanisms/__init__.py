@@ -3,6 +3,7 @@
 """
 
 from rules.mechanisms import (  # noqa: F401  (imported to register)
+    bombard,
     combat,
     convoys,
     game,
