@@ -66,3 +66,16 @@ def test_GC_2_GC_10_odds_AA_gun_a_casualty_at_0_and_lost_when_alone() -> None:
     assert r.attacker_win == pytest.approx(plain.attacker_win)
     assert r.defender_win == pytest.approx(plain.defender_win + plain.draw)
     assert r.defender_survivors["aa gun"] == pytest.approx(r.defender_win)
+
+
+def test_16_3_odds_carriers_take_two_hits() -> None:
+    """§16.3: a carrier (defence 2) takes 2 hits: a destroyer (attack 2) must hit it twice
+    while surviving; by hand, with p = q = 1/3 a round, the attacker wins (p(1-q)/(1-(1-p)(1-q)))
+    squared, both are destroyed when the last hits cross."""
+    p = q = 2 / 6
+    go = 1 - (1 - p) * (1 - q)
+    first = p * (1 - q) / go  # the first hit, the destroyer alive
+    r = odds(E40, {"destroyer": 1}, {"aircraft carrier": 1})
+    assert r.method == "exact"
+    assert r.attacker_win == pytest.approx(first * first)
+    assert r.both_destroyed == pytest.approx(first * p * q / go)
