@@ -233,7 +233,7 @@ def help_text(topic: str | None, edition: Edition | None, style: Style = "text")
             return _editions_text(style)
     usage = usage_for(edition)
     found = usage.get(key)
-    if found is None:
+    if found is None and LANGUAGE.syntax(key) is None:  # another edition's verb is no prefix
         matches = [v for v in usage if v.startswith(key) and v not in ("game", "help")]
         if len(matches) == 1:
             key, found = matches[0], usage[matches[0]]

@@ -16,6 +16,8 @@ from rules.mechanisms import (
     rockets,
     victory,
 )
+from rules.mechanisms.bombard import BombardmentChosen
+from rules.mechanisms.combat import ShipsRepaired
 from rules.mechanisms.politics import BansLifted, WarDeclared
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
@@ -168,6 +170,9 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         victory.VictoryCitiesCounted: victory.VictoryCitiesCounted(
             power="Germany", held=(("Axis", ("Germany",)), ("Allies", ("Russia",))), met=(),
         ),
+        BombardmentChosen: BombardmentChosen(space="Ukraine", frm="Sea Zone 4",
+                                             ships=ger[:1], rule="AA-2"),
+        ShipsRepaired: ShipsRepaired(ids=ger[:1], rule="PU-4"),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
         ev.DiceCommitted: ev.DiceCommitted(
