@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rules import events as ev
+from rules.messages import own_rule
 from rules.state import GameState
 from rules.turn import hooks
 from rules.turn import registry as reg
@@ -52,7 +53,7 @@ def capture(tx: Tx, space: str, by: str, how: str, rule: str) -> None:
     guns = tuple(u.id for u in s.units_in(space) if u.carried_by is None and not
                  s.friendly(u.owner, by) and ed.units[u.type].abilities.aa_lost_on_capture)
     if guns:
-        tx.emit(ev.UnitsRemoved(ids=guns, reason="destroyed on capture", rule=ed.cite("CC-3")))
+        tx.emit(ev.UnitsRemoved(ids=guns, reason="destroyed on capture", rule=own_rule("CC-3")))
     taken = ev.TerritoryCaptured(space=space, by=by, previous=prev, owner=new_owner, how=how_,
                                  seized=seized, seized_from=seized_from, rule=rule)
     tx.emit(taken)

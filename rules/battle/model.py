@@ -34,6 +34,7 @@ from typing import Literal, NamedTuple
 
 from rules import tech
 from rules.edition import Edition, RuleSet, Technology, UnitType
+from rules.messages import own_rule
 
 __all__ = [
     "AA_HIT", "AIR", "AIR_ONLY", "ANY", "ATT", "ATTACKER", "BOTH_DESTROYED", "CATEGORIES",
@@ -370,7 +371,7 @@ def battle_end(att: Sequence[Kind], dfd: Sequence[Kind], sea: bool) -> Ending | 
     if not att:
         return Ending(DEFENDER, "CC-6A")
     if not sea and all(k.value <= 0 for k in dfd):
-        return Ending(ATTACKER, "GC-10", unarmed_lost=True)
+        return Ending(ATTACKER, own_rule("GC-10"), unarmed_lost=True)
     if sea and all(k.no_combat for k in dfd) and all(k.no_combat for k in att):
         return Ending(STALEMATE, "CC-6A")
     if sea:

@@ -10,6 +10,7 @@ from rules.battle import model as bm
 from rules.battle.forces import value
 from rules.battle.rounds import remove_unarmed
 from rules.board import enemy_units, is_hostile_sea, is_hostile_territory
+from rules.messages import own_rule
 from rules.state import GameState, Unit
 from rules.turn import hooks
 
@@ -75,7 +76,7 @@ def open_battles(tx: Tx, from_position: bool = False) -> None:
         if not any(value(s, u, "defender") > 0 for u in foes) and not blocked:
             # CC-0b; Europe 1940 CC-3: a territory held only by AA guns (and facilities) is
             # entered without combat, and the guns are destroyed, never captured.
-            remove_unarmed(tx, t, power, ed.cite("CC-3"))
+            remove_unarmed(tx, t, power, own_rule("CC-3"))
             if any(ed.units[u.type].abilities.can_capture for u in present):
                 territory.capture(tx, t, power, "no battle", "CC-0b")
             s = tx.state

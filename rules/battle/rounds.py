@@ -41,7 +41,7 @@ from rules.battle.model import AIR_ONLY, CATEGORIES, MAX_ROUNDS, Ending
 from rules.battle.retreat import retreat, retreat_options
 from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder
-from rules.messages import catalogue, msg
+from rules.messages import catalogue, msg, own_rule
 from rules.state import BattleState, GameState, Unit
 
 if TYPE_CHECKING:
@@ -322,7 +322,7 @@ def _end(tx: Tx, b: BattleState, end: Ending) -> None:
                                 rule="CC-6C"))
         b = tx.state.battles[b.space]
     if end.unarmed_lost:
-        remove_unarmed(tx, b.space, b.attacker, s.edition.cite("GC-10", "A-21"))
+        remove_unarmed(tx, b.space, b.attacker, own_rule("GC-10/A-21"))
         b = tx.state.battles[b.space]
     conclude(tx, b, bm.RESULTS[end.result])
 

@@ -25,7 +25,7 @@ from rules.language.names import Names
 from rules.language.reading import FROM, split_all, try_splits
 from rules.language.registry import ORDERS, Arg, Chosen, Hint, OrderSyntax
 from rules.language.units import format_units, parse_units
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.state import BattleState, GameState, Unit
 from rules.turn import registry as reg
 from rules.words import possessive, rule_suffix, unit_list
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
 CONDUCT = "conduct_combat"
+AA_2 = own_rule("AA-2")  # Europe 1940's AA-2 (1941's AA-2 is its AA-1)
 
 # --------------------------------------------------------------------------------------------
 # The order and the event
@@ -58,7 +59,7 @@ class BombardmentChosen(ev.Event):
     space: str
     frm: str
     ships: tuple[int, ...]
-    rule: str = "AA-2"
+    rule: str = AA_2
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,17 +173,17 @@ def decide_bombard(tx: Tx, order: Bombard, dice: Dice) -> None:
         raise IllegalOrder(msg("bombard.every_ship", "R-AMP-05"))
     b = s.battles.get(order.space)
     if b is None or b.sea or not b.amphibious or b.attacker != order.power:
-        raise IllegalOrder(msg("bombard.no_landing", "AA-2", space=order.space,
+        raise IllegalOrder(msg("bombard.no_landing", AA_2, space=order.space,
                                landings=[x.space for x in open_landings(s, order.power)]))
     if b.round > 0 or b.step != "ready":
-        raise IllegalOrder(msg("bombard.too_late", "AA-2", space=order.space))
+        raise IllegalOrder(msg("bombard.too_late", AA_2, space=order.space))
     zones = landing_zones(s, b)
     fought = [z for z in zones if z in s.battles]
     if b.blocked_by is not None or fought:
-        raise IllegalOrder(msg("bombard.sea_battle", "AA-1, AA-2", space=order.space,
+        raise IllegalOrder(msg("bombard.sea_battle", own_rule("AA-1, AA-2"), space=order.space,
                                zone=b.blocked_by or fought[0]))
     if order.frm not in zones:
-        raise IllegalOrder(msg("bombard.not_from", "AA-2", space=order.space, zone=order.frm,
+        raise IllegalOrder(msg("bombard.not_from", AA_2, space=order.space, zone=order.frm,
                                zones=zones))
     ships = ships_in(s, order.power, order.frm)
     chosen: list[int] = []
@@ -190,7 +191,7 @@ def decide_bombard(tx: Tx, order: Bombard, dice: Dice) -> None:
         if utype not in ed.units:
             raise InvalidOrder(msg("bombard.unknown_unit", unit=utype))
         if not bm.bombards(ed, utype):
-            raise IllegalOrder(msg("bombard.cannot", "AA-2", unit=utype,
+            raise IllegalOrder(msg("bombard.cannot", AA_2, unit=utype,
                                    ships=sorted(t for t in ed.units if bm.bombards(ed, t))))
         # Ships already bombarding here first, then free ones, then those of landings to come.
         pool = sorted((u for u in ships if u.type == utype
@@ -198,13 +199,13 @@ def decide_bombard(tx: Tx, order: Bombard, dice: Dice) -> None:
                       key=lambda u: (u.id not in b.bombarding,
                                      any(u.id in x.bombarding for x in s.battles.values()), u.id))
         if n < 1 or n > len(pool):
-            raise IllegalOrder(msg("bombard.too_few", "AA-2", power=order.power, unit=utype,
+            raise IllegalOrder(msg("bombard.too_few", AA_2, power=order.power, unit=utype,
                                    zone=order.frm, have=len(pool), count=n))
         chosen += [u.id for u in pool[:n]]
     others = [i for i in b.bombarding if i in s.units and s.units[i].space != order.frm]
     most = unloaded(s, b)
     if len(others) + len(chosen) > most:  # the limit (checked above: there is one)
-        raise IllegalOrder(msg("bombard.too_many", "AA-2", space=order.space, most=most,
+        raise IllegalOrder(msg("bombard.too_many", AA_2, space=order.space, most=most,
                                others=len(others), count=len(chosen)))
     tx.emit(BombardmentChosen(space=order.space, frm=order.frm, ships=tuple(sorted(chosen))))
 

@@ -235,7 +235,7 @@ class ShipsRepaired(ev.Event):
     """Damaged two-hit ships are repaired outside any battle: in an edition where a hit persists
     after the battle (``RuleSet.battleship_repair`` off: Europe 1940 GC-3, §16.3), in the owner's
     Purchase & Repair beside a friendly operational naval base (PU-4). A mechanism that knows
-    when ships are repaired emits it with ``repair_ships``."""
+    when ships are repaired emits it with ``repair_ships(tx, ids, own_rule("PU-4"))``."""
 
     type: Literal["ShipsRepaired"] = "ShipsRepaired"
     ids: tuple[int, ...]

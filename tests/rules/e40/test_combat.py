@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules import orders as od
 from rules.events import BattleEnded, CasualtiesChosen, DiceRolled, Event, UnitsRemoved
+from rules.messages import own_rule
 from tests.rules.e40._battles import (
     BEACH,
     FR,
@@ -153,7 +154,7 @@ def test_CC_3_territory_held_only_by_AA_guns_taken_without_combat_guns_destroyed
     assert g.units(LAND, FR) == {}
     assert "aa gun" not in g.units(LAND, GER)
     gone = [e for e in evs if isinstance(e, UnitsRemoved)]
-    assert gone and gone[0].rule == "CC-3" and len(gone[0].ids) == 2
+    assert gone and gone[0].rule == own_rule("CC-3") and len(gone[0].ids) == 2
 
 
 def test_GC_10_A_21_defender_left_with_AA_guns_only_loses_them() -> None:
@@ -167,7 +168,7 @@ def test_GC_10_A_21_defender_left_with_AA_guns_only_loses_them() -> None:
     assert ended and ended[0].result == "attacker"
     assert g.owner(LAND) == GER
     assert g.units(LAND, FR) == {}
-    assert [e.rule for e in evs if isinstance(e, UnitsRemoved)][-1] == "GC-10/A-21"
+    assert [e.rule for e in evs if isinstance(e, UnitsRemoved)][-1] == own_rule("GC-10/A-21")
 
 
 def test_CO_1_AA_guns_cannot_capture() -> None:
@@ -287,7 +288,7 @@ def test_GC_3_PU_4_repair_ships_removes_the_damage_and_tells_it() -> None:
     g = e40(GER, "purchase", {SEA: {GER: {"battleship": 1, "cruiser": 1}}},
             damaged={SEA: {GER: {"battleship": 1}}})
     tx = Tx(g.state)
-    repair_ships(tx, [u.id for u in g.state.units_in(SEA)], "PU-4")
+    repair_ships(tx, [u.id for u in g.state.units_in(SEA)], own_rule("PU-4"))
     (e,) = tx.events
     assert isinstance(e, ShipsRepaired) and len(e.ids) == 1
     assert describe(g.state, e) == "Germany's 1 battleship in Sea Zone 112 is repaired (PU-4)."
