@@ -499,3 +499,20 @@ def test_FR_1_the_order_as_players_write_it() -> None:
 
     got = parse("free units 2 infantry, 1 artillery in Paris", names_for("europe1940"))
     assert got == FreeUnits(units={"infantry": 2, "artillery": 1}, space="France")
+
+
+def test_IN_1_the_us_round_3_declaration_comes_before_income_and_objectives() -> None:
+    """IN-1 / §5.4: in round 3 the USA may declare war at the start of its Collect Income,
+    before income and national objectives are worked out: declared, it is at war and collects
+    its objectives (20 + 5) with its 35."""
+    from rules.language.names import names_for
+    from service.language import parse
+
+    g = Game(pos(USA, "mobilize", round=3))
+    g.end()
+    assert g.state.phase == "collect_income" and of(g.events, ev.IncomeCollected) == []
+    evs = g.do(parse("declare war on Germany", names_for("europe1940")), USA)
+    evs += g.end()
+    (o,) = of(evs, ObjectivesPaid)
+    assert [(i, n) for i, n, _ in o.paid] == [("usa_homeland", 20), ("usa_caribbean", 5)]
+    assert [(e.power, e.amount) for e in of(evs, ev.IncomeCollected)] == [(USA, 60)]
