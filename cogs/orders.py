@@ -1,5 +1,5 @@
-"""The turn orders: ``/research``, ``/declare``, ``/buy``, ``/move``, ``/rocket``, ``/place``,
-``/end``, ``/undo``, ``/standing``.
+"""The turn orders: ``/research``, ``/declare``, ``/buy``, ``/repair``, ``/move``, ``/rocket``,
+``/place``, ``/end``, ``/undo``, ``/standing``.
 
 Each command is the same line of the order language the local table reads; the service checks
 that the person holds the power whose turn it is, and the rules check the order.
@@ -49,6 +49,26 @@ class OrdersCog(commands.Cog):
     @app_commands.describe(units="e.g. 3 infantry, 1 tank — or: clear")
     async def buy(self, interaction: discord.Interaction[Any], units: str) -> None:
         await play(interaction, f"buy {units}")
+
+    @ac.completes("repair")
+    @app_commands.command(
+        name="repair", description="Remove damage markers from your facility (1 IPC each)"
+    )
+    @app_commands.rename(where="in")
+    @app_commands.describe(
+        facility="e.g. major ic, air base, naval base",
+        where="The territory of your damaged facility",
+        markers="How many damage markers to remove (default: all of them)",
+    )
+    async def repair(
+        self,
+        interaction: discord.Interaction[Any],
+        facility: str,
+        where: str,
+        markers: app_commands.Range[int, 1, 20] | None = None,
+    ) -> None:
+        count = f"{markers} " if markers else ""
+        await play(interaction, f"repair {count}{facility} in {where}")
 
     @ac.completes("move")
     @app_commands.command(

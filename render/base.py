@@ -694,7 +694,7 @@ def _state_entries(edition: Edition) -> list[_Entry]:
     f = _key_font()
     boat = next((t for t, u in edition.units.items() if u.abilities.transport_capacity), None)
     land = next((t for t, u in edition.units.items() if u.domain == "land"
-                 and not u.abilities.factory), "infantry")
+                 and not u.abilities.fixed), "infantry")
     two_hits = next((t for t, u in edition.units.items() if u.hits > 1), None)
     samples: list[tuple[Item, str]] = [
         (Chip("", land, 3, spent=True), "can't move again this turn")]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from rules import tech
+from rules import facilities, tech
 from rules.edition import Edition
 from rules.messages import Msg, catalogue, msg, own_rule
 from rules.state import GameState, Unit
@@ -259,8 +259,9 @@ def utype(s: GameState, u: Unit) -> str:
 
 
 def full_move(s: GameState, u: Unit) -> int:
-    """The unit's move this turn, after weapons developments (Long-Range Aircraft, R-TEC-05)."""
-    return tech.move(s, u.owner, u.type)
+    """The unit's move this turn, after weapons developments (Long-Range Aircraft, R-TEC-05)
+    and with a base's bonus (Europe 1940 CM-21, CM-22)."""
+    return tech.move(s, u.owner, u.type) + facilities.move_bonus(s, u)
 
 
 def remaining(s: GameState, u: Unit) -> int:

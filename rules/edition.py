@@ -95,6 +95,12 @@ class Abilities(_Frozen):
     not_on_islands: bool = False  # M-8 / MO-6: complexes
     coastal_only: bool = False  # MO-6: naval base
 
+    @property
+    def fixed(self) -> bool:
+        """A piece that never moves, fights nor is lost, and changes hands with its territory:
+        an industrial complex (UL-4) or another facility (FA-1, FA-3)."""
+        return self.factory or self.facility
+
 
 class UnitType(_Frozen):
     """One unit type of an edition."""

@@ -164,7 +164,7 @@ def _land_ok(state: GameState, power: str, utype: str, space: str) -> None:
         raise IllegalOrder(msg("edits.no_owner", space=space))
     if not state.friendly(owner, power):
         raise IllegalOrder(msg("edits.enemy_land", space=space, owner=owner, power=power))
-    if ut.abilities.factory and owner != power:
+    if ut.abilities.fixed and owner != power:
         raise IllegalOrder(msg("edits.complex_owner", "UL-4", unit=utype, owner=owner,
                                space=space, power=power))
 
@@ -309,8 +309,8 @@ def _owner(
     reowned: list[tuple[int, str]] = []
     for u in state.units_in(c.space):
         ab = ed.units[u.type].abilities
-        if ab.factory or ab.anti_air:
-            reowned.append((u.id, c.power))  # they change hands with the territory (UL-4)
+        if ab.fixed or ab.anti_air:
+            reowned.append((u.id, c.power))  # they change hands with the territory (UL-4, FA-3)
         elif not state.friendly(u.owner, c.power):
             raise IllegalOrder(msg("edits.enemies_there", owner=u.owner, space=c.space,
                                    power=c.power))

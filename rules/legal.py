@@ -150,7 +150,7 @@ def _groups(s: GameState, power: str) -> dict[tuple[str, str, bool], list[Unit]]
         # Cargo loaded this phase is stopped but may still offload (UT-8, CM-28).
         if u.stopped and not (aboard and u.assault is None):
             continue
-        if ut.abilities.factory or (board.remaining(s, u) <= 0 and ut.domain != "land"):
+        if ut.abilities.fixed or (board.remaining(s, u) <= 0 and ut.domain != "land"):
             continue
         if noncombat and ut.domain != "air" and (u.combat_moved or u.fought):
             continue  # NC-1
@@ -333,8 +333,8 @@ def _place_candidates(s: GameState, power: str) -> Iterator[od.Order]:
         spaces.extend(sorted(z for z in ed.neighbours[f] if ed.is_sea(z)))
     for name in sorted(s.purchase):
         where = spaces
-        if ed.units[name].abilities.factory:
-            where = production.new_factory_sites(s, power)  # R-PLC-03
+        if ed.units[name].abilities.fixed:
+            where = production.new_factory_sites(s, power, name)  # R-PLC-03, MO-6
         for space in dict.fromkeys(where):
             yield od.Place(power=power, units={name: 1}, space=space)
 

@@ -16,7 +16,7 @@ from rules import orders as od
 from rules import tech
 from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder, InvalidOrder
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.state import GameState, Unit
 from rules.turn import hooks
 from rules.words import counted, plural
@@ -64,7 +64,7 @@ def _select(s: GameState, power: str, frm: str, utype_name: str, n: int,
         if not cands:
             mine: dict[str, int] = {}
             for u in s.units_in(frm):
-                if u.owner == power and not s.edition.units[u.type].abilities.factory:
+                if u.owner == power and not s.edition.units[u.type].abilities.fixed:
                     mine[u.type] = mine.get(u.type, 0) + 1
             raise IllegalOrder(msg("move.none_there", power=power, unit=utype_name, space=frm,
                                    units=mine))
@@ -95,6 +95,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             raise InvalidOrder(msg("move.not_positive", count=n, unit=name))
         if ed.units[name].abilities.factory:
             raise IllegalOrder(msg("move.factory", "UL-4"))
+        if ed.units[name].abilities.fixed:
+            raise IllegalOrder(msg("move.facility", own_rule("FA-1"), unit=name))
         if ed.units[name].abilities.anti_air and phase == COMBAT:
             raise IllegalOrder(msg("move.aa_in_combat", "R-AAG-02", unit=name))
     for rule in hooks.move_rules():  # what the move declares for a mechanism
@@ -754,6 +756,7 @@ catalogue("en", "move", {
     "unknown_unit": "Unknown unit {unit!r}.",
     "not_positive": "Counts must be positive: {count} {unit}.",
     "factory": "Industrial complexes cannot move ({rule}).",
+    "facility": "{unit:capitalize} cannot move: facilities stay where they were placed ({rule}).",
     "aa_in_combat": "{unit:capitalize}s move only into friendly territories, never into enemy or "
                     "neutral ones, and are landed only on friendly coasts ({rule}): move them in "
                     "Non-combat Movement.",

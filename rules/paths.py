@@ -155,7 +155,7 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                     continue
                 if blitz and occupied:
                     still = sorted({x.type for x in occupied
-                                    if ed.units[x.type].abilities.factory
+                                    if ed.units[x.type].abilities.fixed
                                     or ed.units[x.type].abilities.anti_air})
                     alone = still if len(still) == len({x.type for x in occupied}) else []
                     bad = msg("paths.blitz_occupied", "CM-26, R-ARM-03, A-05", space=sp,

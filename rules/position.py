@@ -168,12 +168,15 @@ class PartKey:
     the part, ``rules.turn.registry.part(..., keys=...)``): ``read(edition, value)`` is the
     key's value with names resolved (raise ``InvalidOrder`` for a bad one), ``build(edition,
     part, value)`` the part of a game started with it, and ``write(state)`` what 'state'
-    prints under it (None: the key is left out, as in an edition without the mechanism)."""
+    prints under it (None: the key is left out, as in an edition without the mechanism);
+    ``check(state)``, if given, refuses (raise ``InvalidOrder``) a game started with the key
+    whose other keys contradict it (damage on a facility the position does not have)."""
 
     key: str
     read: Callable[[Edition, Any], Any]
     build: Callable[[Edition, Any, Any], Any]
     write: Callable[[GameState], Any]
+    check: Callable[[GameState], None] | None = None
 
 
 _PART_KEYS: dict[str, tuple[type, PartKey]] = {}
@@ -671,9 +674,10 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
                     placed[placed.index(u)] = replace(u, damage=1)
         for u in placed:
             units[u.id] = u
-    # Industrial complexes belong to whoever controls their territory (UL-4).
+    # Industrial complexes and other facilities belong to whoever controls their territory
+    # (UL-4, FA-3).
     for uid, u in list(units.items()):
-        if ed.units[u.type].abilities.factory:
+        if ed.units[u.type].abilities.fixed:
             o = owners.get(u.space)
             if o is not None and o != u.owner:
                 units[uid] = replace(u, owner=o)
@@ -704,6 +708,9 @@ def build_start(ed: Edition, options: Iterable[str], pos: dict[str, Any] | None)
     for name_, (cls, hold) in _HOLDERS.items():
         if name_ in held:
             start = start.with_part(hold.build(ed, start.part(cls), held[name_]))
+    for k, (_, spec) in _PART_KEYS.items():
+        if k in pos and spec.check is not None:
+            spec.check(start)
     return start
 
 

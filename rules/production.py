@@ -4,6 +4,7 @@ R-PLC-01..05). Queries only, used by purchase, mobilization, movement and the ai
 
 from __future__ import annotations
 
+from rules import facilities
 from rules.state import GameState
 
 UNLIMITED = 10**6  # production of an original complex in Classic (R-PLC-04)
@@ -29,8 +30,14 @@ def factory_capacity(s: GameState, factory: str, power: str) -> int | None:
 
     1941 (MB-2): the territory's value. Classic (R-PLC-04): a complex the power had at the
     start of the game (printed on the board in its own territory) is unlimited; a new or
-    captured one takes the territory's value, at least ``min_factory_capacity`` (1).
+    captured one takes the territory's value, at least ``min_factory_capacity`` (1). A complex
+    with a production of its own (Europe 1940 MO-2: major 10, minor 3) places that many less its
+    damage markers, nothing once the damage reaches it.
     """
+    made = facilities.production(s, factory)
+    if made is not None:
+        _kind, production, damage = made
+        return max(production - damage, 0)
     ed = s.edition
     rs = s.ruleset()
     sp = ed.spaces[factory]
@@ -54,16 +61,11 @@ def hostile_for_placement(s: GameState, zone: str, power: str) -> bool:
     return any(s.enemy(u.owner, power) for u in s.units_in(zone))
 
 
-def new_factory_sites(s: GameState, power: str) -> list[str]:
-    """Where a new industrial complex may go (R-PLC-03): a territory the power has owned since
-    the start of its turn (not conquered this turn) that has no complex yet."""
-    ed = s.edition
-    with_factory = {u.space for u in s.units.values() if ed.units[u.type].abilities.factory}
-    return sorted(
-        t for t, o in s.owners.items()
-        if o == power and s.turn_start_owners.get(t) == power and t not in s.captured_this_turn
-        and t not in with_factory
-    )
+def new_factory_sites(s: GameState, power: str, facility: str) -> list[str]:
+    """Where a new industrial complex (R-PLC-03) or another facility (MO-6, FA-4) may go: a
+    territory the power has owned since the start of its turn (not conquered this turn) without
+    one of its kind, meeting the type's own conditions (``rules.facilities.site_problem``)."""
+    return facilities.sites(s, power, facility)
 
 
 def aa_guns(s: GameState, space: str) -> int:

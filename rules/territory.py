@@ -100,8 +100,9 @@ def _ev_captured(s: GameState, e: ev.TerritoryCaptured) -> GameState:
     units = dict(s.units)
     for uid, u in s.units.items():
         ab = s.edition.units[u.type].abilities
-        # Complexes and antiaircraft guns change hands with their territory (UL-4, R-AAG-04).
-        if u.space == e.space and (ab.factory or ab.anti_air) and u.carried_by is None:
+        # Complexes, other facilities and antiaircraft guns change hands with their territory
+        # (UL-4, FA-3, R-AAG-04).
+        if u.space == e.space and (ab.fixed or ab.anti_air) and u.carried_by is None:
             units[uid] = replace(u, owner=e.owner)
     return replace(
         s,

@@ -18,6 +18,7 @@ from rules import events as ev
 from rules.battle.retreat import retreat_split
 from rules.decisions import Pending
 from rules.engine import evolve, phase_name
+from rules.facilities import damage_table
 from rules.messages import Msg, msg
 from rules.position import held_apart
 from rules.state import GameState
@@ -492,6 +493,10 @@ def status_lines(state: GameState) -> list[str]:
         lines.append("Damaged: " + "; ".join(
             f"{p}'s {format_units(_count_ids(state, (u.id for u in g)))} in {sp}"
             for (sp, p), g in itertools.groupby(damaged, key=lambda u: (u.space, u.owner))) + ".")
+    marked = damage_table(state)  # facilities' damage markers (FA-5)
+    if marked:
+        lines.append("Facility damage: " + "; ".join(
+            f"{f} in {t} {n}" for t, by in marked.items() for f, n in by.items()) + ".")
     owed = [(p, state.debts[p]) for p in ed.turn_order if state.debts.get(p)]
     if owed:
         lines.append("Owed to the bank (from its next income): "

@@ -89,7 +89,8 @@ def test_the_full_document_writes_every_part_and_reads_it_back_exactly() -> None
                             "declared": {"loading": [], "window": False},
                             "victory_watch": {"held": []}, "convoys": {"loss": 0},
                             "bonuses": {"used": []}, "liberations": {"owed": []},
-                            "objectives": {"paid": 0}}
+                            "objectives": {"paid": 0},
+                            "damage": {"markers": []}}
     assert codec.state_from_json(doc) == s
     fired = s.with_part(RocketMarks(fired=True))
     doc = _doc(fired)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from rules import tech
+from rules import board
 from rules.battle import model as bm
 from rules.battle.casualties import (
     best_total,
@@ -36,7 +36,7 @@ from rules.words import agree, counted
 
 def movement_left(s: GameState, u: Unit) -> int:
     """Spaces ``u`` may still move this turn (CM-14: air units' budget spans both phases)."""
-    return max(tech.move(s, u.owner, u.type) - u.moved, 0)
+    return max(board.full_move(s, u) - u.moved, 0)
 
 
 def worth_now(s: GameState, u: Unit) -> tuple[int, int]:

@@ -142,7 +142,7 @@ def _check_units(ed: Edition, units: Mapping[str, int], who: str) -> dict[str, i
         if n < 0:
             raise InvalidOrder(msg("odds.bad_count", count=n, unit=t, side=who))
         ut = ed.units[t]
-        if ut.abilities.factory:
+        if ut.abilities.fixed:
             raise InvalidOrder(msg("odds.no_part", ut.rule, unit=t))
         if n and who == "attacker" and ut.abilities.anti_air:
             raise InvalidOrder(msg("odds.never_attacks", ut.rule, unit=t))
@@ -350,7 +350,7 @@ def game_developments(s: GameState, space: str | None = None
     elif space is not None:
         mine = ed.side_of(attacker)
         for u in s.units_in(space):
-            if ed.side_of(u.owner) != mine and not ed.units[u.type].abilities.factory:
+            if ed.side_of(u.owner) != mine and not ed.units[u.type].abilities.fixed:
                 counts[u.owner] = counts.get(u.owner, 0) + 1
     defender: str | None = None
     if counts:

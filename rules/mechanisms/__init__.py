@@ -6,6 +6,7 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
     bombard,
     combat,
     convoys,
+    facilities,
     game,
     income,
     liberation,

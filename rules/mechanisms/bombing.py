@@ -46,6 +46,7 @@ from rules.battle.forces import dice_per_unit
 from rules.decisions import Owed, Pending
 from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder, InvalidOrder
+from rules.facilities import add_damage, facility_damage
 from rules.language import orders as move_language
 from rules.language.names import Names
 from rules.language.reading import lead_name
@@ -649,17 +650,6 @@ def default_assignment(s: GameState, space: str) -> dict[str, od.Units]:
         out.setdefault(f, {})
         out[f][u.type] = out[f].get(u.type, 0) + 1
     return dict(sorted(out.items(), key=lambda kv: _target_rank(s, kv[0])))
-
-
-def facility_damage(s: GameState, space: str, ftype: str) -> int:
-    """The damage the facility of ``ftype`` in ``space`` has now (BR-10)."""
-    return 0  # TEMPORARY: rules.facilities keeps it
-
-
-def add_damage(tx: Tx, space: str, ftype: str, markers: int, rule: str) -> int:
-    """TEMPORARY: rules.facilities.add_damage."""
-    cap = tx.state.edition.units[ftype].abilities.max_damage
-    return max(0, min(markers, cap - facility_damage(tx.state, space, ftype)))
 
 
 def raid_over(tx: Tx, space: str, note: str) -> None:

@@ -15,7 +15,7 @@ from rules import orders as od
 from rules.dice import Dice
 from rules.edition import Edition
 from rules.errors import IllegalOrder, InvalidOrder
-from rules.messages import catalogue, msg
+from rules.messages import catalogue, msg, own_rule
 from rules.state import GameState, Unit
 from rules.turn import registry as reg
 from rules.words import counted
@@ -23,6 +23,8 @@ from rules.words import counted
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
+from rules.facilities import production, site_problem
+from rules.mechanisms.facilities import upgrade
 from rules.mechanisms.purchase import purchase_cost
 from rules.production import (
     aa_guns,
@@ -48,7 +50,7 @@ def decide_place(tx: Tx, order: od.Place) -> None:
             raise IllegalOrder(msg("mobilize.not_bought", ed.cite("PU-4"), power=p,
                                    have=s.purchase.get(u, 0), unit=u, count=n,
                                    waiting=dict(s.purchase)))
-    if any(ed.units[u].abilities.factory for u in order.units):
+    if any(ed.units[u].abilities.fixed for u in order.units):
         _place_factory(tx, order)
         return
     factories = eligible_factories(s, p)
@@ -83,6 +85,12 @@ def decide_place(tx: Tx, order: od.Place) -> None:
             raise IllegalOrder(msg("mobilize.hostile_zone", ed.cite("MB-4"), space=space))
     total = sum(order.units.values())
     payer = max(payers, key=lambda f: cap_left(s, f))
+    made = production(s, payer)
+    if made is not None and cap_left(s, payer) < total:
+        kind, most, damage = made
+        raise IllegalOrder(msg("mobilize.cap_production", own_rule("MO-2"), space=payer,
+                               complex=kind, left=max(cap_left(s, payer), 0), production=most,
+                               damage=damage, placed=s.placed.get(payer, 0)))
     if cap_left(s, payer) < total:
         raise IllegalOrder(msg("mobilize.cap", ed.cite("MB-2"), space=payer,
                                left=max(cap_left(s, payer), 0), value=ed.value(payer),
@@ -123,29 +131,33 @@ def decide_place(tx: Tx, order: od.Place) -> None:
 
 
 def _place_factory(tx: Tx, order: od.Place) -> None:
-    """A new industrial complex (R-PLC-03): in a territory owned since the start of the turn,
-    one per territory; it produces from the power's next turn."""
+    """A new industrial complex (R-PLC-03) or other facility (MO-6, FA-4): in a territory
+    owned since the start of the turn, one of each kind per territory, where its type allows
+    (``rules.facilities.site_problem``); a new complex produces from the power's next turn. A
+    facility uses no complex's production (MO-6); the complex upgrade turns the minor complex
+    there into a major one (§15.2, ``rules.mechanisms.facilities``)."""
     s = tx.state
     ed = s.edition
     p = order.power
     space = order.space
-    kinds = [u for u in order.units if ed.units[u].abilities.factory]
+    kinds = [u for u in order.units if ed.units[u].abilities.fixed]
+    kind = kinds[0]
+    ab = ed.units[kind].abilities
     if len(order.units) > 1 or sum(order.units.values()) > 1:
-        raise IllegalOrder(msg("mobilize.complex_alone", "R-PLC-03", unit=kinds[0], space=space))
-    sites = new_factory_sites(s, p)
-    if space not in sites:
-        if ed.is_sea(space):
-            why = msg("mobilize.site_at_sea")
-        elif any(ed.units[u.type].abilities.factory for u in s.units_in(space)):
-            why = msg("mobilize.site_has_one")
-        elif s.owners.get(space) != p:
-            why = msg("mobilize.site_not_owned", power=p)
-        else:
-            why = msg("mobilize.site_not_held", power=p)
-        raise IllegalOrder(msg("mobilize.complex_site", "R-PLC-03", power=p, unit=kinds[0],
+        raise IllegalOrder(msg("mobilize.complex_alone", "R-PLC-03", unit=kind, space=space))
+    why = site_problem(s, p, kind, space)
+    if why is not None:
+        if ab.facility:
+            raise IllegalOrder(msg("facilities.site", own_rule("MO-6, FA-4"), power=p, unit=kind,
+                                   space=space, why=why))
+        raise IllegalOrder(msg("mobilize.complex_site", "R-PLC-03", power=p, unit=kind,
                                space=space, why=why))
-    tx.emit(ev.UnitsPlaced(power=p, space=space, units=((s.next_id, kinds[0], None),),
-                           factory=space))
+    if ab.upgrades:
+        upgrade(tx, p, space, kind)
+        return
+    # A facility of an edition with facilities takes no complex's production (MO-6).
+    tx.emit(ev.UnitsPlaced(power=p, space=space, units=((s.next_id, kind, None),),
+                           factory="" if ab.facility else space))
 
 
 def _waiting_fighters(s: GameState, power: str) -> dict[str, int]:
@@ -239,8 +251,8 @@ def _could_place(s: GameState, utype: str) -> bool:
     ed = s.edition
     ut = ed.units[utype]
     p = s.power
-    if ut.abilities.factory:
-        return bool(new_factory_sites(s, p))
+    if ut.abilities.fixed:
+        return bool(new_factory_sites(s, p, utype))
     for f in eligible_factories(s, p):
         if cap_left(s, f) <= 0:
             continue
@@ -277,7 +289,8 @@ def _ev_placed(s: GameState, e: ev.UnitsPlaced) -> GameState:
         purchase[utype] -= 1
         if purchase[utype] == 0:
             del purchase[utype]
-        placed[e.factory] = placed.get(e.factory, 0) + 1
+        if e.factory:  # a facility placed uses no production (MO-6)
+            placed[e.factory] = placed.get(e.factory, 0) + 1
         nid = max(nid, uid + 1)
     marks = s.marks
     if any(s.edition.units[t].abilities.factory for _, t, _c in e.units):
@@ -314,6 +327,14 @@ def _cap(p: Mapping[str, Any]) -> str:
             f"it included ({p['rule']}).")
 
 
+def _cap_production(p: Mapping[str, Any]) -> str:
+    damage = f", less {p['damage']} damage" if p["damage"] else ""
+    placed = f"; {p['placed']} placed already" if p["placed"] else ""
+    return (f"{p['space']} can place {counted(p['left'], 'more unit', 'more units')} this turn: "
+            f"its {p['complex']} produces {p['production']} units a turn{damage}{placed}, sea "
+            f"zones next to it included ({p['rule']}).")
+
+
 def _unplaced(p: Mapping[str, Any]) -> str:
     fate = ("to give them up: units not placed are lost, without refund" if p["lost"]
             else "to return them to the box with a refund")
@@ -346,6 +367,7 @@ catalogue("en", "mobilize", {
                     "units ({rule}). Units that cannot be placed are lost at the end of the phase "
                     "(R-PLC-08).",
     "cap": _cap,
+    "cap_production": _cap_production,
     "no_carrier_room": "No room for a new fighter in {space}: it needs a carrier of "
                        "{power:possessive} own with a free slot there, new ones included ({rule}; "
                        "not an ally's, MN-7).",

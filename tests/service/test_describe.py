@@ -6,6 +6,7 @@ import pytest
 
 from rules import events as ev
 from rules.engine import new_game, replay
+from rules.facilities import ComplexDowngraded, FacilityDamaged
 from rules.mechanisms import (
     bombing,
     convoys,
@@ -18,6 +19,7 @@ from rules.mechanisms import (
 )
 from rules.mechanisms.bombard import BombardmentChosen
 from rules.mechanisms.combat import ShipsRepaired
+from rules.mechanisms.facilities import ComplexUpgraded, FacilityRepaired
 from rules.mechanisms.politics import BansLifted, WarDeclared
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.mechanisms.withdrawal import SubmarinesWithdrew
@@ -173,6 +175,21 @@ def samples(s: GameState) -> dict[type, ev.Event]:
         BombardmentChosen: BombardmentChosen(space="Ukraine", frm="Sea Zone 4",
                                              ships=ger[:1], rule="AA-2"),
         ShipsRepaired: ShipsRepaired(ids=ger[:1], rule="PU-4"),
+        FacilityDamaged: FacilityDamaged(
+            space="Germany", facility="major industrial complex", owner="Germany", markers=8,
+            added=5, total=20, cap=20, rule="BR-10",
+        ),
+        ComplexDowngraded: ComplexDowngraded(
+            space="Germany", unit=ger[0], frm="major industrial complex",
+            to="minor industrial complex", damage=6, removed=4,
+        ),
+        FacilityRepaired: FacilityRepaired(
+            power="Germany", space="Germany", facility="air base", markers=3, cost=3, left=1,
+        ),
+        ComplexUpgraded: ComplexUpgraded(
+            power="Germany", space="Germany", unit=ger[0], upgrade="industrial complex upgrade",
+            frm="minor industrial complex", to="major industrial complex", production=10,
+        ),
         ev.GameWon: ev.GameWon(side="Axis", rule="V-1", capitals=("Moscow", "London")),
         ev.StandingOrderSet: ev.StandingOrderSet(power="Germany", order=("infantry", "tank")),
         ev.DiceCommitted: ev.DiceCommitted(
