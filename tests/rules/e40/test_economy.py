@@ -463,7 +463,8 @@ def test_CAP_3_CAP_4_CAP_5_FR_1_liberating_paris() -> None:
     evs = g.do(FreeUnits(units={"infantry": 2, "artillery": 1}, space="France"), FRA)
     (placed,) = of(evs, FreeUnitsPlaced)
     assert placed.cost == 10
-    assert g.units("France", FRA) == {"major industrial complex": 1, "infantry": 2,
+    # CO-4/LI-1: the major complex Germany held is taken back as a minor one
+    assert g.units("France", FRA) == {"minor industrial complex": 1, "infantry": 2,
                                       "artillery": 1}
     assert ("France placed free units in France: 2 infantry, 1 artillery (10 IPCs of the "
             "liberation bonus, FR-1).") in lines(g, evs)
@@ -485,7 +486,7 @@ def test_FR_1_once_per_game_and_the_referees_default() -> None:
     (answer,) = [o for o in default_orders(g.state) if isinstance(o, FreeUnits)]
     assert answer == FreeUnits(power=FRA, units={"infantry": 4}, space="France")
     g.do(answer)
-    assert g.units("France", FRA) == {"major industrial complex": 1, "infantry": 4}
+    assert g.units("France", FRA) == {"minor industrial complex": 1, "infantry": 4}
     g = Game({**p, "used_bonuses": ["fr_liberation"]})
     g.move({"infantry": 1}, "Normandy Bordeaux", "France")
     evs = g.end()
