@@ -10,6 +10,7 @@ from rules import orders as od
 from rules.defaults import default_orders
 from rules.engine import pending
 from rules.events import DiceRolled, UnitsRemoved
+from rules.facilities import facility_damage
 from rules.legal import legal_orders
 from rules.mechanisms import bombing, interception
 from rules.mechanisms.bombing import Bomb
@@ -317,9 +318,32 @@ def test_BR_10_caps_20_6_6() -> None:
     fly(g, bombers=4)
     g.end()
     g.script(6, 6, 6, 6, 6, 6, 6, 6)  # 4 x (6+2) = 32 rolled
-    g.do(Bomb(space=UK))
+    text = said(g, Bomb(space=UK, targets={"major industrial complex": {"strategic bomber": 4}}))
     raid = [e for e in g.events if isinstance(e, bombing.RaidResolved)][-1]
     assert raid.damage == 20
+    assert facility_damage(g.state, UK, "major industrial complex") == 20
+    assert g.json["damage"] == {UK: {"major industrial complex": 20}}
+    assert any("20" in line and "major industrial complex" in line for line in text), text
+
+
+def test_BR_10_damage_already_there_counts_toward_the_cap() -> None:
+    """An air base with 4 damage takes 2 more of the 9 rolled (cap 6); the rest is lost."""
+    g = setup(bombers=1, tactical=1, damage={UK: {"air base": 4}})
+    fly(g, bombers=1, tactical=1)
+    g.end()
+    g.script(6, 6, 3, 4)  # no hits; 3+2 and 4
+    g.do(Bomb(space=UK, targets={"air base": {"strategic bomber": 1, "tactical bomber": 1}}))
+    raid = [e for e in g.events if isinstance(e, bombing.RaidResolved)][-1]
+    assert raid.damage == 2
+    assert g.json["damage"] == {UK: {"air base": 6}}
+
+
+def test_BR_7_the_referee_leaves_a_facility_at_its_cap_for_one_that_takes_damage() -> None:
+    g = setup(bombers=2, damage={UK: {"major industrial complex": 20}})
+    fly(g, bombers=2)
+    g.end()
+    assert default_orders(g.state) == [Bomb(power=GER, space=UK, targets={
+        "air base": {"strategic bomber": 2}})]
 
 
 def test_BR_11_raiders_do_nothing_else_and_fly_home() -> None:
