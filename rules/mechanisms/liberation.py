@@ -45,7 +45,9 @@ if TYPE_CHECKING:
 # The phases in which a territory can be liberated: their end waits for the free units.
 PHASES = ("combat_move", "conduct_combat")
 
-FREE_UNITS = Owed("free units", verb="free")
+# Offered as a menu: the owing seat may answer out of its turn (FR-1: "immediately").
+FREE_UNITS = Owed("free units", verb="free", menu=True)
+MENU = 25  # Discord's limit on a select's options
 
 
 class FreeUnits(od.Order):
@@ -217,9 +219,42 @@ for _phase in PHASES:
     _handler.busy.append(lambda s: bool(owed(s)))
 
 
+def choices(ed: Edition, b: LiberationBonus, limit: int = MENU) -> list[od.Units]:
+    """The choices a menu offers (at most ``limit``): the referee's default first, then every
+    selection to which no allowed unit can be added (nothing left on the table), dearest
+    first, then the most units, then by name. Any other selection is still an order."""
+    kinds = allowed(ed, b)
+    cost = {k: ed.units[k].cost or 0 for k in kinds}
+    cheapest = min(cost.values(), default=0)
+    found: list[od.Units] = []
+
+    def walk(i: int, left: int, picked: dict[str, int]) -> None:
+        if len(found) >= 400:  # far more than a menu shows; the order takes any selection
+            return
+        if i == len(kinds):
+            if picked and left < cheapest:
+                found.append(dict(picked))
+            return
+        k = kinds[i]
+        for n in range(left // cost[k], -1, -1) if cost[k] else (0,):
+            if n:
+                picked[k] = n
+            walk(i + 1, left - n * cost[k], picked)
+            picked.pop(k, None)
+
+    walk(0, b.value, {})
+    first = default_choice(ed, b)
+    found.sort(key=lambda u: (-sum(cost[k] * n for k, n in u.items()), -sum(u.values()),
+                              sorted(u.items())))
+    out = [first] if first else []
+    out += [u for u in found if u != first]
+    return out[:limit]
+
+
 def _candidates(s: GameState, power: str) -> Iterator[od.Order]:
     for b in owed(s):
-        yield FreeUnits(power=b.power, units=default_choice(s.edition, b), space=b.territory)
+        for units in choices(s.edition, b):
+            yield FreeUnits(power=b.power, units=units, space=b.territory)
 
 
 for _phase in PHASES:
@@ -256,6 +291,7 @@ FREE = ORDERS.register(OrderSyntax[od.Order](
     words=("free",),
     rank=135,
     makes=(FreeUnits,),
+    write=lambda o: f"free units {format_units(o.units)} in {o.space}",
     needs=lambda r: bool(r.liberation_bonuses),  # Europe 1940 FR-1
     example=lambda b: (f"free units 2 {plural(b.cheap)}, 1 {b.second} in {b.home}",
                        f"/free units:2 {plural(b.cheap)}, 1 {b.second} in:{b.home}"),
