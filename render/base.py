@@ -717,7 +717,7 @@ def _state_entries(edition: Edition) -> list[_Entry]:
         (Marker("battle"), "battle to fight"),
     ]
     samples += [(Marker(m.glyph), m.legend) for m in hooks.markers()
-                if m.shown(edition.rules.rules)]
+                if m.shown(edition)]
     samples.append((Marker("captured", ""), "taken this turn"))
     out: list[_Entry] = []
     for item, text in samples:

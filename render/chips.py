@@ -302,6 +302,8 @@ def _draw_marker(draw: ImageDraw.ImageDraw, marker: Marker, box: Rect, u: float,
         _burst(draw, cx, cy, r)
     elif marker.kind == "target":
         _target(draw, cx, cy, r)
+    elif marker.kind == "repelled":
+        _repelled(draw, cx, cy, r)
     else:
         _flag(draw, cx, cy, r, colours.get(marker.power, _GREY).ink)
 
@@ -314,6 +316,19 @@ def _target(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
     draw.ellipse((cx - r / 2.4, cy - r / 2.4, cx + r / 2.4, cy + r / 2.4), fill=theme.BATTLE)
     draw.line([(cx - r, cy), (cx + r, cy)], fill=theme.BATTLE, width=w)
     draw.line([(cx, cy - r), (cx, cy + r)], fill=theme.BATTLE, width=w)
+
+
+def _repelled(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """An attack on a neutral failed (Europe 1940 UN-5): the rulebook's upside-down control
+    marker, a dark disc with a pennant hanging down from its pole."""
+    ink = theme.NEUTRAL_ARMY.text
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255), outline=ink,
+                 width=max(1, round(r / 6)))
+    pole = cx + r * 0.35
+    draw.line([(pole, cy - r * 0.62), (pole, cy + r * 0.62)], fill=ink,
+              width=max(1, round(r / 5)))
+    draw.polygon([(pole, cy + r * 0.62), (cx - r * 0.62, cy + r * 0.3), (pole, cy - r * 0.02)],
+                 fill=ink)
 
 
 def _flag(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float,

@@ -975,4 +975,4 @@ hooks.apart(hooks.Apart(
 
 # The map: a target where declared raiders wait for their raid.
 hooks.marker(hooks.MapMarker(glyph="target", legend="bombing raid to fight", spaces=targets_left,
-                             shown=lambda rules: rules.strategic_bombing))
+                             shown=lambda ed: ed.rules.rules.strategic_bombing))

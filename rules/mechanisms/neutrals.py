@@ -474,6 +474,16 @@ def _map_look(s: GameState) -> dict[str, hooks.NeutralLook]:
 hooks.neutral_look(_map_look)
 
 
+def repelled(s: GameState) -> list[str]:
+    """The neutrals standing after an attack on them failed (UN-5): the map marks each with an
+    upside-down control marker, as the rulebook does."""
+    return [t for t in s.part(Neutrals).failed if standing(s, t)] if governs(s) else []
+
+
+hooks.marker(hooks.MapMarker(glyph="repelled", legend="neutral that repelled an attack",
+                             spaces=repelled, shown=lambda ed: bool(printed(ed))))
+
+
 def _check(s: GameState, order: od.Move) -> None:
     """FN-3: only land units that can capture take a friendly neutral (LU-2); an order of land
     units alone without one is refused (aircraft are refused on their way, NC-5)."""

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from rules import orders as od
     from rules.decisions import Owed, Pending
     from rules.dice import Dice
-    from rules.edition import RuleSet
+    from rules.edition import Edition
     from rules.messages import Msg
     from rules.state import GameState
     from rules.turn.tx import Tx
@@ -314,12 +314,12 @@ def apart_rolls() -> tuple[Apart, ...]:
 class MapMarker:
     """A marker the map draws in each space where a mechanism has something left to do:
     ``glyph`` names the drawing (``render.chips``), ``legend`` its line in the map's key,
-    ``spaces(state)`` where it stands, ``shown(rules)`` whether an edition ever shows it."""
+    ``spaces(state)`` where it stands, ``shown(edition)`` whether an edition ever shows it."""
 
     glyph: str
     legend: str
     spaces: Callable[[GameState], Iterable[str]]
-    shown: Callable[[RuleSet], bool]
+    shown: Callable[[Edition], bool]
 
 
 _MARKERS: list[MapMarker] = []

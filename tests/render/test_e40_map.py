@@ -14,7 +14,7 @@ from PIL import Image, ImageChops
 
 from render import theme
 from render.base import LEGEND_HEIGHT, BaseLayer, _legend_entries, base_layer
-from render.chips import NEUTRAL_ARMY, Chip, map_items, stacks
+from render.chips import NEUTRAL_ARMY, Chip, Marker, map_items, stacks
 from render.geo import Geometry, geometry_for
 from render.map import at_war_with, render_map
 from render.placement import layout
@@ -210,6 +210,30 @@ def test_a_neutrals_army_is_a_chip_of_no_power(
     assert Counter(chip.get_flattened_data()).most_common(1)[0][0] == theme.NEUTRAL_ARMY.ink
 
 
+def test_UN_5_a_neutral_that_repelled_an_attack_wears_the_upside_down_marker(
+    e40_geometry: Geometry,
+) -> None:
+    """UN-5: the territory of a failed attack stays uncontrolled, marked with an upside-down
+    control marker: the map draws the 'repelled' marker there (with its army, now friendly to
+    the other side) and nowhere else; it goes once the neutral is taken."""
+    state = engine.replay(engine.new_game("europe1940", (), {
+        "neutrals": {"Spain": "pro_allied"}, "failed_attacks": ["Spain"],
+        "units": {"Spain": {"neutral": {"infantry": 2}}}}))
+    items = map_items(state)
+    assert Marker("repelled") in items["Spain"]
+    assert Chip(NEUTRAL_ARMY, "infantry", 2) in items["Spain"]
+    assert [s for s, its in items.items() if Marker("repelled") in its] == ["Spain"]
+    ed = state.edition
+    plan = layout(_base(state, e40_geometry), e40_geometry, ed, items)
+    box = next(p.box for p in plan.placed
+               if p.space == "Spain" and p.item == Marker("repelled"))
+    image = render_map(state, e40_geometry)
+    marker = Counter(image.crop(box).convert("RGB").get_flattened_data())
+    assert marker[theme.NEUTRAL_ARMY.text] > 20 and marker[(255, 255, 255)] > 20
+    taken = replace(state, owners={**state.owners, "Spain": "United Kingdom"})
+    assert Marker("repelled") not in map_items(taken).get("Spain", [])
+
+
 # --------------------------------------------------------------------------------------------
 # Facilities and their damage
 
@@ -300,6 +324,7 @@ def test_the_legend_says_whom_each_power_is_at_war_with(
 
 
 E40_KEY = ("victory city (its holder's colour)", "convoy zone", "neutral, strict",
+           "neutral that repelled an attack",
            "neutral, pro-Axis", "neutral, pro-Allied", "a neutral's army", "damage markers",
            "out of action", "air base", "naval base", "major ind. complex", "minor ind. complex")
 
