@@ -1,6 +1,6 @@
 """Battles and dice: ``/battle``, ``/casualties``, ``/retreat``, ``/press``, ``/submerge``,
-``/strike``, ``/withdraw``, ``/bomb``, ``/intercept``, ``/airbattle``, ``/bombard``, ``/odds``,
-``/luck``, ``/dice verify``."""
+``/strike``, ``/withdraw``, ``/bomb``, ``/intercept``, ``/airbattle``, ``/scramble``,
+``/bombard``, ``/odds``, ``/luck``, ``/dice verify``."""
 
 from __future__ import annotations
 
@@ -119,6 +119,26 @@ class CombatCog(commands.Cog):
     @app_commands.describe(space="The raided territory")
     async def airbattle(self, interaction: discord.Interaction[Any], space: str) -> None:
         await play(interaction, f"air battle {space}")
+
+    @ac.completes("scramble")
+    @app_commands.command(
+        name="scramble", description="Defender: planes that scramble from an air base to sea"
+    )
+    @app_commands.rename(frm="from")
+    @app_commands.describe(
+        frm="The territory with the air base (leave out with units none: from nowhere)",
+        to="The sea zone beside it where they defend",
+        units="e.g. 2 fighters, 1 tactical bomber, or none (default: all that may, up to 3)",
+    )
+    async def scramble(
+        self, interaction: discord.Interaction[Any], frm: str = "", to: str = "", units: str = ""
+    ) -> None:
+        what = units.strip()
+        if what.casefold() in ("none", "no", "0", "nothing"):
+            text = "scramble none" + (f" from {frm}" if frm.strip() else "")
+        else:
+            text = f"scramble {what + ' ' if what else ''}from {frm} to {to}"
+        await play(interaction, text)
 
     @ac.completes("bombard")
     @app_commands.command(

@@ -242,7 +242,9 @@ def _deciding_power(state: GameState, mine: Sequence[str], kind: str, space: str
     """Among ``mine``, the power that owes this battle decision (an order of ``kind`` about the
     battle in ``space``) per ``pending(state)``."""
     owed = [p for p in pending(state) if not p.turn]
-    here = [p for p in owed if p.space is None or p.space.casefold() == space.casefold()]
+    # '' for a decision about every space it is owed in ('scramble none')
+    here = [p for p in owed if p.space is None or not space
+            or p.space.casefold() == space.casefold()]
     candidates = [p for p in here if p.power in mine]
     if len(candidates) > 1:
         keyed = [p for p in candidates if kind in p.kind.answers]

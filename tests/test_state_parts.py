@@ -86,6 +86,7 @@ def test_the_full_document_writes_every_part_and_reads_it_back_exactly() -> None
                             "invasions": {"placed": []},
                             "interceptions": {"decided": [], "interceptors": [], "fought": [],
                                               "owed": []},
+                            "scrambles": {"decided": [], "flights": []},
                             "declared": {"loading": [], "window": False},
                             "victory_watch": {"held": []}, "convoys": {"loss": 0},
                             "bonuses": {"used": []}, "liberations": {"owed": []},

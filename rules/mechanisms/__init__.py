@@ -27,4 +27,5 @@ from rules.mechanisms import (  # noqa: F401  (imported to register)
 from rules.mechanisms import (
     bombing,  # noqa: F401
     interception,  # noqa: F401  (after bombing: raids come first)
+    scramble,  # noqa: F401  (after interception: the same window, SC-1, SC-8)
 )

@@ -589,31 +589,41 @@ def _counts(units: list[Unit]) -> dict[str, int]:
 # Landing interceptors whose territory was captured (BR-4), at the start of Noncombat Move
 
 
+def land_near(tx: Tx, u: Unit, rule: str, reason: str) -> None:
+    """Land ``u`` one space from where it is, before the moving power's own moves (BR-4, SC-5,
+    NC-3): a friendly territory beside it (its owner's first), else an allied carrier with room
+    there or beside it; else it is lost (``reason``)."""
+    s = tx.state
+    ed = s.edition
+    z = u.space
+    lands = sorted((t for t in ed.neighbours[z] if not ed.is_sea(t)
+                    and s.friendly(s.owners.get(t), u.owner)),
+                   key=lambda t: (s.owners.get(t) != u.owner, t))
+    if lands:
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
+            ev.UnitMove(id=u.id, path=(z, lands[0]), cost=1),)))
+        return
+    seas = [z] if ed.is_sea(z) else []
+    seas += sorted(t for t in ed.neighbours[z] if ed.is_sea(t))
+    decks = [c for t in seas for c in s.units_in(t)
+             if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
+             and carrier_room(s, c) > 0 and ed.units[u.type].abilities.carrier_landable]
+    if decks:
+        c = decks[0]
+        path = (z,) if c.space == z else (z, c.space)
+        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
+            ev.UnitMove(id=u.id, path=path, cost=len(path) - 1, carried_by=c.id),)))
+        return
+    tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=reason, rule=rule))
+
+
 def _land_interceptors(tx: Tx, initial: bool) -> None:
-    ed = tx.state.edition
     for uid in sorted(tx.state.part(Interceptions).interceptors):
         s = tx.state
         u = s.units.get(uid)
         if u is None or s.friendly(s.owners.get(u.space), u.owner):
             continue
-        z = u.space
-        lands = sorted((t for t in ed.neighbours[z] if not ed.is_sea(t)
-                        and s.friendly(s.owners.get(t), u.owner)),
-                       key=lambda t: (s.owners.get(t) != u.owner, t))
-        if lands:
-            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
-                ev.UnitMove(id=u.id, path=(z, lands[0]), cost=1),)))
-            continue
-        decks = [c for t in sorted(ed.neighbours[z]) if ed.is_sea(t) for c in s.units_in(t)
-                 if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
-                 and carrier_room(s, c) > 0 and ed.units[u.type].abilities.carrier_landable]
-        if decks:
-            c = decks[0]
-            tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
-                ev.UnitMove(id=u.id, path=(z, c.space), cost=1, carried_by=c.id),)))
-            continue
-        tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=f"interceptor could not land from {z}",
-                                rule=own_rule("BR-4")))
+        land_near(tx, u, own_rule("BR-4"), f"interceptor could not land from {u.space}")
 
 
 reg.phase(NONCOMBAT).enter.append(_land_interceptors)
