@@ -33,7 +33,6 @@ from rules import events as ev
 from rules import orders as od
 from rules.battle.casualties import casualty_rank
 from rules.battle.choice import worth_less_first
-from rules.board import carrier_room
 from rules.decisions import Owed, Pending, answered_by
 from rules.dice import Dice, roll_purpose
 from rules.errors import IllegalOrder, InvalidOrder
@@ -45,6 +44,7 @@ from rules.mechanisms import bombing
 from rules.messages import Msg, catalogue, msg, own_rule
 from rules.position import within_turn
 from rules.state import GameState, Unit
+from rules.stranded import land_near
 from rules.turn import hooks
 from rules.turn import registry as reg
 from rules.words import possessive, unit_list
@@ -587,34 +587,6 @@ def _counts(units: list[Unit]) -> dict[str, int]:
 
 # --------------------------------------------------------------------------------------------
 # Landing interceptors whose territory was captured (BR-4), at the start of Noncombat Move
-
-
-def land_near(tx: Tx, u: Unit, rule: str, reason: str) -> None:
-    """Land ``u`` one space from where it is, before the moving power's own moves (BR-4, SC-5,
-    NC-3): a friendly territory beside it (its owner's first), else an allied carrier with room
-    there or beside it; else it is lost (``reason``)."""
-    s = tx.state
-    ed = s.edition
-    z = u.space
-    lands = sorted((t for t in ed.neighbours[z] if not ed.is_sea(t)
-                    and s.friendly(s.owners.get(t), u.owner)),
-                   key=lambda t: (s.owners.get(t) != u.owner, t))
-    if lands:
-        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=lands[0], moves=(
-            ev.UnitMove(id=u.id, path=(z, lands[0]), cost=1),)))
-        return
-    seas = [z] if ed.is_sea(z) else []
-    seas += sorted(t for t in ed.neighbours[z] if ed.is_sea(t))
-    decks = [c for t in seas for c in s.units_in(t)
-             if ed.units[c.type].abilities.carrier_capacity and s.friendly(c.owner, u.owner)
-             and carrier_room(s, c) > 0 and ed.units[u.type].abilities.carrier_landable]
-    if decks:
-        c = decks[0]
-        path = (z,) if c.space == z else (z, c.space)
-        tx.emit(ev.UnitsMoved(power=u.owner, phase=s.phase, frm=z, to=c.space, moves=(
-            ev.UnitMove(id=u.id, path=path, cost=len(path) - 1, carried_by=c.id),)))
-        return
-    tx.emit(ev.UnitsRemoved(ids=(u.id,), reason=reason, rule=rule))
 
 
 def _land_interceptors(tx: Tx, initial: bool) -> None:

@@ -29,7 +29,7 @@ Where fighters and tactical bombers scramble (the ``scramble`` ability) from an 
   changes nothing of that.
 - SC-5 / NC-3: at the start of Noncombat Move, before the attacker's own moves, surviving
   scrambled planes fly home; if home was captured, one space to a friendly territory or an
-  allied carrier (``interception.land_near``), or they are lost.
+  allied carrier (``rules.stranded.land_near``), or they are lost.
 """
 
 from __future__ import annotations
@@ -55,6 +55,7 @@ from rules.mechanisms import bombing, interception
 from rules.messages import Msg, catalogue, msg, own_rule
 from rules.position import within_turn
 from rules.state import GameState, Unit
+from rules.stranded import land_near
 from rules.turn import hooks
 from rules.turn import registry as reg
 from rules.words import unit_list
@@ -512,7 +513,7 @@ def _fly_home(tx: Tx, initial: bool) -> None:
             ev.UnitMove(id=i, path=(z, home), cost=1) for i in ids)))
     for uid, home in stranded:
         u = tx.state.units[uid]
-        interception.land_near(tx, u, own_rule("SC-5"),
+        land_near(tx, u, own_rule("SC-5"),
                                f"scrambled {u.type} could not land: {home} was captured")
 
 
