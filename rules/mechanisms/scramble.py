@@ -405,8 +405,7 @@ def _why_not_owed(s: GameState, power: str, t: str) -> None:
         raise IllegalOrder(msg("scramble.no_base", own_rule("SC-2"), space=t))
     if not eligible(s, power, t):
         raise IllegalOrder(msg("scramble.no_planes", own_rule("SC-2"), power=power, space=t))
-    raise IllegalOrder(msg("scramble.no_target", own_rule("SC-2"), space=t, zone="",
-                           targets=[]))
+    raise IllegalOrder(msg("scramble.no_battle", own_rule("SC-2"), space=t))
 
 
 def _open_sea_battle(tx: Tx, z: str) -> None:
@@ -614,6 +613,9 @@ catalogue("en", "scramble", {
     "no_target": "Planes from {space} scramble only into a sea zone beside it where the attacker "
                  "fights friendly units or launched an amphibious assault ({rule}): "
                  "{targets:join|none}, not {zone}.",
+    "no_battle": "No sea battle beside {space} to scramble into: planes scramble where the "
+                 "attacker fights friendly units at sea or launched an amphibious assault "
+                 "({rule}).",
     "too_many": "{power:possessive} planes in {space} that may scramble: {have:units} ({rule}), "
                 "not {want:units}.",
     "limit": "At most 3 planes scramble from {space} in all ({rule}): {left} more may, not "

@@ -15,6 +15,7 @@ from rules.mechanisms import (
     neutrals,
     objectives,
     rockets,
+    scramble,
     victory,
 )
 from rules.mechanisms.bombard import BombardmentChosen
@@ -79,6 +80,10 @@ def samples(s: GameState) -> dict[type, ev.Event]:
             space="Germany", side="defender", by="Germany", lost=ger[:1]),
         interception.AirBattleEnded: interception.AirBattleEnded(
             space="Germany", bombers=sov[:1], escorts=(), interceptors=ger[1:2]),
+        scramble.UnitsScrambled: scramble.UnitsScrambled(
+            power="Germany", frm="Germany", to="Baltic Sea", units=ger[:1]),
+        scramble.LandingHeld: scramble.LandingHeld(
+            space="Ukraine", zone="Baltic Sea", aboard=((ger[0], ger[1]),)),
         ev.TurnStarted: ev.TurnStarted(round=2, power="Germany"),
         ev.PhaseChanged: ev.PhaseChanged(
             power="Germany", phase="mobilize", skipped=("purchase",), rule="T-4"

@@ -82,8 +82,10 @@ def test_SC_1_the_defender_owes_its_scramble_before_any_combat() -> None:
     assert g.units(UK, UK) == {"major industrial complex": 1, "air base": 1, "fighter": 1}
 
 
-def test_SC_1_no_scramble_once_a_battle_is_fought_and_none_for_a_power_at_peace() -> None:
+def test_SC_1_no_scramble_once_a_battle_is_fought() -> None:
     g = german_strike({"fighter": 1})
+    g.refuse(Scramble(space="Scotland", to=SZ109, units={}), "Scotland has no operational air "
+             "base to scramble from (SC-2)", power=UK)
     g.do(Scramble(units={}), UK)  # 'scramble none': from every territory
     assert owed(g) == [(GER, "turn (conduct_combat)", None)]
     g.script(6, 6, 6)
@@ -148,6 +150,11 @@ def test_SC_2_only_from_an_operational_air_base_into_a_battle_beside_it() -> Non
     g = german_strike({"fighter": 1}, more={"Scotland": {UK: {"fighter": 2}}})
     g.refuse(Scramble(space="Scotland", to=SZ109, units={"fighter": 1}),
              "Scotland has no operational air base", power=UK)
+    # an air base with no sea battle beside it
+    g = german_strike({"fighter": 1}, more={"Scotland": {UK: {"air base": 1, "fighter": 2}}})
+    assert owed(g) == [(UK, "scramble", UK)]
+    g.refuse(Scramble(space="Scotland", to=SZ109, units={"fighter": 1}),
+             "No sea battle beside Scotland to scramble into", power=UK)
     # at 2 damage it still works; but only into a sea zone beside it with a battle
     g = german_strike(damage={UK: {"air base": 2}})
     assert owed(g) == [(UK, "scramble", UK)]
