@@ -41,27 +41,34 @@ def legal_orders(state: GameState, power: str) -> Iterator[od.Order]:
     units). Standing casualty orders are settings rather than moves and are not listed.
     """
     for order in candidate_orders(state, power):
-        try:
-            engine.check(state, order)
-        except AmbiguousOrder as amb:
-            # A blitz with several routes: offer each route explicitly.
-            if isinstance(order, od.Move) and not order.via:
-                for via in amb.choices:
-                    alt = order.model_copy(update={"via": (via,)})
-                    if _accepted(state, alt):
-                        yield alt
-                        yield from _whole_group(state, alt)
-            continue
-        except RulesError:
-            continue
-        yield order
-        if isinstance(order, od.Move):
-            yield from _whole_group(state, order)
+        yield from accepted(state, order)
     end = od.EndPhase(power=power, phase=state.phase)
     if state.winner is None and power == state.power and not _accepted(state, end):
         confirm = od.EndPhase(power=power, confirm=True, phase=state.phase)
         if _accepted(state, confirm):
             yield confirm
+
+
+def accepted(state: GameState, order: od.Order) -> Iterator[od.Order]:
+    """What ``legal_orders`` makes of one candidate: the order if ``engine.check`` accepts it,
+    each route of an ambiguous blitz (``via``), and the same move of the whole group. Random
+    play checks candidates one at a time with it (``candidate_orders``)."""
+    try:
+        engine.check(state, order)
+    except AmbiguousOrder as amb:
+        # A blitz with several routes: offer each route explicitly.
+        if isinstance(order, od.Move) and not order.via:
+            for via in amb.choices:
+                alt = order.model_copy(update={"via": (via,)})
+                if _accepted(state, alt):
+                    yield alt
+                    yield from _whole_group(state, alt)
+        return
+    except RulesError:
+        return
+    yield order
+    if isinstance(order, od.Move):
+        yield from _whole_group(state, order)
 
 
 def _whole_group(state: GameState, move: od.Move) -> Iterator[od.Order]:
@@ -339,4 +346,4 @@ def _place_candidates(s: GameState, power: str) -> Iterator[od.Order]:
             yield od.Place(power=power, units={name: 1}, space=space)
 
 
-__all__ = ["candidate_orders", "legal_orders"]
+__all__ = ["accepted", "candidate_orders", "legal_orders"]
