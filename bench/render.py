@@ -1,11 +1,13 @@
 """Map rendering benchmark (not a test): the whole board mid-game, against the PNG floor.
 
-Two positions. 1941: the scripted three-round game of tests/local (tests/local/games/) played
+Three positions. 1941: the scripted three-round game of tests/local (tests/local/games/) played
 through the local table up to round 2, Germany's Conduct Combat (units all over the board, two
 battles open, the arrows of Germany's combat moves). Classic: the Classic setup (161 units)
 played to round 1, Germany's Conduct Combat, after Germany attacks Caucasus and Karelia S.S.R.
-(two battles open, three arrows); its battle board is Caucasus fought with seeded dice. Each
-prints the median of:
+(two battles open, three arrows); its battle board is Caucasus fought with seeded dice. Europe
+1940: its setup (296 units, 192 spaces, facilities, neutral armies, victory cities, convoy zones)
+played to Germany's Conduct Combat of round 1 after Germany attacks France and Normandy
+Bordeaux; its battle board is France fought with seeded dice. Each prints the median of:
 
 - cold: the first map of a process (builds the cached base layer for the view);
 - map: ``render_map`` plus PNG encoding, with the base layer cached (what a phase post costs);
@@ -18,7 +20,7 @@ prints the median of:
 and the ratio map / floor (issue 6's target: within 3x), plus the image's size in bytes.
 A focused view (``game map Ukraine``) and a battle board are timed the same way.
 
-Run: ``.venv/bin/python bench/render.py [--reps N] [--only a1941|classic]``.
+Run: ``.venv/bin/python bench/render.py [--reps N] [--only a1941|classic|europe1940]``.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from render.view import full_view  # noqa: E402
 from rules import engine  # noqa: E402
 from rules import events as ev  # noqa: E402
 from rules import orders as od  # noqa: E402
+from rules.defaults import default_orders  # noqa: E402
 from rules.dice import ScriptedDice  # noqa: E402
 from rules.engine import replay  # noqa: E402
 from service.games import GameService  # noqa: E402
@@ -105,15 +108,54 @@ def classic_mid_combat() -> list[ev.Event]:
     return log
 
 
-def classic_battle(log: list[ev.Event]) -> list[ev.Event]:
-    """``log`` with the Caucasus battle fought to its end (seeded dice)."""
+def europe1940_mid_combat() -> list[ev.Event]:
+    """The Europe 1940 setup played to Germany's Conduct Combat of round 1, France and
+    Normandy Bordeaux attacked."""
+    log: list[ev.Event] = list(engine.new_game("europe1940", (), None))
+    state = replay(log)
+    dice = ScriptedDice([])
+
+    def do(order: od.Order) -> None:
+        nonlocal state
+        for e in engine.decide(state, order, dice):
+            state = engine.evolve(state, e)
+            log.append(e)
+
+    while (state.power, state.phase) != ("Germany", "combat_move"):
+        do(od.EndPhase(power=state.power, confirm=True, phase=state.phase))
+    for units, frm, to in (
+        ({"infantry": 4, "artillery": 2, "tank": 3}, "Holland Belgium", "France"),
+        ({"fighter": 1}, "Holland Belgium", "France"),
+        ({"mechanized infantry": 4, "infantry": 3, "artillery": 1}, "Western Germany", "France"),
+        ({"tactical bomber": 3, "fighter": 2}, "Western Germany", "France"),
+        ({"tactical bomber": 1}, "Germany", "Normandy Bordeaux"),
+        ({"strategic bomber": 2}, "Germany", "Normandy Bordeaux"),
+    ):
+        do(od.Move(power="Germany", units=units, frm=frm, to=to))
+    do(od.EndPhase(power="Germany", confirm=True))
+    return log
+
+
+def classic_battle(log: list[ev.Event], space: str = "Caucasus") -> list[ev.Event]:
+    """``log`` with the battle in ``space`` fought to its end (seeded dice; the decisions it
+    owes answered as the referee would at a deadline)."""
     state = replay(log)
     rng = random.Random(1942)
     dice = ScriptedDice([rng.randint(1, 6) for _ in range(400)])
     out = list(log)
-    for e in engine.decide(state, od.Battle(power=state.power, space="Caucasus", all=True),
-                           dice):
-        out.append(e)
+
+    def do(order: od.Order) -> None:
+        nonlocal state
+        for e in engine.decide(state, order, dice):
+            state = engine.evolve(state, e)
+            out.append(e)
+
+    do(od.Battle(power=state.power, space=space, all=True))
+    for _ in range(40):
+        if any(isinstance(e, ev.BattleEnded) and e.space == space for e in out[len(log):]):
+            break
+        owed = [o for o in default_orders(state) if getattr(o, "space", None) == space]
+        do(owed[0] if owed else od.Battle(power=state.power, space=space, all=True))
     return out
 
 
@@ -199,7 +241,7 @@ def bench(label: str, log: list[ev.Event], fought: list[ev.Event], capture: tupl
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--reps", type=int, default=15)
-    parser.add_argument("--only", choices=("a1941", "classic"))
+    parser.add_argument("--only", choices=("a1941", "classic", "europe1940"))
     args = parser.parse_args(argv)
     if args.only in (None, "a1941"):
         log = mid_game()
@@ -210,6 +252,12 @@ def main(argv: list[str] | None = None) -> int:
         log = classic_mid_combat()
         bench("Classic", log, classic_battle(log), ("Caucasus", "Germany"), "Germany",
               args.reps)
+    if args.only in (None, "europe1940"):
+        if args.only is None:
+            print()
+        log = europe1940_mid_combat()
+        bench("Europe 1940", log, classic_battle(log, "France"), ("France", "Germany"),
+              "France", args.reps)
     return 0
 
 
