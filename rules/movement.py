@@ -400,7 +400,7 @@ def _air_move(s: GameState, u: Unit, order: od.Move, phase: str) -> ev.UnitMove:
 def _air_combat_target(s: GameState, dest: str, power: str) -> bool:
     ed = s.edition
     if ed.is_sea(dest):
-        return bool(enemy_units(s, dest, power))
+        return bool(enemy_units(s, dest, power)) or hooks.may_stand_by(s, dest, power)
     return is_hostile_territory(s, dest, power) or hooks.attacks_neutral(s, dest, power)
 
 

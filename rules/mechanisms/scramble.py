@@ -63,6 +63,7 @@ from rules.words import unit_list
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
 
+COMBAT = "combat_move"
 CONDUCT = "conduct_combat"
 NONCOMBAT = "noncombat_move"
 LIMIT = 3  # SC-2 / SC-3: planes per territory
@@ -193,6 +194,25 @@ def eligible(s: GameState, power: str, territory: str) -> list[Unit]:
     return sorted((u for u in s.units_in(territory)
                    if u.owner == power and u.carried_by is None and u.id not in busy
                    and ed.units[u.type].abilities.scramble), key=lambda u: u.id)
+
+
+@hooks.standby_zone
+def _may_scramble_into(s: GameState, zone: str, power: str) -> bool:
+    """CM-26: a zone from which ``power`` launches a landing this turn, beside an air base
+    from which a power at war with it has planes that could scramble there (the text's "if
+    defenders might scramble into that sea zone"): ``power``'s air units may move in during
+    Combat Move to fight them. If nobody scrambles they fight nothing there."""
+    if not _on(s) or s.phase != COMBAT:
+        return False
+    ed = s.edition
+    if not any(u.owner == power and u.assault and (
+            (u.carried_by is not None and u.space == zone)
+            or (u.space == u.assault and u.came_from == zone)) for u in s.units.values()):
+        return False
+    return any(
+        ed.units[u.type].abilities.scramble and u.carried_by is None and s.enemy(u.owner, power)
+        and facilities.base_serves(s, t, "air_base", u.owner)
+        for t in ed.neighbours[zone] if not ed.is_sea(t) for u in s.units_in(t))
 
 
 def room(s: GameState, territory: str) -> int:

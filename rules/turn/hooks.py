@@ -11,6 +11,7 @@ them. A mechanism registers here at import, as with the registry:
 - ``neutral_rules``: the rules of neutral territories where a mechanism governs them
   (``rules.paths``, ``rules.movement``, ``rules.battle``);
 - ``hostile_loading``: where units may load onto transports in a hostile sea zone;
+- ``standby_zone``: where air units may end a combat move with nothing hostile there yet;
 - ``aside``: units on an errand of their own that fight no battle where they stand
   (``rules.battle.opening``);
 - ``before_fight``: checks before a battle's round is fought (``rules.combat``);
@@ -100,6 +101,21 @@ def hostile_loading(fn: LoadingHere) -> LoadingHere:
 
 def loading_in_hostile(state: GameState, zone: str, power: str) -> bool:
     return any(fn(state, zone, power) for fn in _HOSTILE_LOADING)
+
+
+_STANDBY: list[LoadingHere] = []
+
+
+def standby_zone(fn: LoadingHere) -> LoadingHere:
+    """Decorator: ``fn(state, zone, power)`` lets ``power``'s air units end a combat move in a
+    sea zone with nothing hostile in it, to fight what a mechanism may bring there before
+    combat (Europe 1940 CM-26: the planes the defender may scramble into a landing's zone)."""
+    _STANDBY.append(fn)
+    return fn
+
+
+def may_stand_by(state: GameState, zone: str, power: str) -> bool:
+    return any(fn(state, zone, power) for fn in _STANDBY)
 
 
 # --------------------------------------------------------------------------------------------

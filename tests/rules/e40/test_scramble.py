@@ -392,3 +392,65 @@ def test_SC_the_legal_orders_play_a_scramble_through() -> None:
             g.events.append(e)
     assert g.state.phase == "noncombat_move"
     assert g.state.part(scramble.Scrambles).flights
+
+
+# --------------------------------------------------------------------------------------------
+# CM-26: planes standing by in a landing's zone for the planes the defender may scramble
+
+
+def standby(germans: dict[str, dict[str, dict[str, int]]]) -> Game:
+    """British transports land 2 infantry in German Normandy Bordeaux from an empty Sea Zone
+    110; 2 British fighters wait in the United Kingdom."""
+    units: dict[str, dict[str, dict[str, int]]] = {
+        SZ110: {UK: {"transport": 1, "infantry": 2}}, UK: {UK: {"fighter": 2}},
+        NB: {GER: {"infantry": 1}}, **germans}
+    g = e40(UK, units, owners={NB: GER, HB: GER})
+    g.move({"infantry": 2}, SZ110, NB)
+    return g
+
+
+def test_CM_26_planes_stand_by_in_a_landings_zone_and_fight_the_scrambled_planes() -> None:
+    """CM-26: "If defenders might scramble into that sea zone, you may move additional units
+    there to fight the scrambled aircraft": a German air base with a fighter beside the
+    landing's zone; a British fighter moves into the empty zone in Combat Move. Germany
+    scrambles; the sea battle has the British fighter and transport against it."""
+    g = standby({HB: {GER: {"air base": 1, "fighter": 1}}})
+    g.move({"fighter": 1}, UK, SZ110)
+    assert g.units(SZ110, UK) == {"transport": 1, "fighter": 1}
+    g.end()
+    g.do(Scramble(space=HB, to=SZ110, units={"fighter": 1}), GER)
+    sea = g.state.battles[SZ110]
+    types = g.state.units
+    assert sorted(types[i].type for i in sea.attacking) == ["fighter", "transport"]
+    assert [types[i].type for i in sea.defending] == ["fighter"]
+    g.script(1, 6)  # the British fighter hits (3), the German fighter misses (4)
+    g.fight_out(SZ110)
+    assert g.units(SZ110, GER) == {} and g.units(SZ110, UK) == {"transport": 1, "fighter": 1}
+
+
+def test_CM_26_no_scramble_the_planes_fight_nothing_there() -> None:
+    g = standby({HB: {GER: {"air base": 1, "fighter": 1}}})
+    g.move({"fighter": 1}, UK, SZ110)
+    g.end()
+    g.do(Scramble(space=HB, units={}), GER)
+    assert SZ110 not in g.state.battles
+    assert g.units(SZ110, UK) == {"transport": 1, "fighter": 1}
+
+
+def test_CM_26_no_standing_by_where_no_defender_could_scramble() -> None:
+    """No air base beside the zone (a fighter alone in Holland Belgium), or an air base whose
+    planes cannot scramble (a strategic bomber): nothing hostile may come; the move is refused
+    as any combat move into an empty zone (CM-4)."""
+    for germans in ({HB: {GER: {"fighter": 1}}}, {HB: {GER: {"air base": 1,
+                                                             "strategic bomber": 1}}}):
+        g = standby(germans)
+        g.refuse(od.Move(units={"fighter": 1}, frm=UK, to=SZ110),
+                 "Combat Move must end in combat: there is nothing hostile in Sea Zone 110")
+
+
+def test_CM_26_only_the_zone_a_landing_leaves_from() -> None:
+    """No landing leaves from Sea Zone 109, the United Kingdom's other zone: planes may not
+    stand by there."""
+    g = standby({HB: {GER: {"air base": 1, "fighter": 1}}})
+    g.refuse(od.Move(units={"fighter": 1}, frm=UK, to=SZ109),
+             "Combat Move must end in combat: there is nothing hostile in Sea Zone 109")
