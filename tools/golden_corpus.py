@@ -226,9 +226,9 @@ def scripted_games() -> list[Game]:
     for txt in sorted(GAMES.glob("*.txt")):
         faces = txt.with_suffix(".dice").read_text().strip()
         lines = txt.read_text("utf-8-sig").splitlines()
-        if txt.name.startswith("classic"):
-            lines.append("alice: state")  # as tests/local/test_classic_game.py does
-        edition = "classic" if txt.name.startswith("classic") else "1941"
+        edition = next((e for e in ("classic", "europe1940") if txt.name.startswith(e)), "1941")
+        if edition != "1941":
+            lines.append("alice: state")  # as tests/local/test_<edition>_game.py do
         games.append(Game(txt.stem, edition, lines, faces=faces,
                           source=str(txt.relative_to(ROOT))))
     for name, (faces, position, text) in SCRIPTS.items():

@@ -1,6 +1,6 @@
 """Words (issue 13 item 13): what the referee writes, read as players read it.
 
-Whole scripted games of both editions are played at the local table and their answers checked
+Whole scripted games of each edition are played at the local table and their answers checked
 for citations of the other edition's rulebook, for "(s)" plurals and for verbs that do not agree;
 single situations check the wording of refusals (advice for the units in question), the
 possessive of "United States", and the names a player may type (capitals by their cities, a
@@ -25,7 +25,8 @@ from tests.rules.helpers import Game, position
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = Path(__file__).parent / "games"
-SCRIPTS = {"a1941": "a1941_three_rounds", "classic": "classic_two_rounds"}
+SCRIPTS = {"a1941": "a1941_three_rounds", "classic": "classic_two_rounds",
+           "europe1940": "europe1940_two_rounds"}
 RULE_ID = re.compile(r"R-[A-Z]{2,4}(?:-[0-9]+)?|[A-Z]{1,4}-[0-9]+[A-Za-z]?")
 
 
@@ -58,7 +59,7 @@ def cited(text: str) -> set[str]:
 # Citations
 
 
-@pytest.mark.parametrize("edition", ["a1941", "classic"])
+@pytest.mark.parametrize("edition", ["a1941", "classic", "europe1940"])
 def test_citations_are_the_editions_own_in_a_whole_game(edition: str) -> None:
     ids = cited(played(edition))
     assert len(ids) >= 5
@@ -114,7 +115,7 @@ def test_refusal_advice_for_a_battleship_says_nothing_of_transports() -> None:
 # Grammar
 
 
-@pytest.mark.parametrize("edition", ["a1941", "classic"])
+@pytest.mark.parametrize("edition", ["a1941", "classic", "europe1940"])
 def test_grammar_no_s_in_parentheses_in_a_whole_game(edition: str) -> None:
     out = played(edition)
     assert "(s)" not in out
