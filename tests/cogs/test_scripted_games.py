@@ -95,7 +95,18 @@ async def through_the_cogs(t: Table, lines: list[tuple[str, str]],
     return state_json(await t.service.state(game_id))
 
 
-ROUNDS = {"classic_two_rounds": 2, "a1941_three_rounds": 3}
+ROUNDS = {"classic_two_rounds": 2, "a1941_three_rounds": 3, "europe1940_two_rounds": 2}
+# What the channel is told along the way (the records of the batches and the menus).
+SEEN = {
+    "europe1940_two_rounds": (
+        "United Kingdom intercepts the raid on United Kingdom with 2 fighters",
+        "United Kingdom scrambles 1 fighter from Scotland to Sea Zone 109",
+        "Germany declares war on the Soviet Union (DW-2).",
+        "France placed free units in France: 2 infantry, 1 artillery",
+        "Italy's 1 battleship, 1 cruiser in Sea Zone 96 will bombard Malta (AA-2).",
+    ),
+    "classic_two_rounds": ("Japan developed Super Submarines",),
+}
 
 
 @pytest.mark.parametrize("name", sorted(ROUNDS))
@@ -106,3 +117,6 @@ async def test_a_scripted_game_ends_the_same_through_discord(table: Table, tmp_p
     assert (local["round"], local["winner"]) == (ROUNDS[name] + 1, None), local["round"]
     discord_side = await through_the_cogs(table, lines, dice)
     assert discord_side == local
+    channel = "\n".join(described(m) for m in table.channel.history())
+    for line in SEEN.get(name, ()):
+        assert line in channel, line
