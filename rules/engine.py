@@ -8,6 +8,7 @@ ever applied to events that ``decide`` produced. ``replay`` folds a whole log.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import Any
 
 import rules.mechanisms  # noqa: F401  (every mechanism registers itself with the registry)
@@ -120,6 +121,9 @@ def decide_folded(state: GameState, order: od.Order, dice: Dice) -> Tx:
     except RulesError as e:
         e.reason = state.edition.cite_text(e.reason)
         e.rule = (state.edition.cite_text(e.rule) or None) if e.rule else None
+        if e.msg is not None and e.msg.rule:
+            # the message as data (what the service answers and translates) cites the same
+            e.msg = replace(e.msg, rule=state.edition.cite_text(e.msg.rule) or None)
         e.args = (f"{e.reason} (rule {e.rule})" if e.rule else e.reason,)
         raise
 

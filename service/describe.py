@@ -172,11 +172,19 @@ def _which_units(s: GameState, space: str, side: str,
 
 
 def _casualties(s: GameState, e: ev.CasualtiesChosen) -> Msg:
-    return msg("event.casualties", space=e.space, side=e.side,
-               by=e.by if e.by != "referee" else None,
+    by = e.by if e.by != "referee" else None
+    owners = sorted({s.units[i].owner for i in (*e.lost, *e.damaged) if i in s.units},
+                    key=lambda p: s.edition.turn_order.index(p)
+                    if p in s.edition.turn_order else len(s.edition.turn_order))
+    # Units of several powers defending together (MN-5): each power's share, as it loses it.
+    shares = None if owners == [by] or (by is None and len(owners) < 2) else [
+        (p, _which_units(s, e.space, e.side, [i for i in e.lost if s.units[i].owner == p]),
+         _which_units(s, e.space, e.side, [i for i in e.damaged if s.units[i].owner == p]))
+        for p in owners]
+    return msg("event.casualties", space=e.space, side=e.side, by=by,
                lost=_which_units(s, e.space, e.side, e.lost) if e.lost else None,
                damaged=_which_units(s, e.space, e.side, e.damaged) if e.damaged else None,
-               how=e.how)
+               how=e.how, shares=shares)
 
 
 def _removed(s: GameState, e: ev.UnitsRemoved) -> Msg:

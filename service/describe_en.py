@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.messages import catalogue
-from rules.words import agree, ipcs, possessive, rule_suffix, unit_list
+from rules.words import agree, ipcs, plural, possessive, rule_suffix, unit_list
 
 P = Mapping[str, Any]
 
@@ -134,7 +134,11 @@ def _dice(p: P) -> str:
     if not groups:
         return (f"Battle in {space}, round {p['round']}: the {side} rolls no dice "
                 "(no unit left to fire, or nothing left it can hit).")
-    line = (f"Battle in {space}, round {p['round']}: {side}{_STAGES.get(stage, '')}"
+    says = _STAGES.get(stage, "")
+    if stage == "bombard":  # the ships that fire: battleships, cruisers (1940 AA-2)
+        kinds = list(dict.fromkeys(plural(g[0]) for g in groups)) or ["battleships"]
+        says = f"'s {' and '.join(kinds)} bombard"
+    line = (f"Battle in {space}, round {p['round']}: {side}{says}"
             f"{':' if stage in _STAGES else ''} rolled {faces or 'nothing'} → {_hits(p['hits'])}")
     notes: list[str] = []
     scored = sum(1 for _, value, fs in groups for f in fs if f <= value)
@@ -164,6 +168,16 @@ def _casualties(p: P) -> str:
         "standing": " (standing order)",
     }.get(p["how"], f" ({p['how']})")
     who = p["by"] or f"the {p['side']}"
+    if p.get("shares"):  # several powers' units (MN-5): each one's losses
+        each = []
+        for power, lost, damaged in p["shares"]:
+            bits = ([f"loses {_which(lost)}"] if lost else []) + (
+                [f"has {_which(damaged)} damaged"] if damaged else [])
+            each.append(f"{power} {' and '.join(bits)}")
+        chosen = f"chosen by {p['by']}" if p["by"] else ""
+        notes = ", ".join(x for x in (chosen, how.strip(" ()")) if x)
+        return f"Casualties in {p['space']}: {'; '.join(each)}" + (
+            f" ({notes})." if notes else ".")
     return f"Casualties in {p['space']}: {who} {what}{how}."
 
 

@@ -47,7 +47,7 @@ from rules.state import GameState, Unit
 from rules.stranded import land_near
 from rules.turn import hooks
 from rules.turn import registry as reg
-from rules.words import possessive, unit_list
+from rules.words import agree, possessive, unit_list
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -725,7 +725,8 @@ def _casualties_text(p: Mapping[str, Any]) -> str:
 def _ended_text(p: Mapping[str, Any]) -> str:
     line = f"The air battle over {p['space']} is over: "
     if p["bombers"]:
-        line += f"{unit_list(p['bombers'])} fly on to the raid"
+        n = sum(p["bombers"].values())
+        line += f"{unit_list(p['bombers'])} {agree(n, 'flies', 'fly')} on to the raid"
     else:
         line += "no bomber is left for the raid"
     if p["escorts"]:

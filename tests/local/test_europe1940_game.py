@@ -89,6 +89,13 @@ def test_the_text_answers_tell_the_europe1940_rules() -> None:
             "Kingdom's interceptors (2 fighters), every unit at 1: 0 hits on the interceptors, "
             "1 on the raiders (BR-5).") in out
     assert "Bombing raid on United Kingdom by Germany over: 6 damage in all" in out
+    assert ("The air battle over United Kingdom is over: 1 strategic bomber flies on to the "
+            "raid; the interceptors (2 fighters) stay in United Kingdom (BR-6).") in out
+    # MN-5: British and French units defend France together; each power's losses are named.
+    assert ("Casualties in France: United Kingdom loses 1 artillery, 1 tank; France loses 6 "
+            "infantry, 1 artillery, 1 tank, 1 fighter (chosen by United Kingdom).") in out
+    assert ("Battle in Malta, round 1: attacker's battleships and cruisers bombard: rolled 1,6 "
+            "→ 1 hit (battleship at 4: 1; cruiser at 3: 6) [scripted dice].") in out
     # The scramble: a fighter from Scotland defends the convoy zone, then flies home.
     assert ("United Kingdom scrambles 1 fighter from Scotland to Sea Zone 109: they defend there, "
             "cannot retreat and fight nothing else this turn (SC-2, SC-4).") in out

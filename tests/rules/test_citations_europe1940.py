@@ -199,3 +199,21 @@ def test_GC_7_CAP_1_battle_lines_cite_europe1940() -> None:
     assert "Removed from the board: France: 1 infantry (casualties in France, GC-7)." in text
     assert "Germany captured France and took 17 IPCs from France (+4 income; CAP-1)." in text
     assert "CC-5" not in text and "CC-7" not in text
+
+
+async def test_a_refusal_cites_the_1940_digest_where_the_service_answers(tmp_path: Path) -> None:
+    """What a player reads at the table (the service's answer, from the refusal's message as
+    data) cites Europe 1940's numbers too: an infantry two spaces away is refused citing CM-7
+    (movement points), not the engine's CM-2 (in Europe 1940, where combat moves may end)."""
+    from local.table import Table as LocalTable
+    from service.games import GameService
+
+    table = LocalTable(GameService(), tmp_path)
+    for line in ("alice: game new europe1940", "alice: game join Germany",
+                 "alice: game join Italy", "bob: game join Soviet Union",
+                 "bob: game join United States", "bob: game join United Kingdom",
+                 "bob: game join France", "alice: game start", "alice: end confirm"):
+        await table.answer(line)
+    said = await table.answer("alice: move 1 infantry from Germany to France")
+    assert said is not None
+    assert "Infantry moves 1; Germany → France is 2 (CM-7). Choose a closer space." in str(said)
