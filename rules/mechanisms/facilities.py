@@ -26,6 +26,7 @@ from rules.facilities import (
     damage_cap,
     damage_table,
     facility_damage,
+    operational,
     piece,
     takes_damage,
     with_damage,
@@ -37,6 +38,7 @@ from rules.language.units import count_of, is_count
 from rules.mechanisms import combat
 from rules.messages import Msg, catalogue, msg, own_rule
 from rules.state import GameState
+from rules.turn import hooks
 from rules.turn import registry as reg
 
 if TYPE_CHECKING:
@@ -279,6 +281,19 @@ def _candidates(s: GameState, power: str) -> Iterator[od.Order]:
             here = piece(s, t, f)
             if here is not None and here.owner == power:
                 yield Repair(power=power, facility=f, space=t)
+
+
+# --------------------------------------------------------------------------------------------
+# The map: every damaged facility, struck through when its damage puts it out of action
+
+
+@hooks.facility_look
+def _map_look(s: GameState) -> Iterator[hooks.FacilityLook]:
+    """Each damaged facility with its markers (FA-5) and whether it still works (MO-2: a
+    complex at its production makes nothing; §15.3, §15.4, A-9: a base at 3 or more)."""
+    for t, by in damage_table(s).items():
+        for f, n in by.items():
+            yield hooks.FacilityLook(t, f, n, operational(s, t, f))
 
 
 # --------------------------------------------------------------------------------------------

@@ -281,6 +281,35 @@ def test_facilities_are_drawn_with_their_damage(
     assert red("major industrial complex", left=False) == 0
 
 
+def test_FA_5_a_damaged_complex_shows_in_a_real_game(e40_geometry: Geometry) -> None:
+    """No stand-in for the mechanism: a position with damage on Germany's major complex (3,
+    still producing) and on Western Germany's air base (4, out of action from 3: §15.3) is
+    drawn from the facilities' own look (``rules.mechanisms.facilities``)."""
+    state = engine.replay(engine.new_game("europe1940", (), {
+        "damage": {"Germany": {"major industrial complex": 3},
+                   "Western Germany": {"air base": 4}}}))
+    looks = {(f.territory, f.facility): f for f in hooks.facility_looks(state)}
+    assert looks == {
+        ("Germany", "major industrial complex"): hooks.FacilityLook(
+            "Germany", "major industrial complex", 3, True),
+        ("Western Germany", "air base"): hooks.FacilityLook("Western Germany", "air base", 4,
+                                                            False)}
+    major = next(c for c in stacks(state)["Germany"] if c.unit == "major industrial complex")
+    assert (major.damage, major.out_of_action) == (3, False)
+    base = next(c for c in stacks(state)["Western Germany"] if c.unit == "air base")
+    assert (base.damage, base.out_of_action) == (4, True)
+    ed = state.edition
+    view = focus_view(e40_geometry, "Germany")
+    image = render_map(state, e40_geometry, focus="Germany").convert("RGB")
+    plan = layout(base_layer(ed, e40_geometry, view), e40_geometry, ed, map_items(state))
+    p = next(p for p in plan.placed if p.space == "Germany" and isinstance(p.item, Chip)
+             and p.item.unit == "major industrial complex")
+    chip = image.crop(tuple(round(v) for v in p.box))  # type: ignore[arg-type]
+    assert sum(1 for c in chip.get_flattened_data() if c == theme.DAMAGE) > 20
+    undamaged = engine.replay(engine.new_game("europe1940", (), None))
+    assert not hooks.facility_looks(undamaged)
+
+
 # --------------------------------------------------------------------------------------------
 # The state of war, and the key
 
