@@ -46,7 +46,7 @@ from rules.board import (  # the board queries movement uses
     remaining,
     transport_room,
 )
-from rules.paths import PathResult, _air_path, _land_path, _sea_path
+from rules.paths import PathResult, _air_path, _land_path, _sea_path, check_blitz_pairs
 
 StepCheck = Callable[[str, str, bool], Msg | None]  # (a, b, is_last) -> refusal or None
 
@@ -98,13 +98,14 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         if ed.units[name].abilities.fixed:
             raise IllegalOrder(msg("move.facility", own_rule("FA-1"), unit=name))
         if ed.units[name].abilities.anti_air and phase == COMBAT:
-            raise IllegalOrder(msg("move.aa_in_combat", "R-AAG-02", unit=name))
+            _check_aa_in_combat(s, order, name)
     for rule in hooks.move_rules():  # what the move declares for a mechanism
         rule.check(s, order)
     frm_sea = ed.is_sea(order.frm)
     to_sea = ed.is_sea(order.to)
     moves: list[ev.UnitMove] = []
     blitzed: list[str] = []
+    overland: list[tuple[Unit, PathResult]] = []  # land units moving by land, with their paths
     taken: set[int] = set()
     # Air first (fighters take off before their carrier moves, CM-21), then the rest.
     # Bigger land units board first, so one order fills transports as UT-7 allows.
@@ -165,9 +166,11 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
                 for u in units:
                     pr = _land_path(s, u, order.frm, order.to, order.via, phase)
                     _check_land_destination(s, u, pr, phase)
+                    overland.append((u, pr))
                     blitzed.extend(b for b in pr.blitzed if b not in blitzed)
                     moves.append(ev.UnitMove(id=u.id, path=pr.path, cost=len(pr.path) - 1,
                                              stopped=True))
+    check_blitz_pairs(s, order, overland)  # Europe 1940 CM-20
     # Cargo travels with its carrier (CC-2 / CM-22).
     moved_hosts = {m.id: m for m in moves if ed.units[s.units[m.id].type].domain == "sea"}
     ride = phase != COMBAT or ed.rules.rules.own_fighters_ride_in_combat_move
@@ -211,6 +214,19 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
         for rule in hooks.move_rules():
             if rule.after is not None:
                 rule.after(tx, order, tuple(moves))
+
+
+def _check_aa_in_combat(s: GameState, order: od.Move, name: str) -> None:
+    """AA guns move only in Noncombat Move (R-AAG-02). Europe 1940 (``move_in_noncombat_only``,
+    §16.1, NC-4, A-31): in Combat Move only aboard a transport they boarded in an earlier turn,
+    which they leave only in its amphibious assault."""
+    ed = s.edition
+    if not ed.units[name].abilities.move_in_noncombat_only:
+        raise IllegalOrder(msg("move.aa_in_combat", "R-AAG-02", unit=name))
+    if ed.is_sea(order.frm) and not ed.is_sea(order.to):
+        return  # offloaded in an amphibious assault: cargo loaded in Combat Move is never an AA
+    raise IllegalOrder(msg("move.aa_noncombat_only", own_rule("§16.1, NC-4, A-31"), unit=name,
+                           boarding=ed.is_sea(order.to)))
 
 
 def _attackers(s: GameState, power: str, zone: str, moves: list[ev.UnitMove]) -> list[Unit]:
@@ -760,6 +776,11 @@ catalogue("en", "move", {
     "aa_in_combat": "{unit:capitalize}s move only into friendly territories, never into enemy or "
                     "neutral ones, and are landed only on friendly coasts ({rule}): move them in "
                     "Non-combat Movement.",
+    "aa_noncombat_only": lambda p: (
+        f"{p['unit'].capitalize()}s move only in Noncombat Move ({p['rule']})"
+        + (": none boards a transport in Combat Move. " if p["boarding"] else ". ")
+        + f"In Combat Move an {p['unit']} moves only aboard a transport it boarded in an "
+          "earlier turn, and goes ashore only with that transport's amphibious assault."),
     "cargo_at_sea": "{unit:capitalize} at sea moves with its transport: move the transport "
                     "instead ({rule}).",
     "neutral_fee": "Violating {spaces:join} costs {fee} IPCs each, paid to the bank at once "

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from rules import orders as od
 from rules.edition import Edition
 from rules.errors import AmbiguousOrder, IllegalOrder
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.state import GameState, Unit
 from rules.turn import hooks
 
@@ -101,7 +102,9 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
     ed = s.edition
     power = u.owner
     budget = remaining(s, u)
-    blitz = ed.units[u.type].abilities.blitz
+    # A tank blitzes (CM-25); a unit that blitzes only paired with one (Europe 1940 CM-20:
+    # mechanized infantry with a tank) finds the same routes, the pairing checked by the move.
+    blitz = ed.units[u.type].abilities.blitz or bool(ed.units[u.type].abilities.blitz_with)
     cands = _paths(ed, frm, to, max(budget, len(via) + 1), via, "land")
     if not cands:
         return _no_path(s, u, frm, to, budget, "land")
@@ -159,7 +162,7 @@ def _land_path(s: GameState, u: Unit, frm: str, to: str, via: tuple[str, ...],
                                     or ed.units[x.type].abilities.anti_air})
                     alone = still if len(still) == len({x.type for x in occupied}) else []
                     bad = msg("paths.blitz_occupied", "CM-26, R-ARM-03, A-05", space=sp,
-                              stoppers=alone)
+                              stoppers=alone, unit=u.type)
                 else:
                     bad = msg("paths.land_must_stop", "CM-3", unit=u.type, space=sp, to=to)
                 break
@@ -357,9 +360,40 @@ def _domain_distance(ed: Edition, frm: str, to: str, domain: str) -> int | None:
 
 def _blitz_occupied(p: Mapping[str, Any]) -> str:
     alone = p["stoppers"]
-    also = f" (an {' and an '.join(alone)} alone stops a blitz too)" if alone else ""
+    named = " and ".join(f"{'an' if t[:1] in 'aeiou' else 'a'} {t}" for t in alone)
+    also = f" ({named} alone stops a blitz too)" if alone else ""
     return (f"Tanks blitz only through unoccupied hostile territories; {p['space']} holds enemy "
-            f"units{also}, so the tank must stop there ({p['rule']}).")
+            f"units{also}, so the {p['unit']} must stop there ({p['rule']}).")
+
+
+def check_blitz_pairs(s: GameState, order: od.Move, land: list[tuple[Unit, PathResult]]
+                      ) -> None:
+    """Europe 1940 CM-20: a unit that blitzes only paired 1:1 with another (``blitz_with``:
+    mechanized infantry with a tank) blitzes only as many as the partners that make the same
+    blitz in the same order, starting and ending with it; ``land`` is each land unit of the
+    order with its path."""
+    ed = s.edition
+    for u, pr in land:
+        partners = ed.units[u.type].abilities.blitz_with
+        if not partners or not pr.blitzed:
+            continue
+        pairs = sum(1 for x, q in land if x.type in partners and q.path == pr.path)
+        riders = sum(1 for x, q in land if x.type == u.type and q.path == pr.path)
+        if riders > pairs:
+            raise IllegalOrder(msg("paths.blitz_unpaired", own_rule("CM-20"), unit=u.type,
+                                   partners=list(partners), count=riders, have=pairs,
+                                   space=pr.blitzed[0], frm=order.frm, to=order.to))
+
+
+def _blitz_unpaired(p: Mapping[str, Any]) -> str:
+    partner = " or ".join(p["partners"])
+    with_ = (f"with {p['have']} {partner}{'s' if p['have'] != 1 else ''}" if p["have"]
+             else f"without a {partner}")
+    return (f"{p['unit'].capitalize()} blitzes only together with a {partner}, one {partner} "
+            f"for each, the two starting and ending together ({p['rule']}): this move takes "
+            f"{p['count']} {p['unit']} through empty hostile {p['space']} {with_}. Move them in "
+            f"one order, e.g. 'move {p['count']} {p['unit']}, {p['count']} {p['partners'][0]} "
+            f"from {p['frm']} to {p['to']}', or stop in {p['space']}.")
 
 
 def _sea_too_far(p: Mapping[str, Any]) -> str:
@@ -401,6 +435,7 @@ catalogue("en", "paths", {
     "blitz_occupied": _blitz_occupied,
     "land_must_stop": "{unit:capitalize} must stop on entering hostile {space} ({rule}); it "
                       "cannot move on to {to}.",
+    "blitz_unpaired": _blitz_unpaired,
     "blitz_routes": "Several blitz routes reach {to}: through {through:join}. Add 'via <space>'.",
     "sea_too_far": _sea_too_far,
     "sea_unit_ashore": "{unit:capitalize} is a sea unit and cannot enter {space} ({rule}).",

@@ -101,8 +101,10 @@ def _ev_captured(s: GameState, e: ev.TerritoryCaptured) -> GameState:
     for uid, u in s.units.items():
         ab = s.edition.units[u.type].abilities
         # Complexes, other facilities and antiaircraft guns change hands with their territory
-        # (UL-4, FA-3, R-AAG-04).
-        if u.space == e.space and (ab.fixed or ab.anti_air) and u.carried_by is None:
+        # (UL-4, FA-3, R-AAG-04); where enemy AA guns are destroyed instead (Europe 1940 CC-3),
+        # those left are the captor's side's own, landed with the attack, and stay so.
+        if u.space == e.space and u.carried_by is None and (
+                ab.fixed or (ab.anti_air and not ab.aa_lost_on_capture)):
             units[uid] = replace(u, owner=e.owner)
     return replace(
         s,

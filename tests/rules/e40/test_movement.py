@@ -1,0 +1,134 @@
+"""Europe 1940 movement and placement (digest §9 CM-13/CM-20..CM-27, §11 NC-4, §12 MO-5, §5.3
+NW-3, §16.1 AA guns, §16.3 damaged carriers, A-22, A-31): scripted positions, each test named
+after the rule it checks, the referee's refusals asserted as players read them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules import orders as od
+from tests.rules.helpers import Game, position
+
+E40 = "europe1940"
+GER, UK, ITA, FRA, USA, SOV = ("Germany", "United Kingdom", "Italy", "France", "United States",
+                               "Soviet Union")
+CM, NCM, MOB = "combat_move", "noncombat_move", "mobilize"
+WG, FR, NB, HB = "Western Germany", "France", "Normandy Bordeaux", "Holland Belgium"
+MECH = "mechanized infantry"
+
+
+def game(power: str, phase: str, units: dict[str, dict[str, dict[str, int]]],
+         **extra: Any) -> Game:
+    return Game(position(power, phase, units, edition=E40, **extra))
+
+
+def move(units: dict[str, int], frm: str, to: str, *via: str) -> od.Move:
+    return od.Move(units=units, frm=frm, to=to, via=via)
+
+
+# --------------------------------------------------------------------------------------------
+# CM-20: mechanized infantry blitz only paired 1:1 with a tank
+
+
+def _blitz_game() -> Game:
+    """Germany in Western Germany; Holland Belgium empty and French; French infantry in
+    Normandy Bordeaux."""
+    return game(GER, CM, {WG: {GER: {MECH: 3, "tank": 1, "infantry": 1}},
+                          NB: {FRA: {"infantry": 1}}},
+                owners={FR: FRA, NB: FRA, HB: FRA})
+
+
+def test_CM_20_mechanized_infantry_blitz_with_a_tank_one_each() -> None:
+    g = _blitz_game()
+    g.do(move({MECH: 1, "tank": 1}, WG, NB, HB))
+    assert g.owner(HB) == GER  # taken on the way (CM-20: control before moving on)
+    assert g.units(NB, GER) == {MECH: 1, "tank": 1}
+
+
+def test_CM_20_mechanized_infantry_cannot_blitz_alone() -> None:
+    g = _blitz_game()
+    g.refuse(move({MECH: 1}, WG, NB, HB),
+             "Mechanized infantry blitzes only together with a tank, one tank for each, the "
+             "two starting and ending together (CM-20): this move takes 1 mechanized infantry "
+             "through empty hostile Holland Belgium without a tank. Move them in one order, "
+             "e.g. 'move 1 mechanized infantry, 1 tank from Western Germany to Normandy "
+             "Bordeaux', or stop in Holland Belgium.")
+    assert g.owner(HB) == FRA
+
+
+def test_CM_20_two_mechanized_infantry_with_one_tank_is_one_too_many() -> None:
+    g = _blitz_game()
+    g.refuse(move({MECH: 2, "tank": 1}, WG, NB, HB),
+             "this move takes 2 mechanized infantry through empty hostile Holland Belgium with "
+             "1 tank")
+    g.do(move({MECH: 2, "tank": 1, "infantry": 1}, WG, HB))  # no blitz: all stop there
+
+
+def test_CM_20_the_tank_must_make_the_same_blitz_not_an_earlier_one() -> None:
+    """A tank that blitzed on its own takes no mechanized infantry along afterwards: the
+    territory is German now, and a move of the mechanized infantry that ends there is no
+    combat move (CM-2)."""
+    g = _blitz_game()
+    g.do(move({"tank": 1}, WG, NB, HB))
+    g.refuse(move({MECH: 1}, WG, HB), "Combat Move must end in combat: Holland Belgium is "
+                                      "friendly (CM-2)")
+
+
+def test_CM_20_blitz_may_end_in_a_friendly_territory() -> None:
+    """... or back where it came from (CM-20: friendly, hostile, or the territory it came
+    from)."""
+    g = _blitz_game()
+    g.do(move({MECH: 1, "tank": 1}, WG, WG, HB))
+    assert g.units(WG, GER)[MECH] == 3 and g.units(HB, GER) == {}
+    assert g.owner(HB) == GER
+
+
+def test_CM_20_an_occupied_territory_stops_the_pair() -> None:
+    """Any enemy unit stops a blitz, a facility or an AA gun alone included (CM-20)."""
+    g = game(GER, CM, {WG: {GER: {MECH: 1, "tank": 1}}, NB: {FRA: {"infantry": 1}}},
+             owners={FR: FRA, NB: FRA})
+    g.refuse(move({MECH: 1, "tank": 1}, WG, NB, FR),
+             "Tanks blitz only through unoccupied hostile territories; France holds enemy units "
+             "(a major industrial complex alone stops a blitz too), so the "
+             "mechanized infantry must stop there (CM-20).")
+
+
+def test_CM_20_infantry_never_blitzes() -> None:
+    g = _blitz_game()
+    g.refuse(move({"infantry": 1, "tank": 1}, WG, NB, HB), "Infantry moves 1")
+
+
+# --------------------------------------------------------------------------------------------
+# §16.1, NC-4, A-31: AA guns move only in Noncombat Move, or aboard a transport loaded before
+
+
+def test_NC_4_AA_guns_do_not_move_in_combat_move() -> None:
+    g = game(GER, CM, {WG: {GER: {"aa gun": 1, "infantry": 1}}, "Sea Zone 112": {GER: {
+        "transport": 1}}}, owners={FR: FRA})
+    g.refuse(move({"aa gun": 1}, WG, FR),
+             "Aa guns move only in Noncombat Move (§16.1, NC-4, A-31). In Combat Move an aa gun "
+             "moves only aboard a transport it boarded in an earlier turn, and goes ashore only "
+             "with that transport's amphibious assault.")
+    g.refuse(move({"aa gun": 1}, WG, "Sea Zone 112"),
+             "Aa guns move only in Noncombat Move (§16.1, NC-4, A-31): none boards a transport "
+             "in Combat Move.")
+    while g.state.phase != NCM:
+        g.end()
+    g.do(move({"aa gun": 1}, WG, "Germany"))
+    assert g.units("Germany", GER)["aa gun"] == 1
+
+
+def test_A_31_an_AA_gun_aboard_since_an_earlier_turn_lands_in_an_amphibious_assault() -> None:
+    """Aboard a British transport in Sea Zone 110 since the turn before, an AA gun sails with
+    it in Combat Move and goes ashore in Normandy Bordeaux with the infantry (A-31); it
+    attacks nothing, the infantry liberates the territory for France (LI-1)."""
+    g = game(UK, CM, {"Sea Zone 111": {UK: {"transport": 1, "aa gun": 1, "infantry": 1}},
+                      NB: {GER: {"infantry": 1}}}, owners={NB: GER})
+    g.do(move({"transport": 1}, "Sea Zone 111", "Sea Zone 110"))
+    g.do(move({"aa gun": 1, "infantry": 1}, "Sea Zone 110", NB))
+    assert g.units(NB, UK) == {"aa gun": 1, "infantry": 1}
+    g.end()
+    g.script(1, 6)  # the British infantry hits at 1, the German infantry misses
+    g.fight_out(NB)
+    assert g.owner(NB) == FRA
+    assert g.units(NB, UK) == {"aa gun": 1, "infantry": 1}
