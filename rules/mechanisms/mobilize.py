@@ -18,7 +18,7 @@ from rules.errors import IllegalOrder, InvalidOrder
 from rules.messages import catalogue, msg, own_rule
 from rules.state import GameState, Unit
 from rules.turn import registry as reg
-from rules.words import counted
+from rules.words import counted, possessive
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -95,16 +95,15 @@ def decide_place(tx: Tx, order: od.Place) -> None:
         raise IllegalOrder(msg("mobilize.cap", ed.cite("MB-2"), space=payer,
                                left=max(cap_left(s, payer), 0), value=ed.value(payer),
                                least=rs.min_factory_capacity))
-    # Fighters at sea need room on the power's own carriers, new ones included (MB-5).
+    # Fighters at sea need room on the power's own carriers, new ones included (MB-5); none on
+    # a damaged one (Europe 1940 §16.3: no plane lands on it, ``carrier_room``).
     new: list[tuple[int, str, int | None]] = []
     nid = s.next_id
     carriers_room: dict[int, int] = {}
     if sea:
         for c in s.units_in(space):
-            cap = ed.units[c.type].abilities.carrier_capacity
-            if cap and c.owner == p:
-                aboard = sum(1 for x in s.units_in(space) if x.carried_by == c.id)
-                carriers_room[c.id] = cap - aboard
+            if ed.units[c.type].abilities.carrier_capacity and c.owner == p:
+                carriers_room[c.id] = board.carrier_room(s, c)
     ordered = sorted(order.units.items(), key=lambda kv: ed.units[kv[0]].domain != "sea")
     for u, n in ordered:
         ut = ed.units[u]
@@ -114,7 +113,9 @@ def decide_place(tx: Tx, order: od.Place) -> None:
                 room = [cid for cid, r in carriers_room.items() if r > 0]
                 if not room:
                     raise IllegalOrder(msg("mobilize.no_carrier_room", "MB-5", space=space,
-                                           power=p))
+                                           power=p, damaged=any(
+                                               s.units[c].damage for c in carriers_room
+                                               if c in s.units)))
                 carried = room[0]
                 carriers_room[carried] -= 1
             new.append((nid, u, carried))
@@ -368,9 +369,12 @@ catalogue("en", "mobilize", {
                     "(R-PLC-08).",
     "cap": _cap,
     "cap_production": _cap_production,
-    "no_carrier_room": "No room for a new fighter in {space}: it needs a carrier of "
-                       "{power:possessive} own with a free slot there, new ones included ({rule}; "
-                       "not an ally's, MN-7).",
+    "no_carrier_room": lambda p: (
+        f"No room for a new fighter in {p['space']}: it needs a carrier of "
+        f"{possessive(p['power'])} own with a free slot there, new ones included ({p['rule']}; "
+        "not an ally's, MN-7)"
+        + ("; a damaged carrier takes no plane until it is repaired (" + own_rule("§16.3")
+           + ")." if p["damaged"] else ".")),
     "carrier_first": "A fighter waits in {zones:join} for a new aircraft carrier: place the "
                      "carrier there first, and keep room for it on the production cap ({rule}).",
     "complex_alone": "Place a new {unit} on its own, one per territory ({rule}), e.g. 'place 1 "

@@ -132,3 +132,50 @@ def test_A_31_an_AA_gun_aboard_since_an_earlier_turn_lands_in_an_amphibious_assa
     g.fight_out(NB)
     assert g.owner(NB) == FRA
     assert g.units(NB, UK) == {"aa gun": 1, "infantry": 1}
+
+
+# --------------------------------------------------------------------------------------------
+# §16.3, §22.6, MO-5, NC-6, CM-13: a damaged carrier has no air operations
+
+
+def test_MO_5_no_new_plane_onto_a_damaged_carrier() -> None:
+    """A new fighter goes onto one's own carrier next to the complex (MO-5), not onto a
+    damaged one (§16.3: no plane may land on it), not even when a new carrier is placed
+    beside it: it goes on the new one."""
+    units = {"Sea Zone 97": {ITA: {"aircraft carrier": 1}}}
+    damaged = {"Sea Zone 97": {ITA: {"aircraft carrier": 1}}}
+    g = game(ITA, MOB, units, damaged=damaged, purchase={"fighter": 1})
+    g.refuse(od.Place(units={"fighter": 1}, space="Sea Zone 97"),
+             "No room for a new fighter in Sea Zone 97: it needs a carrier of Italy's own with a "
+             "free slot there, new ones included (MO-5; not an ally's, MN-6); a damaged carrier "
+             "takes no plane until it is repaired (§16.3).")
+    g.do(od.Place(units={"fighter": 1}, space="Southern Italy"))
+    g = game(ITA, MOB, units, damaged=damaged, purchase={"fighter": 2, "aircraft carrier": 1})
+    g.do(od.Place(units={"aircraft carrier": 1, "fighter": 2}, space="Sea Zone 97"))
+    new = [u for u in g.state.units_in("Sea Zone 97") if u.type == "aircraft carrier"
+           and not u.damage]
+    assert sum(1 for u in g.state.units_in("Sea Zone 97") if u.carried_by == new[0].id) == 2
+
+
+def test_NC_6_no_landing_on_a_damaged_carrier() -> None:
+    g = game(ITA, NCM, {"Sea Zone 97": {ITA: {"aircraft carrier": 1}},
+                        "Southern Italy": {ITA: {"fighter": 1}}},
+             damaged={"Sea Zone 97": {ITA: {"aircraft carrier": 1}}})
+    g.refuse(move({"fighter": 1}, "Southern Italy", "Sea Zone 97"),
+             "Fighter must end Noncombat Move in a safe landing place: the friendly carriers in "
+             "Sea Zone 97 have 0 free slots for the 1 fighter that would wait there")
+
+
+def test_CM_13_a_damaged_carrier_is_no_landing_place_in_the_plan() -> None:
+    """A tactical bomber that spends all 4 of its movement attacking Sea Zone 91 needs a
+    carrier that can be there at the end of the turn (CM-9, CM-13): the carrier next door in
+    Sea Zone 92 can sail there in Noncombat Move, unless it is damaged."""
+    units = {"Sea Zone 92": {ITA: {"aircraft carrier": 1}},
+             "Southern Italy": {ITA: {"tactical bomber": 1}},
+             "Sea Zone 91": {UK: {"destroyer": 1}}}
+    g = game(ITA, CM, units, damaged={"Sea Zone 92": {ITA: {"aircraft carrier": 1}}})
+    g.refuse(move({"tactical bomber": 1}, "Southern Italy", "Sea Zone 91"),
+             "Tactical bomber could not land anywhere after attacking Sea Zone 91: it would "
+             "have 0 movement left and no safe landing place within reach")
+    g = game(ITA, CM, units)
+    g.do(move({"tactical bomber": 1}, "Southern Italy", "Sea Zone 91"))
