@@ -179,3 +179,44 @@ def test_CM_13_a_damaged_carrier_is_no_landing_place_in_the_plan() -> None:
              "have 0 movement left and no safe landing place within reach")
     g = game(ITA, CM, units)
     g.do(move({"tactical bomber": 1}, "Southern Italy", "Sea Zone 91"))
+
+
+# --------------------------------------------------------------------------------------------
+# NW-3, A-16, CM-22: a power at war with nobody uses no other power's naval base, nor another
+# power its
+
+
+START_WAR = [[GER, UK], [GER, FRA], [UK, ITA], [ITA, FRA]]
+SHIPS = ("destroyer", "cruiser")
+
+
+def _bases_game(power: str, units: dict[str, dict[str, dict[str, int]]],
+                war: list[list[str]]) -> Game:
+    bases = {"United Kingdom": {UK: {"naval base": 1}},
+                "Normandy Bordeaux": {FRA: {"naval base": 1}},
+                "Eastern United States": {USA: {"naval base": 1}}}
+    return game(power, NCM, {**bases, **units}, war=war)
+
+
+def test_NW_3_a_neutral_power_uses_no_other_powers_naval_base() -> None:
+    """The United States, at war with nobody, gets no +1 from the British and French bases
+    beside Sea Zone 110; the United Kingdom gets none from the American base beside Sea Zone
+    101 (NW-3, A-16). Once the United States is at war, both do (CM-22: friendly to them)."""
+    from rules.board import full_move
+
+    units = {"Sea Zone 110": {USA: {"destroyer": 1}, UK: {"cruiser": 1}},
+             "Sea Zone 101": {UK: {"destroyer": 1}}}
+    g = _bases_game(UK, units, START_WAR)
+    moves = {(u.owner, u.space): full_move(g.state, u) for u in g.state.units.values()
+             if u.type in SHIPS}
+    assert moves == {(USA, "Sea Zone 110"): 2, (UK, "Sea Zone 110"): 3,
+                     (UK, "Sea Zone 101"): 2}
+    g.refuse(move({"destroyer": 1}, "Sea Zone 101", "Sea Zone 104"),
+             "Destroyer moves 2; Sea Zone 101 → Sea Zone 104 is 3")
+    g.do(move({"cruiser": 1}, "Sea Zone 110", "Sea Zone 92"))
+    g = _bases_game(UK, units, [*START_WAR, [GER, USA]])
+    moves = {(u.owner, u.space): full_move(g.state, u) for u in g.state.units.values()
+             if u.type in SHIPS}
+    assert moves == {(USA, "Sea Zone 110"): 3, (UK, "Sea Zone 110"): 3,
+                     (UK, "Sea Zone 101"): 3}
+    g.do(move({"destroyer": 1}, "Sea Zone 101", "Sea Zone 104"))
