@@ -351,6 +351,10 @@ class RuleSet(_Frozen):
     # 1941 A-7: own fighters left aboard a carrier that moves in Combat Move ride as cargo;
     # Classic A-19 / R-AIR-04 (False): they stay where the carrier started and fly on their own.
     own_fighters_ride_in_combat_move: bool = True
+    # Europe 1940 CM-6 / CM-27 / AA-7: an air unit's combat move commits it where it went (in an
+    # amphibious assault with a sea battle, to the sea zone or to the territory): it makes no
+    # other in that Combat Move. 1941 (False): it may fly on from there within its range.
+    air_committed_in_combat_move: bool = False
     # Combat
     # 1941 CC-0: amphibious assaults are resolved before general combat. Classic fixes no order
     # between battles except the sea battle before the landing it enables (R-AMP-03, §4.3).

@@ -109,6 +109,7 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
     taken: set[int] = set()
     # Air first (fighters take off before their carrier moves, CM-21), then the rest.
     # Bigger land units board first, so one order fills transports as UT-7 allows.
+    committed = ed.rules.rules.air_committed_in_combat_move
     kinds = sorted(order.units.items(), key=lambda kv: (
         ed.units[kv[0]].domain != "air", -ed.units[kv[0]].abilities.transport_cost))
     for name, n in kinds:
@@ -127,6 +128,8 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
             if dom == "land":
                 return u.carried_by is None
             if dom == "air":
+                if phase == COMBAT and u.combat_moved and committed:
+                    return False  # Europe 1940 CM-6, CM-27, AA-7: committed where it went
                 if phase == COMBAT and _cargo_fighter(s, u):
                     return False  # CM-21 / A-7: it stayed aboard while its carrier moved
                 if u.carried_by is not None and s.units[u.carried_by].damage:
@@ -144,6 +147,7 @@ def decide_move(tx: Tx, order: od.Move, dice: Dice | None = None) -> None:
                   boarding=dom == "land" and not frm_sea and to_sea,
                   transport=dom == "sea" and bool(abilities.transport_capacity),
                   cargo=dom == "air" and phase == COMBAT and abilities.carrier_landable,
+                  committed=dom == "air" and phase == COMBAT and committed,
                   trapped=dom == "air" and any(
                       u.carried_by is not None and s.units[u.carried_by].damage
                       for u in s.units_in(order.frm) if u.type == name and u.owner == power))
@@ -677,6 +681,10 @@ def _why_not_movable(p: Mapping[str, Any]) -> str:
     if p["cargo"]:
         out += ("; fighters left aboard a carrier that has moved are its cargo and cannot fight "
                 "this turn: take off before the carrier moves (CM-21, R-AIR-04)")
+    if p.get("committed"):
+        out += ("; an air unit that made its combat move is committed to the battle it flew "
+                "to, in an amphibious assault the sea battle or the land battle, and moves again "
+                "only to land in Noncombat Move (" + own_rule("CM-6, CM-27, AA-7") + ")")
     if p["trapped"]:
         out += ("; planes aboard a damaged carrier can neither take off nor land until it is "
                 "repaired (§16.3)")

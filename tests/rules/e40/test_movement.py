@@ -220,3 +220,63 @@ def test_NW_3_a_neutral_power_uses_no_other_powers_naval_base() -> None:
     assert moves == {(USA, "Sea Zone 110"): 3, (UK, "Sea Zone 110"): 3,
                      (UK, "Sea Zone 101"): 3}
     g.do(move({"destroyer": 1}, "Sea Zone 101", "Sea Zone 104"))
+
+
+# --------------------------------------------------------------------------------------------
+# CM-27, AA-7: air units in an amphibious assault with a sea battle fight only where they went
+
+
+def test_CM_27_AA_7_air_units_fight_in_the_sea_battle_or_the_land_battle_never_both() -> None:
+    """A British landing in Normandy Bordeaux from Sea Zone 110, where a German destroyer waits:
+    the fighter is sent to the sea zone, the tactical bomber to the territory (CM-27). The
+    fighter cannot then fly on to the land battle, fights only at sea, and so does not raise
+    the tactical bomber to 4 in the land battle (CA-1 pairs within one battle)."""
+    sz, sz2 = "Sea Zone 110", "Sea Zone 111"
+    g = game(UK, CM, {sz2: {UK: {"transport": 1, "infantry": 1, "cruiser": 1}},
+                      "United Kingdom": {UK: {"fighter": 1, "tactical bomber": 1}},
+                      sz: {GER: {"destroyer": 1}}, NB: {GER: {"infantry": 1}}},
+             owners={NB: GER})
+    g.do(move({"transport": 1, "cruiser": 1}, sz2, sz))
+    g.do(move({"fighter": 1}, "United Kingdom", sz))
+    g.do(move({"tactical bomber": 1}, "United Kingdom", NB))
+    g.do(move({"infantry": 1}, sz, NB))
+    g.refuse(move({"fighter": 1}, sz, NB),
+             "an air unit that made its combat move is committed to the battle it flew to, in "
+             "an amphibious assault the sea battle or the land battle, and moves again only to "
+             "land in Noncombat Move (CM-6, CM-27, AA-7)")
+    g.end()
+
+    def fighting(space: str) -> list[str]:
+        return sorted(g.state.units[i].type for i in g.state.battles[space].attacking)
+
+    assert fighting(sz) == ["cruiser", "fighter", "transport"]
+    assert fighting(NB) == ["tactical bomber"]
+    g.script(1, 6, 6)  # the cruiser sinks the destroyer, the fighter misses; the destroyer too
+    g.fight_out(sz)
+    g.script(4, 1, 6)  # the tactical bomber at 3 misses with a 4, the infantry hits
+    g.fight_out(NB)
+    assert g.owner(NB) == FRA  # liberated for France (LI-1)
+    fighter = next(u for u in g.state.units.values() if u.type == "fighter")
+    assert fighter.space == sz  # it stays over the sea zone and lands in Noncombat Move
+
+
+def test_CM_6_1941_air_units_are_not_committed_by_this_switch() -> None:
+    """The switch is Europe 1940's: 1941 keeps its own reading (its golden games replay)."""
+    from rules.edition import load_edition
+
+    assert load_edition(E40).rules.rules.air_committed_in_combat_move
+    assert not load_edition("a1941").rules.rules.air_committed_in_combat_move
+    assert not load_edition("classic").rules.rules.air_committed_in_combat_move
+
+
+def test_CM_13_a_tactical_bomber_may_count_on_a_carrier_to_be_mobilized() -> None:
+    """A tactical bomber from Morocco spends all 4 of its movement attacking Sea Zone 97: it
+    may, only because Italy bought a carrier it can place there, next to its complexes (CM-9,
+    CM-13, NC-6)."""
+    units = {"Morocco": {ITA: {"tactical bomber": 1}}, "Sea Zone 97": {UK: {"destroyer": 1}}}
+    g = game(ITA, CM, units, owners={"Morocco": ITA})
+    g.refuse(move({"tactical bomber": 1}, "Morocco", "Sea Zone 97"),
+             "Tactical bomber could not land anywhere after attacking Sea Zone 97: it would "
+             "have 0 movement left")
+    g = game(ITA, CM, units, owners={"Morocco": ITA}, purchase={"aircraft carrier": 1})
+    g.do(move({"tactical bomber": 1}, "Morocco", "Sea Zone 97"))
