@@ -280,3 +280,36 @@ def test_CM_13_a_tactical_bomber_may_count_on_a_carrier_to_be_mobilized() -> Non
              "have 0 movement left")
     g = game(ITA, CM, units, owners={"Morocco": ITA}, purchase={"aircraft carrier": 1})
     g.do(move({"tactical bomber": 1}, "Morocco", "Sea Zone 97"))
+
+
+# --------------------------------------------------------------------------------------------
+# A-22, FA-3, CO-4: bases change hands with their territory, usable from the next turn
+
+
+def test_A_22_captured_bases_become_the_captors_and_serve_its_allies_from_their_next_turn(
+) -> None:
+    """Germany takes France (its air base) and Normandy Bordeaux (its naval base). They are
+    German at once (FA-3), but give no bonus on the turn of the capture (A-22). On Italy's turn
+    the Italian fighter taking off from France flies 5 and the Italian destroyer beside
+    Normandy Bordeaux sails 3; the British destroyer there gets nothing from a German base."""
+    from rules.board import full_move
+
+    g = game(GER, CM, {WG: {GER: {"infantry": 1, "tank": 1}},
+                       HB: {GER: {"infantry": 1}},
+                       FR: {FRA: {"air base": 1}}, NB: {FRA: {"naval base": 1}}},
+             owners={FR: FRA, NB: FRA})
+    g.do(move({"infantry": 1, "tank": 1}, WG, FR))
+    g.do(move({"infantry": 1}, HB, NB))
+    while g.state.phase != NCM:
+        g.end()
+    assert (g.owner(FR), g.owner(NB)) == (GER, GER)
+    assert g.units(FR, GER)["air base"] == 1 and g.units(NB, GER)["naval base"] == 1
+    pos = g.json
+    pos.update(power=ITA, phase=NCM)
+    pos["units"].setdefault(FR, {})[ITA] = {"fighter": 1}
+    pos["units"]["Sea Zone 105"] = {ITA: {"destroyer": 1}, UK: {"destroyer": 1}}
+    later = Game(pos)
+    reach = {(u.owner, u.type): full_move(later.state, u) for u in later.state.units.values()
+             if u.type in ("fighter", "destroyer")}
+    assert reach == {(ITA, "fighter"): 5, (ITA, "destroyer"): 3, (UK, "destroyer"): 2}
+    later.do(move({"destroyer": 1}, "Sea Zone 105", "Sea Zone 90"))
