@@ -260,7 +260,7 @@ def test_CM_27_AA_7_air_units_fight_in_the_sea_battle_or_the_land_battle_never_b
     assert fighter.space == sz  # it stays over the sea zone and lands in Noncombat Move
 
 
-def test_CM_6_1941_air_units_are_not_committed_by_this_switch() -> None:
+def test_air_units_committed_in_combat_move_only_in_europe_1940() -> None:
     """The switch is Europe 1940's: 1941 keeps its own reading (its golden games replay)."""
     from rules.edition import load_edition
 
