@@ -229,7 +229,7 @@ def _check_aa_in_combat(s: GameState, order: od.Move, name: str) -> None:
         raise IllegalOrder(msg("move.aa_in_combat", "R-AAG-02", unit=name))
     if ed.is_sea(order.frm) and not ed.is_sea(order.to):
         return  # offloaded in an amphibious assault: cargo loaded in Combat Move is never an AA
-    raise IllegalOrder(msg("move.aa_noncombat_only", own_rule("§16.1, NC-4, A-31"), unit=name,
+    raise IllegalOrder(msg("move.aa_noncombat_only", own_rule("NC-4, A-31"), unit=name,
                            boarding=ed.is_sea(order.to)))
 
 
@@ -785,10 +785,10 @@ catalogue("en", "move", {
                     "neutral ones, and are landed only on friendly coasts ({rule}): move them in "
                     "Non-combat Movement.",
     "aa_noncombat_only": lambda p: (
-        f"{p['unit'].capitalize()}s move only in Noncombat Move ({p['rule']})"
+        f"AA guns move only in Noncombat Move ({p['rule']})"
         + (": none boards a transport in Combat Move. " if p["boarding"] else ". ")
-        + f"In Combat Move an {p['unit']} moves only aboard a transport it boarded in an "
-          "earlier turn, and goes ashore only with that transport's amphibious assault."),
+        + "In Combat Move an AA gun moves only aboard a transport it boarded in an earlier "
+          "turn, and goes ashore only with that transport's amphibious assault."),
     "cargo_at_sea": "{unit:capitalize} at sea moves with its transport: move the transport "
                     "instead ({rule}).",
     "neutral_fee": "Violating {spaces:join} costs {fee} IPCs each, paid to the bank at once "

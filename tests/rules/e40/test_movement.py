@@ -106,11 +106,11 @@ def test_NC_4_AA_guns_do_not_move_in_combat_move() -> None:
     g = game(GER, CM, {WG: {GER: {"aa gun": 1, "infantry": 1}}, "Sea Zone 112": {GER: {
         "transport": 1}}}, owners={FR: FRA})
     g.refuse(move({"aa gun": 1}, WG, FR),
-             "Aa guns move only in Noncombat Move (§16.1, NC-4, A-31). In Combat Move an aa gun "
+             "AA guns move only in Noncombat Move (NC-4, A-31). In Combat Move an AA gun "
              "moves only aboard a transport it boarded in an earlier turn, and goes ashore only "
              "with that transport's amphibious assault.")
     g.refuse(move({"aa gun": 1}, WG, "Sea Zone 112"),
-             "Aa guns move only in Noncombat Move (§16.1, NC-4, A-31): none boards a transport "
+             "AA guns move only in Noncombat Move (NC-4, A-31): none boards a transport "
              "in Combat Move.")
     while g.state.phase != NCM:
         g.end()
