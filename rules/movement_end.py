@@ -12,6 +12,7 @@ from rules import events as ev
 from rules.errors import IllegalOrder
 from rules.messages import Msg, catalogue, msg
 from rules.state import GameState, Unit
+from rules.turn import hooks
 
 if TYPE_CHECKING:
     from rules.turn.tx import Tx
@@ -49,8 +50,9 @@ def check_end_combat_move(s: GameState) -> None:
                 continue
             if z in assault_zones or u.offloaded:
                 continue  # CM-4 exception 2
-            if u.start and is_hostile_sea(s, u.start, power):
-                continue  # CM-13: escaped from a hostile zone
+            if u.start and (is_hostile_sea(s, u.start, power)
+                            or hooks.escapes_from(s, u.start, power)):
+                continue  # CM-13: escaped from a hostile zone (1940 CM-4 2, A-14)
             problems.append(msg("movement_end.not_in_combat", "CM-4", unit=u.type, space=z))
     for c in s.units.values():
         if c.owner == power and c.carried_by is not None and c.loaded == COMBAT and not c.assault:

@@ -204,15 +204,28 @@ def _may_scramble_into(s: GameState, zone: str, power: str) -> bool:
     Combat Move to fight them. If nobody scrambles they fight nothing there."""
     if not _on(s) or s.phase != COMBAT:
         return False
-    ed = s.edition
     if not any(u.owner == power and u.assault and (
             (u.carried_by is not None and u.space == zone)
             or (u.space == u.assault and u.came_from == zone)) for u in s.units.values()):
         return False
+    return _could_scramble_into(s, zone, power)
+
+
+def _could_scramble_into(s: GameState, zone: str, power: str) -> bool:
+    """Planes of a power at war with ``power`` that could scramble into ``zone`` (SC-2)."""
+    ed = s.edition
     return any(
         ed.units[u.type].abilities.scramble and u.carried_by is None and s.enemy(u.owner, power)
         and facilities.base_serves(s, t, "air_base", u.owner)
         for t in ed.neighbours[zone] if not ed.is_sea(t) for u in s.units_in(t))
+
+
+@hooks.escape_zone
+def _scrambles_reach(s: GameState, zone: str, power: str) -> bool:
+    """CM-4 exception 2, A-14: "a zone into which scrambles are possible may be treated as
+    hostile" for ships leaving it to avoid combat: beside an air base operational for a power
+    at war with ``power``, with its planes that could scramble there."""
+    return _on(s) and s.phase == COMBAT and _could_scramble_into(s, zone, power)
 
 
 def room(s: GameState, territory: str) -> int:

@@ -12,6 +12,7 @@ them. A mechanism registers here at import, as with the registry:
   (``rules.paths``, ``rules.movement``, ``rules.battle``);
 - ``hostile_loading``: where units may load onto transports in a hostile sea zone;
 - ``standby_zone``: where air units may end a combat move with nothing hostile there yet;
+- ``escape_zone``: a sea zone that counts as hostile for ships leaving it in Combat Move;
 - ``aside``: units on an errand of their own that fight no battle where they stand
   (``rules.battle.opening``);
 - ``before_fight``: checks before a battle's round is fought (``rules.combat``);
@@ -116,6 +117,21 @@ def standby_zone(fn: LoadingHere) -> LoadingHere:
 
 def may_stand_by(state: GameState, zone: str, power: str) -> bool:
     return any(fn(state, zone, power) for fn in _STANDBY)
+
+
+_ESCAPE: list[LoadingHere] = []
+
+
+def escape_zone(fn: LoadingHere) -> LoadingHere:
+    """Decorator: ``fn(state, zone, power)`` lets ``power``'s ships that started the turn in
+    ``zone`` leave it as a combat move and end in a friendly zone, as from a hostile zone
+    (Europe 1940 CM-4 exception 2, A-14: a zone enemy planes could scramble into)."""
+    _ESCAPE.append(fn)
+    return fn
+
+
+def escapes_from(state: GameState, zone: str, power: str) -> bool:
+    return any(fn(state, zone, power) for fn in _ESCAPE)
 
 
 # --------------------------------------------------------------------------------------------
