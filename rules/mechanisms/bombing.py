@@ -527,6 +527,12 @@ def _facility_raid(tx: Tx, order: Bomb, dice: Dice) -> None:
     if not bombers:
         raid_over(tx, space, "no bomber is left to bomb")
         return
+    if not any(targets_for(s, space, power, u.type) for u in bombers):
+        # BR-1: the target was taken before the raid (an attack on the territory without a
+        # battle), and with it its facilities: nothing of an enemy's is left to bomb.
+        raid_over(tx, space, f"{space} was taken before the raid, no enemy facility is left to "
+                             "bomb")
+        return
     groups = assignment(s, space, bombers, order.targets)
     standing = s.standing.get(power, ())
     lost_all: list[int] = []

@@ -508,3 +508,29 @@ def test_BR_raids_in_a_random_game_keep_the_legal_orders_legal() -> None:
             g.state = engine.evolve(g.state, e)
             g.events.append(e)
     assert g.state.phase == "noncombat_move"
+
+
+def test_BR_1_a_raid_whose_target_is_taken_without_a_battle_ends_with_nothing_to_bomb() -> None:
+    """Germany raids France's air base with a tactical bomber and moves infantry into France,
+    which no armed unit defends: Conduct Combat begins with France taken, and its facilities
+    Germany's. The raid no longer has an enemy facility to bomb (BR-1): 'bomb France' ends it
+    with nothing bombed, the referee's default does the same, and the phase can end (a game
+    once stopped here with nothing legal to say)."""
+    g = Game(position(GER, "combat_move", {
+        "France": {"France": {"air base": 1}},
+        "Holland Belgium": {GER: {"tactical bomber": 1, "infantry": 1}}},
+        edition="europe1940", owners={"Holland Belgium": GER}))
+    g.do(od.Move(units={"tactical bomber": 1}, frm="Holland Belgium", to="France", raid=True))
+    g.move({"infantry": 1}, "Holland Belgium", "France")
+    g.end()
+    assert g.owner("France") == GER
+    assert [(p.what, p.space) for p in pending(g.state)] == [("bombing raid", "France")]
+    (default,) = [o for o in default_orders(g.state) if isinstance(o, Bomb)]
+    assert default.space == "France"
+    assert Bomb(power=GER, space="France") in legal_orders(g.state, GER)
+    assert said(g, Bomb(space="France")) == [
+        "Bombing raid on France by Germany: France was taken before the raid, no enemy "
+        "facility is left to bomb."]
+    assert bombing.open_raids(g.state) == []
+    g.end()
+    assert g.state.phase == "noncombat_move"
