@@ -58,7 +58,7 @@ from rules.battle.submerge import awaiting_declaration, declare_subs
 from rules.decisions import Owed, Pending
 from rules.dice import Dice
 from rules.errors import IllegalOrder, NotYourTurn
-from rules.messages import catalogue, msg
+from rules.messages import catalogue, msg, own_rule
 from rules.state import BattleState, GameState
 from rules.turn import hooks
 
@@ -116,6 +116,11 @@ def decide_attacker(tx: Tx, order: od.Battle | od.Press | od.Retreat, dice: Dice
                  if x.step != "done" and _is_amphibious_part(s, x)]
         if first:
             raise IllegalOrder(msg("combat.assaults_first", "CC-0", spaces=first))
+    if isinstance(order, od.Battle) and b.round == 0 and rules_of(s).one_battle_at_a_time:
+        going = [x.space for x in s.battles.values() if x.round > 0 and x.step != "done"]
+        if going:  # CC-2: each space fought to the end before the next starts
+            raise IllegalOrder(msg("combat.finish_first", own_rule("CC-2"), space=b.space,
+                                   going=going))
     if b.step == "press_or_retreat":
         if not attacker_can_fire(s, b):
             if retreat_options(s, b):
@@ -134,6 +139,9 @@ def next_battles(s: GameState) -> list[str]:
     """Open battles that may be fought now: amphibious assaults (their sea battles included)
     before general combat where the edition says so (CC-0)."""
     open_ = sorted(b.space for b in s.battles.values() if b.step != "done")
+    going = [x for x in open_ if s.battles[x].round > 0]
+    if going and rules_of(s).one_battle_at_a_time:
+        return going  # CC-2: the battle begun is fought to the end first
     if rules_of(s).amphibious_first:
         first = [x for x in open_ if _is_amphibious_part(s, s.battles[x])]
         if first:
@@ -176,6 +184,8 @@ def decide_decision(tx: Tx, order: od.Casualties | od.Submerge | od.Strike, dice
 catalogue("en", "combat", {
     "awaits_casualties": "The battle in {space} waits for casualties from {powers:join} ({rule}). "
                          "They answer with 'casualties <space> <units>'.",
+    "finish_first": "The battle in {going:join} is fought to the end before the next one starts "
+                    "({rule}); {space} waits for it.",
     "sea_first": "The amphibious assault on {space} waits for the sea battle in {sea}: sea combat "
                  "comes first ({rule}).",
     "assaults_first": "Resolve amphibious assaults first ({spaces:join}), then general combat "

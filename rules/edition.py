@@ -359,6 +359,9 @@ class RuleSet(_Frozen):
     # 1941 CC-0: amphibious assaults are resolved before general combat. Classic fixes no order
     # between battles except the sea battle before the landing it enables (R-AMP-03, §4.3).
     amphibious_first: bool = True
+    # Europe 1940 CC-2: each space is fought to the end before the next battle starts. 1941 and
+    # Classic (False) let the attacker open another battle meanwhile.
+    one_battle_at_a_time: bool = False
     sub_first_strike: Literal["declared", "attacker_only"] = "declared"  # 1941 SS / R-SUB-02
     sub_retreat: Literal["submerge", "withdraw"] = "submerge"  # 1941 SS-3 / Classic R-SUB-05
     battleship_repair: bool = True  # 1941 UB-2 (irrelevant when battleships take one hit)

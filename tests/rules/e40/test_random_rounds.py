@@ -175,7 +175,7 @@ def play(seed: int, rounds: int = 1, max_orders: int = 3000,
 
 # Three rounds of each of these seeds show together the rarer things too: raids intercepted with
 # their air battles, facilities repaired and upgraded, planes scrambled.
-SEEDS = (4, 9, 22)  # chosen again once the movement rules of §9 changed the random paths
+SEEDS = (9, 22, 49)  # chosen again after the §9 movement rules, then CC-2, changed the paths
 
 
 def test_random_legal_play_of_europe1940_rounds() -> None:
