@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.cogs._e40 import seated
 from tests.cogs.conftest import Table, answer, end, public
 from tests.cogs.test_battle_all import seen
 from tests.cogs.test_commands import text_of
 from tests.cogs.test_menus import menus, values
 
-AXIS = ("Germany", "Italy")
-ALLIES = ("Soviet Union", "United States", "United Kingdom", "France")
 UK = "United Kingdom"
 POSITION: dict[str, Any] = {
     "edition": "europe1940", "power": UK, "phase": "combat_move",
@@ -22,19 +21,13 @@ POSITION: dict[str, Any] = {
 
 
 async def liberate(t: Table) -> str:
-    info = await t.service.create(str(t.channel.id), str(t.alice.id), "europe1940",
-                                  position=POSITION)
-    for p in AXIS:
-        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
-    for p in ALLIES:
-        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
-    assert (await t.service.start(info.id, str(t.alice.id))).ok
+    game = await seated(t, POSITION)
     r = await t.bob.slash(t.channel, "move", units="1 infantry",
                           **{"from": "Normandy Bordeaux", "to": "France"})
     assert public(r), answer(r)
     r = await end(t, t.bob)
     assert public(r), answer(r)
-    return info.id
+    return game
 
 
 async def test_FR_1_the_free_units_are_frances_menu(table: Table) -> None:

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.cogs._e40 import seated
 from tests.cogs.conftest import Table, answer, end, public
 from tests.cogs.test_battle_all import seen
 from tests.cogs.test_commands import text_of
 from tests.cogs.test_menus import menus, values
 
-AXIS = ("Germany", "Italy")
-ALLIES = ("Soviet Union", "United States", "United Kingdom", "France")
 UK = "United Kingdom"
 POSITION: dict[str, Any] = {
     "edition": "europe1940", "power": "Germany", "phase": "combat_move",
@@ -31,14 +30,7 @@ DICE = [
 
 
 async def raid(t: Table) -> str:
-    t.service.allow_scripted_dice = True
-    info = await t.service.create(str(t.channel.id), str(t.alice.id), "europe1940", dice=DICE,
-                                  position=POSITION)
-    for p in AXIS:
-        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
-    for p in ALLIES:
-        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
-    assert (await t.service.start(info.id, str(t.alice.id))).ok
+    game = await seated(t, POSITION, DICE)
     r = await t.alice.slash(t.channel, "move", units="2 strategic bombers", raid=True,
                             **{"from": "Western Germany", "to": UK})
     assert public(r), answer(r)
@@ -47,7 +39,7 @@ async def raid(t: Table) -> str:
     assert public(r), answer(r)
     assert "escorting the bombing raid on United Kingdom" in text_of(r)
     await end(t, t.alice)
-    return info.id
+    return game
 
 
 async def test_SC_8_BR_4_the_interceptors_are_the_defenders_menu(table: Table) -> None:

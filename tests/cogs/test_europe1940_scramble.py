@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.cogs._e40 import seated
 from tests.cogs.conftest import Table, answer, end, public
 from tests.cogs.test_battle_all import seen
 from tests.cogs.test_commands import text_of
 from tests.cogs.test_menus import menus, values
 
-AXIS = ("Germany", "Italy")
-ALLIES = ("Soviet Union", "United States", "United Kingdom", "France")
 UK = "United Kingdom"
 POSITION: dict[str, Any] = {
     "edition": "europe1940", "power": "Germany", "phase": "combat_move",
@@ -25,18 +24,12 @@ POSITION: dict[str, Any] = {
 
 
 async def strike(t: Table) -> str:
-    info = await t.service.create(str(t.channel.id), str(t.alice.id), "europe1940",
-                                  position=POSITION)
-    for p in AXIS:
-        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
-    for p in ALLIES:
-        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
-    assert (await t.service.start(info.id, str(t.alice.id))).ok
+    game = await seated(t, POSITION)
     r = await t.alice.slash(t.channel, "move", units="1 fighter",
                             **{"from": "Holland Belgium", "to": "Sea Zone 110"})
     assert public(r), answer(r)
     await end(t, t.alice)
-    return info.id
+    return game
 
 
 async def test_SC_1_the_scramble_is_the_defenders_menu(table: Table) -> None:

@@ -19,23 +19,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-GAMES = Path(__file__).parent / "games"
-SCRIPT = GAMES / "europe1940_two_rounds.txt"
-DICE = (GAMES / "europe1940_two_rounds.dice").read_text().strip()
+from tests.local._scripts import run_script
 
 
 def run_game(*extra: str) -> subprocess.CompletedProcess[str]:
-    lines = SCRIPT.read_text("utf-8") + "alice: state\n"
-    return subprocess.run(
-        [sys.executable, "bot.py", "--local", "--script", "-", "--dice", DICE, "--no-images",
-         *extra],
-        cwd=ROOT, input=lines, capture_output=True, text=True, timeout=180, check=False,
-        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": ""},
-    )
+    return run_script("europe1940_two_rounds", *extra)
 
 
 def test_two_rounds_of_europe1940_play_through_without_a_refusal() -> None:

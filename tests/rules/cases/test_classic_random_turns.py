@@ -12,58 +12,19 @@ from __future__ import annotations
 
 import random
 
-from rules import engine, tech
+from rules import engine
 from rules import events as ev
 from rules import orders as od
-from rules.dice import HmacDice
 from rules.dice_audit import read_log
 from rules.errors import RulesError
 from rules.legal import legal_orders
 from rules.mechanisms.research import ResearchRolled, TechnologyDeveloped
 from rules.state import GameState
+from tests.rules._ledger import CountingDice, Ledger
 
 MOVE_PHASES = ("combat_move", "noncombat_move")
 END_BIAS = {"research": 60, "purchase": 30, "combat_move": 20, "conduct_combat": 40,
             "noncombat_move": 30, "mobilize": 10}
-
-
-class CountingDice(HmacDice):
-    rolled = 0
-
-    def roll(self, n: int, purpose: str) -> list[int]:
-        self.rolled += n
-        return super().roll(n, purpose)
-
-
-def ledger(before: GameState, e: ev.Event) -> dict[str, int]:
-    """What the event says the treasuries change by."""
-    match e:
-        case ev.UnitsPurchased():
-            assert e.cost == sum((tech.cost(before, e.power, u) or 0) * n
-                                 for u, n in e.units.items())
-            return {e.power: -e.cost}
-        case ev.PurchaseCleared():
-            return {e.power: e.refund}
-        case ev.PurchaseRefunded():
-            return {e.power: e.amount}
-        case ResearchRolled():
-            research = before.edition.rules.rules.research
-            assert research is not None and e.cost == e.dice * research.die_cost
-            return {e.power: -e.cost}
-        case ev.DamagePaid():
-            assert e.paid + e.debt == e.amount
-            return {e.power: -e.paid}
-        case ev.NeutralViolated():
-            return {e.power: -e.fee}
-        case ev.IncomeCollected():
-            assert e.amount == before.income()[e.power]
-            assert e.debt_paid == min(before.debts.get(e.power, 0), e.amount)
-            return {e.power: e.amount - e.debt_paid}
-        case ev.TerritoryCaptured() if e.seized:
-            assert e.seized_from is not None and e.seized == before.treasury[e.seized_from]
-            return {e.seized_from: -e.seized, e.by: e.seized}
-        case _:
-            return {}
 
 
 def _can_end(state: GameState, power: str) -> bool:
@@ -79,6 +40,7 @@ def play(seed: int, rounds: int = 2, max_orders: int = 500) -> tuple[list[ev.Eve
     it rolled no dice ('undo', DESIGN §5), as a player would."""
     rnd = random.Random(seed)
     dice = CountingDice(f"classic-turns-{seed}".encode(), game="prop")
+    ledger = Ledger()
     events = list(engine.new_game("classic"))
     state = engine.replay(events)
     total = dict(state.treasury)

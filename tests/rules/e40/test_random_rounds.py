@@ -16,77 +16,18 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from rules import engine, tech
+from rules import engine
 from rules import events as ev
 from rules import orders as od
 from rules.dice import HmacDice
 from rules.dice_audit import read_log
 from rules.errors import RulesError
 from rules.legal import accepted, candidate_orders, legal_orders
-from rules.mechanisms.convoys import ConvoyDisrupted
-from rules.mechanisms.facilities import FacilityRepaired
-from rules.mechanisms.objectives import ObjectivesPaid
-from rules.mechanisms.research import ResearchRolled
 from rules.state import GameState
+from tests.rules._ledger import CountingDice, Ledger
 
 END_BIAS = {"research": 60, "purchase": 30, "combat_move": 6, "conduct_combat": 40,
             "noncombat_move": 15, "mobilize": 10, "collect_income": 50}
-
-
-class CountingDice(HmacDice):
-    rolled = 0
-
-    def roll(self, n: int, purpose: str) -> list[int]:
-        self.rolled += n
-        return super().roll(n, purpose)
-
-
-class Ledger:
-    """What the events say the treasuries change by; the income of a Collect Income is the
-    production level changed by the convoy losses and objectives told before it (IN-1)."""
-
-    def __init__(self) -> None:
-        self.adjust = 0
-
-    def __call__(self, before: GameState, e: ev.Event) -> dict[str, int]:
-        match e:
-            case ev.TurnStarted():
-                self.adjust = 0
-                return {}
-            case ev.UnitsPurchased():
-                assert e.cost == sum((tech.cost(before, e.power, u) or 0) * n
-                                     for u, n in e.units.items())
-                return {e.power: -e.cost}
-            case ev.PurchaseCleared():
-                return {e.power: e.refund}
-            case ev.PurchaseRefunded():
-                return {e.power: e.amount}
-            case ResearchRolled():
-                return {e.power: -e.cost}
-            case FacilityRepaired():
-                return {e.power: -e.cost}
-            case ev.DamagePaid():
-                assert e.paid + e.debt == e.amount
-                return {e.power: -e.paid}
-            case ev.NeutralViolated():
-                return {e.power: -e.fee}
-            case ConvoyDisrupted():
-                assert 0 <= e.loss <= min(e.total, e.cap)
-                self.adjust -= e.loss
-                return {}
-            case ObjectivesPaid():
-                self.adjust += sum(n for _, n, _ in e.paid)
-                return {}
-            case ev.IncomeCollected():
-                assert e.amount == max(0, before.income()[e.power] + self.adjust), (e, self.adjust)
-                assert e.debt_paid == min(before.debts.get(e.power, 0), e.amount)
-                self.adjust = 0
-                return {e.power: e.amount - e.debt_paid}
-            case ev.TerritoryCaptured() if e.seized:
-                assert e.seized_from is not None and e.seized == before.treasury[e.seized_from]
-                return {e.seized_from: -e.seized, e.by: e.seized}
-            case _:
-                return {}
 
 
 def _problems(state: GameState, power: str) -> set[str]:
