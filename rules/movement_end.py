@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules import events as ev
 from rules.errors import IllegalOrder
-from rules.messages import Msg, catalogue, msg
+from rules.messages import Msg, catalogue, msg, own_rule
 from rules.state import GameState, Unit
 from rules.turn import hooks
 
@@ -108,8 +108,8 @@ def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) 
                      and not (u.start and is_hostile_sea(s, u.start, power))]  # CM-13
             if moved and enemy_units(s, z, power) and z not in assault_zones:
                 laden = any(cargo_of(s, u) for u in moved)
-                out.append(msg("movement_end.transports_unfought", ed.cite("UT-3"), space=z,
-                               combat=ed.cite("CM-4"), laden=laden))
+                out.append(msg("movement_end.transports_unfought", own_rule(ed.cite("UT-3")),
+                               space=z, combat=own_rule(ed.cite("CM-4")), laden=laden))
             continue
         if any(u.combat_moved for u in alone):
             out.append(msg("movement_end.transports_alone", "UT-3", space=z))
@@ -218,7 +218,7 @@ def end_noncombat(tx: Tx, confirm: bool) -> None:
         c = deck.carrier if deck is not None else None
         if c is None or c.space == zone:
             continue
-        cite = ed.cite("AIR-5", "NC-10", "UF-4")
+        cite = own_rule(ed.cite("AIR-5", "NC-10", "UF-4"))  # cited once (not mapped again)
         if u.space == zone:
             raise IllegalOrder(msg("movement_end.collect_waiting", cite, carrier=c.type,
                                    space=c.space, zone=zone, unit=u.type))
