@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules import events as ev
 from rules import orders as od
-from rules.errors import RulesError
 from tests.rules.e40._battles import OFFSHORE, SEA, sea_attack
 from tests.rules.e40.test_raids import lines
 from tests.rules.helpers import Game, position
@@ -37,7 +37,8 @@ def said(g: Game, n: int) -> str:
 def _germans_take_holland(units: dict[str, int], dice: tuple[int, ...]) -> Game:
     """Germany attacks 1 French infantry in Holland Belgium from Western Germany with
     ``units`` and fights it out with ``dice``; Noncombat Move has begun."""
-    g = game(GER, CM, {WG: {GER: {**units, "tank": 1}}, HB: {FRA: {"infantry": 1}}},
+    home = {**units, "tank": units.get("tank", 0) + 1}  # a tank stays home
+    g = game(GER, CM, {WG: {GER: home}, HB: {FRA: {"infantry": 1}}},
              owners={HB: FRA, FR: FRA, NB: FRA})
     g.move(units, WG, HB)
     g.end()
@@ -132,9 +133,11 @@ def test_CM_12_an_island_costs_its_sea_zone_and_itself_a_carrier_not_its_own_zon
                        "Sea Zone 97": {ITA: {CARRIER: 1, "fighter": 1}},
                        "Malta": {UK: {"infantry": 1}}}, owners={"Malta": UK})
     (land,) = g.move({"fighter": 1}, "Sicily", "Malta")
+    assert isinstance(land, ev.UnitsMoved)
     assert [(m.path, m.cost) for m in land.moves] == [
         (("Sicily", "Sea Zone 95", "Sea Zone 96", "Malta"), 3)]
     (deck,) = g.move({"fighter": 1}, "Sea Zone 97", "Malta")
+    assert isinstance(deck, ev.UnitsMoved)
     assert [(m.path, m.cost) for m in deck.moves] == [(("Sea Zone 97", "Sea Zone 96", "Malta"),
                                                       2)]
 
@@ -241,3 +244,292 @@ def test_CM_19_the_zone_it_started_in_does_not_count() -> None:
                       SZ125: {GER: {"cruiser": 1}}})
     g.move({"transport": 1, "destroyer": 1}, SZ110, SZ125, SZ111)
     assert g.units(SZ125, UK) == {"transport": 1, "destroyer": 1}
+
+
+# --------------------------------------------------------------------------------------------
+# §9.4, §9.7 CM-23, CM-24, CM-25
+
+
+def _staging(extra: dict[str, dict[str, dict[str, int]]] | None = None) -> Game:
+    units = {SZ109: {UK: {"transport": 1}}, "United Kingdom": {UK: {"infantry": 1}},
+             NB: {GER: {"infantry": 1}}}
+    return game(UK, CM, {**units, **(extra or {})}, owners={NB: GER})
+
+
+def test_CM_23_a_transport_loads_in_a_friendly_zone_along_its_route() -> None:
+    g = _staging()
+    g.move({"transport": 1}, SZ109, SZ110)
+    g.move({"infantry": 1}, "United Kingdom", SZ110)  # boards in the zone it stopped in
+    g.move({"infantry": 1}, SZ110, NB)
+    g.end()
+    assert g.state.battles[NB].amphibious
+
+
+def test_CM_23_units_loaded_in_combat_move_must_land_in_an_assault() -> None:
+    g = _staging()
+    g.move({"infantry": 1}, "United Kingdom", SZ109)
+    g.move({"transport": 1}, SZ109, SZ110)
+    g.refuse(od.EndPhase(phase=CM),
+             "Cannot end Combat Move yet: ",
+             "infantry loaded in Combat Move aboard in Sea Zone 110 must offload in an amphibious assault (CM-23): offload it into a hostile "
+             "territory, or 'undo'.")
+
+
+def test_CM_23_no_offloading_past_an_ignored_submarine_without_an_own_warship() -> None:
+    german_sub = {SZ110: {UK: {"transport": 1, "infantry": 1}, GER: {"submarine": 1}},
+                  NB: {GER: {"infantry": 1}}}
+    g = game(UK, CM, german_sub, owners={NB: GER})
+    g.refuse(move({"infantry": 1}, SZ110, NB),
+             "An enemy submarine is in Sea Zone 110: an amphibious assault may offload past it "
+             "only if a warship of United Kingdom (a submarine counts, air units do not) is in "
+             "Sea Zone 110 (CM-23/AA-1).")
+    german_sub[SZ110][UK]["destroyer"] = 1
+    g = game(UK, CM, german_sub, owners={NB: GER})
+    g.move({"infantry": 1}, SZ110, NB)
+
+
+def test_CM_24_units_from_a_neighbouring_territory_join_the_assault() -> None:
+    g = game(UK, CM, {SZ110: {UK: {"transport": 1, "infantry": 1}},
+                      HB: {UK: {"tank": 1}}, NB: {GER: {"infantry": 1}}},
+             owners={NB: GER, HB: UK})
+    g.move({"infantry": 1}, SZ110, NB)
+    g.move({"tank": 1}, HB, NB)
+    g.end()
+    b = g.state.battles[NB]
+    assert b.amphibious
+    assert sorted(g.state.units[i].type for i in b.attacking) == ["infantry", "tank"]
+
+
+def test_CM_25_only_assaults_announced_in_combat_move_are_carried_out() -> None:
+    g = game(UK, CM, {SZ110: {UK: {"transport": 2, "infantry": 1, "artillery": 1}},
+                      NB: {GER: {"infantry": 1}}}, owners={NB: GER})
+    g.move({"infantry": 1}, SZ110, NB)
+    g.end()
+    g.refuse(move({"artillery": 1}, SZ110, NB),
+             "Moves are made in Combat Move or Noncombat Move; it is Conduct Combat now (CM-2).")
+    assert [g.state.units[i].type for i in g.state.battles[NB].attacking] == ["infantry"]
+
+
+# --------------------------------------------------------------------------------------------
+# §11 NC-1..NC-3, NC-6..NC-10, §12 MO-8
+
+
+def test_NC_1_units_that_moved_or_fought_in_combat_move_stay() -> None:
+    g = _germans_take_holland({"tank": 1}, (1, 6))
+    assert g.owner(HB) == GER
+    g.refuse(move({"tank": 1}, HB, WG),
+             "Germany has 0 tanks in Holland Belgium able to make this move, not 1 (1 cannot: "
+             "they moved in Combat Move, fought, or already moved as far as they may "
+             "(NC-1/CM-7)).")
+    g.move({"tank": 1}, WG, HB)  # the one that stayed home moves
+
+
+def test_NC_2_air_units_fly_what_combat_move_left_them() -> None:
+    g = game(UK, CM, {"United Kingdom": {UK: {"fighter": 1}}, NB: {GER: {"infantry": 1}}},
+             owners={NB: GER})
+    g.move({"fighter": 1}, "United Kingdom", NB)
+    g.end()
+    g.script(1, 6)
+    g.fight_out(NB)
+    g.end()
+    g.refuse(move({"fighter": 1}, NB, "Scotland"),
+             "Fighter has 2 of 4 movement left this turn; Normandy Bordeaux → Scotland is 3 "
+             "(CM-9/CM-12).")
+    g.move({"fighter": 1}, NB, "United Kingdom")
+    assert said(g, 1) == ("United Kingdom moved 1 fighter from Normandy Bordeaux to United "
+                          "Kingdom via Sea Zone 110.")
+
+
+def test_NC_2_land_units_pass_no_hostile_territory() -> None:
+    g = _germans_take_holland({"infantry": 1}, (1, 6))
+    g.refuse(move({"tank": 1}, WG, NB, FR),
+             "In Noncombat Move land units may not enter or pass through hostile France (NC-4).")
+
+
+def test_NC_3_a_stranded_defender_lands_before_the_mover_moves() -> None:
+    g = sea_attack({"cruiser": 1}, {CARRIER: 1, "fighter": 1})
+    g.script(1, 6, 6)  # the cruiser hits the carrier, which is damaged; the defenders miss
+    g.do(od.Battle(space=SEA))
+    g.do(od.Casualties(space=SEA, units={CARRIER: 1}), power=GER)
+    g.do(od.Retreat(space=SEA, to=OFFSHORE))
+    evs = g.end()
+    assert g.state.phase == NCM and g.state.power == UK
+    assert said(g, len(evs)).endswith("United Kingdom: Noncombat Move. Germany moved 1 fighter "
+                                      "from Sea Zone 112 to Denmark.")
+    assert g.units("Denmark", GER) == {"fighter": 1}
+
+
+def test_NC_6_only_fighters_and_tactical_bombers_land_at_sea_where_a_carrier_has_room() -> None:
+    g = game(UK, NCM, {"United Kingdom": {UK: {"strategic bomber": 1, "fighter": 3}},
+                       SZ110: {UK: {CARRIER: 1}}})
+    g.refuse(move({"strategic bomber": 1}, "United Kingdom", SZ110),
+             "Strategic bomber must end Noncombat Move in a safe landing place: Sea Zone 110 is "
+             "not a territory friendly since the start of the turn; bombers never land on "
+             "carriers (SU-2) (NC-5/NC-7).")
+    g.refuse(move({"fighter": 3}, "United Kingdom", SZ110),
+             "the friendly carriers in Sea Zone 110 have 2 free slots for the 3 fighters that "
+             "would wait there", "(SU-2/NC-5/NC-7)")
+    g.move({"fighter": 2}, "United Kingdom", SZ110)
+    assert g.units(SZ110, UK) == {"fighter": 2, CARRIER: 1}
+
+
+def test_NC_6_MO_8_a_carrier_to_be_mobilized_is_a_landing_place_and_must_be_placed() -> None:
+    g = game(UK, NCM, {"United Kingdom": {UK: {"fighter": 1}}}, purchase={CARRIER: 1})
+    g.move({"fighter": 1}, "United Kingdom", SZ110)
+    g.end()
+    assert g.state.phase == MOB
+    g.refuse(od.EndPhase(phase=MOB),
+             "A fighter waits in Sea Zone 110 for a new aircraft carrier that can still be "
+             "placed there: place it (MO-8/CM-13).")
+    g.refuse(od.Place(units={CARRIER: 1}, space=SZ109),
+             "A fighter waits in Sea Zone 110 for a new aircraft carrier: place the carrier "
+             "there first, and keep room for it on the production cap (MO-8/CM-13).")
+    g.do(od.Place(units={CARRIER: 1}, space=SZ110))
+    assert g.units(SZ110, UK) == {"fighter": 1, CARRIER: 1}
+
+
+def test_NC_7_planes_that_cannot_land_are_destroyed() -> None:
+    g = game(GER, CM, {WG: {GER: {"fighter": 1}}, HB: {FRA: {"infantry": 1}}},
+             owners={HB: FRA})
+    g.move({"fighter": 1}, WG, HB)
+    g.end()
+    g.script(1, 6)
+    g.fight_out(HB)
+    g.end()
+    g.refuse(od.EndPhase(phase=NCM),
+             "These air units have no safe landing place and would be destroyed: fighter in "
+             "Holland Belgium (it can still reach Western Germany) (NC-7). Move them to land, or "
+             "'end confirm' to accept the loss.")
+    evs = g.do(od.EndPhase(phase=NCM, confirm=True))
+    assert g.units(HB, GER) == {}
+    assert "Germany: 1 fighter" in said(g, len(evs)) and "NC-7" in said(g, len(evs))
+
+
+def test_NC_8_sea_units_avoid_hostile_zones_submarines_pass_and_share() -> None:
+    g = game(UK, NCM, {SZ109: {UK: {"destroyer": 1, "submarine": 2}},
+                       SZ110: {GER: {"cruiser": 1}},
+                       SZ111: {GER: {"submarine": 1, "transport": 1}},
+                       SZ119: {GER: {"destroyer": 1}}})
+    g.refuse(move({"destroyer": 1}, SZ109, SZ112, SZ110),
+             "In Noncombat Move sea units may not enter hostile Sea Zone 110 (enemy surface "
+             "warships there (M-5)) (NC-8).")
+    g.move({"submarine": 1}, SZ109, SZ112, SZ110)  # through the cruiser's zone
+    g.refuse(move({"destroyer": 1}, SZ109, SZ124, SZ119),
+             "In Noncombat Move sea units may not enter hostile Sea Zone 119")
+    g.move({"submarine": 1}, SZ109, SZ111)  # only a submarine and a transport there: no combat
+    assert g.units(SZ111, UK) == {"submarine": 1}
+    assert g.units(SZ112, UK) == {"submarine": 1}
+
+
+def test_NC_9_a_transport_that_offloaded_in_combat_neither_loads_nor_moves() -> None:
+    g = game(UK, CM, {SZ110: {UK: {"transport": 1, "infantry": 2}},
+                      "United Kingdom": {UK: {"infantry": 1}}, NB: {GER: {"infantry": 1}}},
+             owners={NB: GER})
+    g.move({"infantry": 2}, SZ110, NB)
+    g.end()
+    g.script(1, 1, 6)
+    g.fight_out(NB)
+    g.end()
+    g.refuse(move({"infantry": 1}, "United Kingdom", SZ110),
+             "a transport that offloaded or retreated loads no more this turn")
+    g.refuse(move({"transport": 1}, SZ110, SZ109),
+             "A transport that has offloaded may not move again this turn.")
+
+
+def test_NC_10_a_carrier_moves_to_collect_the_plane_counting_on_it() -> None:
+    g = game(UK, CM, {"United Kingdom": {UK: {"fighter": 1}}, SZ110: {UK: {CARRIER: 1}},
+                      "Sea Zone 113": {GER: {"cruiser": 1}}})
+    g.move({"fighter": 1}, "United Kingdom", "Sea Zone 113")  # the plan: the carrier
+    g.end()
+    g.script(1, 6)
+    g.fight_out("Sea Zone 113")
+    g.end()
+    g.move({"fighter": 1}, "Sea Zone 113", SZ112)
+    g.refuse(od.EndPhase(phase=NCM, confirm=True),
+             "The aircraft carrier in Sea Zone 110 must move to Sea Zone 112 to collect the "
+             "fighter waiting there (CM-13/NC-10/NC-6): move it there before ending Noncombat "
+             "Move.")
+    g.move({CARRIER: 1}, SZ110, SZ112)
+    g.end()
+    assert g.units(SZ112, UK) == {"fighter": 1, CARRIER: 1}
+
+
+# --------------------------------------------------------------------------------------------
+# §16 LU-1, LU-3, AU-2, AU-3, SU-1; §10.6 CO-2, CO-3
+
+
+def test_LU_1_land_units_stay_in_territories() -> None:
+    g = game(UK, NCM, {"United Kingdom": {UK: {"infantry": 1}}})
+    g.refuse(move({"infantry": 1}, "United Kingdom", SZ110),
+             "There is no friendly transport in Sea Zone 110 for infantry to board (SU-2, "
+             "CM-23): move a transport there first, then load.")
+
+
+def test_LU_3_every_land_unit_rides_a_transport_an_AA_gun_too() -> None:
+    g = game(UK, NCM, {"United Kingdom": {UK: {"aa gun": 1, "infantry": 1, "tank": 1}},
+                       SZ110: {UK: {"transport": 1}}})
+    g.refuse(move({"aa gun": 1, "tank": 1}, "United Kingdom", SZ110),
+             "a transport carries at most 2 infantry, or 1 artillery + 1 infantry, or 1 "
+             "mechanized infantry + 1 infantry, or 1 tank + 1 infantry, or 1 aa gun + 1 "
+             "infantry", "(SU-2)")
+    g.move({"aa gun": 1, "infantry": 1}, "United Kingdom", SZ110)
+    assert g.units(SZ110, UK) == {"transport": 1, "aa gun": 1, "infantry": 1}
+
+
+def test_AU_2_no_landing_in_a_territory_captured_this_turn() -> None:
+    g = _germans_take_holland({"infantry": 1, "fighter": 1}, (1, 1, 6))
+    assert g.owner(HB) == GER
+    g.refuse(od.EndPhase(phase=NCM),
+             "These air units have no safe landing place and would be destroyed: fighter in "
+             "Holland Belgium")
+    g.move({"fighter": 1}, HB, WG)
+    g.end()
+    assert g.units(WG, GER)["fighter"] == 1
+
+
+def test_AU_3_air_units_fly_over_hostile_territory_unfired() -> None:
+    g = game(GER, CM, {WG: {GER: {"fighter": 1}},
+                       HB: {FRA: {"infantry": 1, "aa gun": 1}}, NB: {FRA: {"infantry": 1}}},
+             owners={HB: FRA, NB: FRA})
+    (flown,) = g.move({"fighter": 1}, WG, NB, HB)
+    assert isinstance(flown, ev.UnitsMoved)
+    assert [m.path for m in flown.moves] == [(WG, HB, NB)]
+    g.end()
+    g.script(1, 6)  # the fighter and the defender only: no AA fire over Holland Belgium
+    g.fight_out(NB)
+    assert g.units(NB, GER) == {"fighter": 1}
+
+
+def test_SU_1_ships_move_two_three_from_a_naval_base_zone() -> None:
+    g = game(UK, CM, {SZ109: {UK: {"destroyer": 1}}, SZ125: {GER: {"cruiser": 1}}})
+    g.refuse(move({"destroyer": 1}, SZ109, SZ125, SZ119, SZ111),
+             "Destroyer moves 2; Sea Zone 109 → Sea Zone 125 is 3 (SU-1).")
+    g = game(UK, CM, {"United Kingdom": {UK: {"naval base": 1}}, SZ109: {UK: {"destroyer": 1}},
+                      SZ125: {GER: {"cruiser": 1}}})
+    g.move({"destroyer": 1}, SZ109, SZ125, SZ119, SZ111)
+    assert g.units(SZ125, UK) == {"destroyer": 1}
+
+
+def test_CO_2_air_units_cannot_capture() -> None:
+    g = game(GER, CM, {WG: {GER: {"fighter": 1}}, HB: {FRA: {"infantry": 1}}},
+             owners={HB: FRA})
+    g.move({"fighter": 1}, WG, HB)
+    g.end()
+    g.script(1, 6)
+    evs = g.fight_out(HB)
+    assert "Battle in Holland Belgium over: the attacker won." in said(g, len(evs))
+    assert "captured" not in said(g, len(evs))
+    assert g.owner(HB) == FRA and g.units(HB, GER) == {"fighter": 1}
+
+
+def test_CO_3_control_and_income_change_at_once() -> None:
+    g = game(GER, CM, {WG: {GER: {"infantry": 1}}, HB: {FRA: {"infantry": 1}}},
+             owners={HB: FRA})
+    before = g.state.income()
+    g.move({"infantry": 1}, WG, HB)
+    g.end()
+    g.script(1, 6)
+    evs = g.fight_out(HB)
+    assert said(g, len(evs)).endswith("Germany captured Holland Belgium (+3 income; CO-1).")
+    after = g.state.income()
+    assert (after[GER] - before[GER], after[FRA] - before[FRA]) == (3, -3)
