@@ -318,8 +318,8 @@ def _check_landing(tx: Tx, order: od.Move, moves: list[ev.UnitMove],
                  if x.space == here and ed.units[x.type].abilities.carrier_landable)
     carriers = [c for c in after.units_in(here)
                 if ed.units[c.type].abilities.carrier_capacity and may_share(after, c.owner, power)]
-    cite = own_rule(ed.cite("UF-2", "UC-2", "NC-6", "NC-7"))  # cited once, not mapped again
-    raise IllegalOrder(msg("move.no_deck", cite, unit=u.type, zone=here,
+    cite = ed.cite("UF-2", "UC-2", "NC-6", "NC-7")  # this edition's IDs: not mapped again
+    raise IllegalOrder(msg("move.no_deck", own_rule(cite), unit=u.type, zone=here,
                            carriers=bool(carriers), seats=seats, flying=flying))
 
 

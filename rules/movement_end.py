@@ -108,8 +108,9 @@ def _lone_transport_problems(s: GameState, power: str, assault_zones: set[str]) 
                      and not (u.start and is_hostile_sea(s, u.start, power))]  # CM-13
             if moved and enemy_units(s, z, power) and z not in assault_zones:
                 laden = any(cargo_of(s, u) for u in moved)
-                out.append(msg("movement_end.transports_unfought", own_rule(ed.cite("UT-3")),
-                               space=z, combat=own_rule(ed.cite("CM-4")), laden=laden))
+                rule, combat = ed.cite("UT-3"), ed.cite("CM-4")  # this edition's IDs already
+                out.append(msg("movement_end.transports_unfought", own_rule(rule), space=z,
+                               combat=own_rule(combat), laden=laden))
             continue
         if any(u.combat_moved for u in alone):
             out.append(msg("movement_end.transports_alone", "UT-3", space=z))
@@ -218,7 +219,8 @@ def end_noncombat(tx: Tx, confirm: bool) -> None:
         c = deck.carrier if deck is not None else None
         if c is None or c.space == zone:
             continue
-        cite = own_rule(ed.cite("AIR-5", "NC-10", "UF-4"))  # cited once (not mapped again)
+        cite = ed.cite("AIR-5", "NC-10", "UF-4")
+        cite = own_rule(cite)  # this edition's IDs already: not mapped a second time
         if u.space == zone:
             raise IllegalOrder(msg("movement_end.collect_waiting", cite, carrier=c.type,
                                    space=c.space, zone=zone, unit=u.type))

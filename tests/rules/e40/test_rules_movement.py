@@ -219,6 +219,23 @@ def test_CM_17_allied_planes_on_a_moving_carrier_are_cargo() -> None:
     assert sorted(g.state.units[i].type for i in b.attacking) == [CARRIER, "destroyer"]
 
 
+def test_CM_17_allied_planes_aboard_are_lost_with_the_carrier() -> None:
+    g = game(UK, CM, {SZ110: {UK: {CARRIER: 1, "destroyer": 1}, USA: {"fighter": 1}},
+                      SZ112: {GER: {"battleship": 1}}})
+    g.move({CARRIER: 1, "destroyer": 1}, SZ110, SZ112)
+    g.end()
+    n = len(g.events)
+    g.script(6, 1)  # the destroyer misses, the battleship hits; no die for the fighter
+    g.do(od.Battle(space=SZ112))
+    g.do(od.Casualties(space=SZ112, units={CARRIER: 1}, damaged={CARRIER: 1}))
+    g.script(6, 1)
+    g.do(od.Press(space=SZ112))
+    g.do(od.Casualties(space=SZ112, units={CARRIER: 1}))
+    assert ("Removed from the board: United Kingdom: 1 aircraft carrier; United States: 1 "
+            "fighter (casualties in Sea Zone 112, GC-7).") in said(g, len(g.events) - n)
+    assert g.units(SZ112, USA) == {} and g.units(SZ112, UK) == {"destroyer": 1}
+
+
 def test_CM_18_planes_land_on_a_moved_carrier_only_where_its_move_ends() -> None:
     g = game(UK, NCM, {SZ109: {UK: {CARRIER: 1}}, "Scotland": {UK: {"fighter": 1}}})
     g.move({CARRIER: 1}, SZ109, SZ111, SZ110)
