@@ -99,7 +99,8 @@ def _moved(s: GameState, e: ev.UnitsMoved) -> Msg:
         if all(m.carried_by is not None for m in e.moves):
             return msg("event.landed_on_carrier", power=e.power, units=units, space=e.to)
         return msg("event.stayed", power=e.power, units=units, space=e.to)
-    went = [m for m in e.moves if len(m.path) > 1 or e.frm == e.to]
+    # units bound for a landing wait aboard (path 1) until their sea battle is won: they went
+    went = [m for m in e.moves if len(m.path) > 1 or e.frm == e.to or m.assault]
     via = {m.path[1:-1] for m in e.moves if len(m.path) > 2}
     stayed = [m for m in e.moves if m not in went]
     return msg(

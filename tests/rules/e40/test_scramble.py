@@ -454,3 +454,16 @@ def test_CM_26_only_the_zone_a_landing_leaves_from() -> None:
     g = standby({HB: {GER: {"air base": 1, "fighter": 1}}})
     g.refuse(od.Move(units={"fighter": 1}, frm=UK, to=SZ109),
              "Combat Move must end in combat: there is nothing hostile in Sea Zone 109")
+
+
+def test_AA_3_CM_25_a_landing_that_waits_for_its_sea_battle_is_told_as_a_move() -> None:
+    """CM-25: a landing announced in Combat Move behind a sea battle in its zone waits aboard
+    until the zone is cleared (AA-3); the referee tells the move as made (not 'moved no units
+    ... stayed airborne', as it once said)."""
+    g = e40(UK, {SZ110: {UK: {"transport": 1, "infantry": 1, "destroyer": 1},
+                         GER: {"destroyer": 1}},
+                 NB: {GER: {"infantry": 1}}}, owners={NB: GER})
+    n = len(g.move({"infantry": 1}, SZ110, NB))
+    assert lines(g, n) == [
+        "United Kingdom moved 1 infantry from Sea Zone 110 to Normandy Bordeaux (amphibious "
+        "assault on Normandy Bordeaux)."]
