@@ -17,7 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import InvalidOrder
-from rules.messages import OWN_HYPHEN, catalogue, msg
+from rules.messages import OWN_HYPHEN, catalogue, msg, own_rule
 
 EDITIONS_DIR = Path(__file__).parent / "editions"
 
@@ -575,7 +575,10 @@ class Edition:
                     out.append(part)
         if len(out) > 1 and DROPPED in out:
             out.remove(DROPPED)
-        return "/".join(out)
+        # An ID of this edition that is also an engine ID its map translates (Europe 1940's
+        # CM-10 is not the engine's CM-10) is marked as the edition's own, so that the text it
+        # goes into is not translated a second time when shown (``cite_text``).
+        return "/".join(own_rule(p) if p in self.rules.citations else p for p in out)
 
     @cached_property
     def _citation_pattern(self) -> re.Pattern[str] | None:

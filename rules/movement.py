@@ -262,7 +262,10 @@ def _check_transports_not_alone(s: GameState, order: od.Move, moves: list[ev.Uni
     escorts = sorted({u.type for u in s.units_in(order.frm)
                       if u.owner == power and u.carried_by is None and ed.units[u.type].attack > 0
                       and ed.units[u.type].domain == "sea" and not u.stopped})
-    raise IllegalOrder(msg("move.transports_alone", ed.cite("UT-3"), zone=zone,
+    # a carrier cannot attack alone either where it has no attack value (Europe 1940 CM-16)
+    carriers = any(ed.units[u.type].abilities.carrier_capacity for u in lone)
+    rule = own_rule("CM-16") if carriers else ed.cite("UT-3")
+    raise IllegalOrder(msg("move.transports_alone", rule, zone=zone,
                            why=hostile_sea_why(s), power=power,
                            names=sorted({u.type for u in lone}), units=dict(order.units),
                            escort=escorts[0] if escorts else None, frm=order.frm))

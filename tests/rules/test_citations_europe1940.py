@@ -110,17 +110,29 @@ def test_a_citation_left_out_goes_with_its_separator_or_parenthesis() -> None:
     ed = load_edition(E40)
     assert citations()["UT-12"] == ""
     assert ed.cite("UT-12") == DROPPED
-    assert ed.cite("UT-12", "AA-4") == "AA-4"
+    assert ed.cite("UT-12", "AA-4") == own_rule("AA-4")
     assert ed.cite_text(f"Transports may not load there ({ed.cite('UT-12')}).") == (
         "Transports may not load there.")
     assert ed.cite_text("may not move (UT-12/UT-13). It") == "may not move. It"
     assert ed.cite_text("one territory (AA-4/UT-12), (UT-12, CM-4; x)") == (
         "one territory (AA-4), (CM-2; x)")
-    assert ed.cite("H-1", "H-7") == "GC-4/GC-5"
+    assert ed.cite("H-1", "H-7").replace(OWN_HYPHEN, "-") == "GC-4/GC-5"
     # 1941 and Classic read what they read before
     assert load_edition("a1941").cite_text("may not move (UT-12/UT-13).") == (
         "may not move (UT-12/UT-13).")
     assert load_edition("classic").cite("UT-13") == "R-TRP-04"
+
+
+def test_a_citation_already_this_editions_is_not_translated_again() -> None:
+    """The engine's UT-3 is Europe 1940's A-30 reading, and the engine's A-30 is Europe 1940's
+    CM-10: a message that cites ``cite("UT-3")`` reads A-30 when shown, not CM-10 (overflight).
+    1941 and Classic have no such chains: their citations read as before."""
+    ed = load_edition(E40)
+    assert citations()["UT-3"] == "A-30" and citations()["A-30"] == "CM-10"
+    assert ed.cite_text(f"Transports cannot attack alone ({ed.cite('UT-3')}).") == (
+        "Transports cannot attack alone (A-30).")
+    assert load_edition("a1941").cite("UT-3") == "UT-3"
+    assert OWN_HYPHEN not in load_edition("classic").cite("UT-3", "UT-13", "CM-4")
 
 
 def test_a_mechanisms_own_citation_is_left_as_written() -> None:

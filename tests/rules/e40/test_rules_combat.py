@@ -542,7 +542,7 @@ def test_MN_3_an_american_plane_on_a_british_carrier_is_cargo() -> None:
                                            US: {"fighter": 1}},
                                 SEA: {GER: {"cruiser": 1}}}, war=[*START_WAR, [GER, US]])
     g.refuse(od.Move(units={"aircraft carrier": 1}, frm=OFFSHORE, to=SEA),
-             "Aircraft carriers cannot attack alone (CM-10)")
+             "Aircraft carriers cannot attack alone (CM-16)")
     g.move({"aircraft carrier": 1, "cruiser": 1}, OFFSHORE, SEA)
     evs = g.end()
     assert said(g, evs)[-1] == ("Sea battle in Sea Zone 112: United Kingdom (1 aircraft "
