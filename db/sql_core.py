@@ -114,8 +114,16 @@ class SqlCore:
 
     @asynccontextmanager
     async def _read(self) -> AsyncIterator[AsyncConnection]:
-        async with self.engine.connect() as conn, conn.begin():
-            yield conn
+        """A read of several statements that all see one moment of the database: PostgreSQL's
+        default (read committed) lets each statement see what committed since the previous
+        one, so a log read between an undo and the next order could pair the events before
+        with the heads after and look rewritten; repeatable read gives the transaction one
+        snapshot (SQLite's WAL read transaction already has one)."""
+        async with self.engine.connect() as conn:
+            if conn.dialect.name == "postgresql":
+                conn = await conn.execution_options(isolation_level="REPEATABLE READ")
+            async with conn.begin():
+                yield conn
 
     async def _touch(self, conn: AsyncConnection, game_id: str, *, order: bool = False) -> int:
         """Lock the game's row for this transaction; its ``next_order`` (bumped if ``order``)."""
