@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.cogs._e40 import seated
 from tests.cogs.conftest import Table, end, public
 from tests.cogs.test_commands import text_of
 from tests.cogs.test_menus import menus, values
@@ -42,15 +43,7 @@ def seen(m: Any) -> str:
 
 
 async def game_with_dice(t: Table) -> str:
-    t.service.allow_scripted_dice = True  # as the local table does (tests only)
-    info = await t.service.create(str(t.channel.id), str(t.alice.id), "1941", dice=DICE,
-                                  position=POSITION)
-    for p in AXIS:
-        assert (await t.service.join(info.id, str(t.alice.id), p)).ok
-    for p in ALLIES:
-        assert (await t.service.join(info.id, str(t.bob.id), p)).ok
-    assert (await t.service.start(info.id, str(t.alice.id))).ok
-    return info.id
+    return await seated(t, POSITION, DICE, edition="1941", axis=AXIS, allies=ALLIES)
 
 
 async def test_H_1_battle_all_waits_for_the_defender_with_a_mention_and_a_menu(

@@ -16,10 +16,9 @@ dice set in at position 80).
 
 from __future__ import annotations
 
-import json
 import subprocess
 
-from tests.local._scripts import run_script
+from tests.local._scripts import played, run_script
 
 
 def run_game(*extra: str) -> subprocess.CompletedProcess[str]:
@@ -27,10 +26,7 @@ def run_game(*extra: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_two_rounds_of_classic_play_through_without_a_refusal() -> None:
-    proc = run_game("--json")
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert [a["line"] for a in answers if not a["ok"]] == []
+    answers = played("classic_two_rounds")
     final = answers[-1]["state"]
     assert (final["edition"], final["round"], final["power"], final["phase"]) == (
         "classic", 3, "Russia", "research")

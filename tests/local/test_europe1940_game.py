@@ -17,10 +17,9 @@ random seed 1940, with the faces of the battles set in where the script needs an
 
 from __future__ import annotations
 
-import json
 import subprocess
 
-from tests.local._scripts import run_script
+from tests.local._scripts import played, run_script
 
 
 def run_game(*extra: str) -> subprocess.CompletedProcess[str]:
@@ -28,10 +27,7 @@ def run_game(*extra: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_two_rounds_of_europe1940_play_through_without_a_refusal() -> None:
-    proc = run_game("--json")
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    answers = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    assert [a["line"] for a in answers if not a["ok"]] == []
+    answers = played("europe1940_two_rounds")
     final = answers[-1]["state"]
     assert (final["edition"], final["round"], final["power"], final["phase"]) == (
         "europe1940", 3, "Germany", "purchase")
