@@ -36,6 +36,16 @@ exactly these (a test compares them).
   (a snapshot is used only if it and the log's hash at its ``seq`` both match), and every head of
   the log (event count and chain hash) the referee posted to the players: a log shorter than a
   published head, or with another hash there, is corrupt (its end was cut or rewritten).
+- ``mail_seen`` (revision 0009): every mail received by the e-mail front end, one row per key
+  (its Message-ID, or a hash of it): the primary key lets exactly one poller or process handle
+  each mail, and refuses a replay; indexed by (address, at) for the rate limit per address.
+  No foreign key: a mail may be for no game (``game_id`` '').
+- ``mail_offer``: seats offered by mail, one row per confirmation code, waiting for the reply that
+  carries it; a new offer of one (game, power, address) replaces the old (unique). Taking an
+  offer deletes its row: of racing replies exactly one gets it.
+- ``report_cursor``: how many of a game's events a front end (``reader``: 'mail', 'discord') has
+  reported, one row per (game, reader), moved by compare-and-set.
+  Mails seen and offers are never exported with a game (``service.transfer``), nor is a cursor.
 """
 
 from __future__ import annotations
@@ -230,6 +240,37 @@ class Vacation(SQLModel, table=True):
     ends_at: datetime
 
 
+class MailSeen(SQLModel, table=True):
+    __tablename__ = "mail_seen"
+    __table_args__ = (sa.Index("ix_mail_seen_address_at", "address", "at"),)
+
+    key: str = Field(primary_key=True, max_length=300)  # records.mail_key of the Message-ID
+    address: str = Field(max_length=320)
+    game_id: str = Field(max_length=64)  # no foreign key: '' is a mail for no game
+    at: datetime
+
+
+class MailOfferRow(SQLModel, table=True):
+    __tablename__ = "mail_offer"
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "power", "address", name="uq_mail_offer_seat"),
+    )
+
+    code: str = Field(primary_key=True, max_length=200)
+    game_id: str = Field(foreign_key="game.id", max_length=64)
+    power: str = Field(max_length=64)
+    address: str = Field(max_length=320)
+    created_at: datetime
+
+
+class ReportCursor(SQLModel, table=True):
+    __tablename__ = "report_cursor"
+
+    game_id: str = Field(foreign_key="game.id", primary_key=True, max_length=64)
+    reader: str = Field(primary_key=True, max_length=64)  # 'mail', 'discord'
+    seq: int  # the game's events reported so far
+
+
 def table(model: type[SQLModel]) -> sa.Table:
     """The Core table of a model (typed)."""
     t = model.__table__  # type: ignore[attr-defined]
@@ -252,4 +293,7 @@ CLAIM = table(Claim)
 NOTIFY_PREF = table(NotifyPref)
 VACATION = table(Vacation)
 PUBLISHED_HEAD = table(PublishedHead)
+MAIL_SEEN = table(MailSeen)
+MAIL_OFFER = table(MailOfferRow)
+REPORT_CURSOR = table(ReportCursor)
 metadata = SQLModel.metadata

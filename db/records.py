@@ -7,12 +7,14 @@ layers, DESIGN §2) can implement the service's ``EventStore`` protocol without 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from rules import events as ev
+from rules.text import problem, refusal
 
 GameStatus = Literal["lobby", "active", "finished", "cancelled"]
 # A game in one of these is over: archived (readable, listed), and its channel may start another.
@@ -312,9 +314,46 @@ class CorruptGame(StoreError):
         return CorruptGame(self.game_id, self.seq, self.why, what=self.what, owner=owner)
 
 
+# --- mail (the e-mail front end, issue 17) ---------------------------------------------------
+MAIL_KEY_MAX = 300  # characters of a key ``mail_seen`` keeps as it is
+MAIL_ADDRESS_MAX = 320  # characters of an address (RFC 5321: 64 + "@" + 255)
+
+
+def mail_key(key: str) -> str:
+    """The key ``mail_seen`` keeps for ``key``: itself when it is at most ``MAIL_KEY_MAX``
+    printable ASCII characters (a Message-ID), else ``sha256:`` and its hash, so that a mail
+    with any Message-ID at all, however long or strange, is still recorded, and once."""
+    if len(key) <= MAIL_KEY_MAX and key.isascii() and key.isprintable():
+        return key
+    return "sha256:" + hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def mail_address(address: str) -> str:
+    """``address`` if a store can keep it; else ``UnstorableText`` (a control character, more
+    than ``MAIL_ADDRESS_MAX`` characters), the same in every store."""
+    why = problem(address, MAIL_ADDRESS_MAX)
+    if why is not None:
+        raise UnstorableText(refusal("address", why))
+    return address
+
+
+@dataclass(frozen=True)
+class MailOffer:
+    """A seat offered by mail to ``address`` (``power`` of ``game_id``), kept until the reply
+    that carries ``code`` takes it (``EventStore.mail_take_offer``)."""
+
+    code: str
+    game_id: str
+    power: str
+    address: str
+    created_at: datetime
+
+
 __all__ = [
     "DEADLINE_ACTIONS",
     "ENDED",
+    "MAIL_ADDRESS_MAX",
+    "MAIL_KEY_MAX",
     "MENU_CLAIM_STALE",
     "NOTIFY_HOWS",
     "SEATS_MOVED",
@@ -331,6 +370,7 @@ __all__ = [
     "GameRecord",
     "GameStatus",
     "ImportedOrder",
+    "MailOffer",
     "MenuRecord",
     "NotifyHow",
     "NotifyPrefRecord",
@@ -343,6 +383,8 @@ __all__ = [
     "UnstorableText",
     "VacationRecord",
     "head_of",
+    "mail_address",
+    "mail_key",
     "status_moved",
     "undo_moved",
 ]

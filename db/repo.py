@@ -21,17 +21,19 @@ from __future__ import annotations
 from db.sql_core import SNAPSHOT_EVERY
 from db.sql_games import SqlGames
 from db.sql_log import SqlLog
+from db.sql_mail import SqlMail
 from db.sql_votes import SqlVotes
 from db.sql_waits import SqlWaits
 
 
-class SqlStore(SqlGames, SqlLog, SqlWaits, SqlVotes):
+class SqlStore(SqlGames, SqlLog, SqlWaits, SqlVotes, SqlMail):
     """An ``EventStore`` in a SQL database (SQLite file or PostgreSQL), shared by processes.
 
     Its parts, by concern, over ``db.sql_core.SqlCore`` (the connection, its transactions and
     what they all do inside one): games and seats (``db.sql_games``), the log with its heads,
     snapshots and repairs (``db.sql_log``), deadlines, claims and the players' settings
-    (``db.sql_waits``), votes, decision menus and edits (``db.sql_votes``).
+    (``db.sql_waits``), votes, decision menus and edits (``db.sql_votes``), the mails received,
+    seats offered by mail, report cursors and secrets kept once (``db.sql_mail``).
     """
 
 

@@ -25,6 +25,7 @@ from db.records import (
     GameRecord,
     GameStatus,
     ImportedOrder,
+    MailOffer,
     MenuRecord,
     NotifyPrefRecord,
     OrderRecord,
@@ -35,6 +36,8 @@ from db.records import (
     StoreError,
     VacationRecord,
     head_of,
+    mail_address,
+    mail_key,
     status_moved,
     undo_moved,
 )
@@ -66,6 +69,9 @@ class MemoryStore:
         self._key_times: dict[tuple[str, str], datetime] = {}
         self._prefs: dict[tuple[str, str], NotifyPrefRecord] = {}
         self._vacations: dict[str, VacationRecord] = {}
+        self._mail_seen: dict[str, tuple[str, datetime]] = {}  # key -> (address, at)
+        self._offers: dict[str, MailOffer] = {}  # by code, in the order kept
+        self._cursors: dict[tuple[str, str], int] = {}
         self._next = 1
 
     async def create_game(
@@ -496,5 +502,51 @@ class MemoryStore:
     async def vacations(self, persons: Sequence[str]) -> list[VacationRecord]:
         return [v for who, v in self._vacations.items() if who in persons]
 
+
+    # --- mail and report cursors ---------------------------------------------------------
+    # No await between a check and its write: each method is atomic on the event loop.
+    async def mail_seen(self, key: str, address: str, game_id: str, now: datetime) -> bool:
+        key, address = mail_key(key), mail_address(address)
+        if key in self._mail_seen:
+            return False
+        self._mail_seen[key] = (address, now)
+        return True
+
+    async def mail_received_since(self, address: str, since: datetime) -> int:
+        return sum(1 for who, at in self._mail_seen.values() if who == address and at >= since)
+
+    async def mail_offer(self, offer: MailOffer) -> None:
+        self._game(offer.game_id)
+        mail_address(offer.address)
+        old = self._offers.get(offer.code)
+        if old is not None and (old.game_id, old.power, old.address) != (
+            offer.game_id, offer.power, offer.address
+        ):
+            raise StoreError(f"The offer code {offer.code!r} is in use.")
+        for code, o in list(self._offers.items()):
+            if (o.game_id, o.power, o.address) == (offer.game_id, offer.power, offer.address):
+                del self._offers[code]
+        self._offers[offer.code] = offer
+
+    async def mail_take_offer(self, code: str) -> MailOffer | None:
+        return self._offers.pop(code, None)
+
+    async def mail_offers(self, game_id: str) -> list[MailOffer]:
+        found = [o for o in self._offers.values() if o.game_id == game_id]
+        return sorted(found, key=lambda o: (o.created_at, o.code))
+
+    async def report_cursor(self, game_id: str, reader: str) -> int:
+        return self._cursors.get((game_id, reader), 0)
+
+    async def advance_report(self, game_id: str, reader: str, old: int, new: int) -> bool:
+        self._game(game_id)
+        if self._cursors.get((game_id, reader), 0) != old:
+            return False
+        self._cursors[(game_id, reader)] = new
+        return True
+
+    async def secret_once(self, game_id: str, name: str, value: bytes) -> bytes:
+        self._game(game_id)
+        return self._secrets.setdefault((game_id, name), value)
 
 __all__ = ["MemoryStore"]

@@ -28,6 +28,8 @@ from typing import Any, Protocol
 from db.records import (
     DEADLINE_ACTIONS,
     ENDED,
+    MAIL_ADDRESS_MAX,
+    MAIL_KEY_MAX,
     MENU_CLAIM_STALE,
     SEATS_MOVED,
     ChannelTaken,
@@ -43,6 +45,7 @@ from db.records import (
     GameRecord,
     GameStatus,
     ImportedOrder,
+    MailOffer,
     MenuRecord,
     NotifyPrefRecord,
     OrderRecord,
@@ -54,6 +57,8 @@ from db.records import (
     UnstorableText,
     VacationRecord,
     head_of,
+    mail_address,
+    mail_key,
     undo_moved,
 )
 from rules import events as ev
@@ -381,10 +386,60 @@ class EventStore(Protocol):
         """The absence windows of these persons (past, present or future)."""
         ...
 
+    # --- mail (the e-mail front end, issue 17) and what front ends have reported ----------
+    async def mail_seen(self, key: str, address: str, game_id: str, now: datetime) -> bool:
+        """Record a received mail by its key (its Message-ID, or a hash of it): True exactly
+        once per key among every process sharing the store; a replay, a duplicate or a second
+        poller gets False. ``game_id`` may be '' (a mail for no game).
+
+        A key longer than ``MAIL_KEY_MAX`` or not printable ASCII is kept as its hash
+        (``mail_key``); an address a store cannot keep is ``UnstorableText`` (``mail_address``).
+        """
+        ...
+
+    async def mail_received_since(self, address: str, since: datetime) -> int:
+        """How many mails from ``address`` were recorded by ``mail_seen`` at or after ``since``
+        (the rate limit). Addresses are compared exactly: the caller normalises them."""
+        ...
+
+    async def mail_offer(self, offer: MailOffer) -> None:
+        """Keep a seat offered to an address, waiting for the reply that carries its ``code``
+        (a new offer of the same game, power and address replaces the old one).
+        ``GameNotFound`` if there is no such game; ``StoreError`` if ``code`` is in use."""
+        ...
+
+    async def mail_take_offer(self, code: str) -> MailOffer | None:
+        """Remove and return the offer with ``code``; None if there is none: of several racing
+        callers exactly one gets it."""
+        ...
+
+    async def mail_offers(self, game_id: str) -> list[MailOffer]:
+        """The game's offers not yet taken, oldest first."""
+        ...
+
+    async def report_cursor(self, game_id: str, reader: str) -> int:
+        """How many of the game's events ``reader`` (a front end that reports a game's
+        changes: 'mail', 'discord') has reported; 0 when it never did."""
+        ...
+
+    async def advance_report(self, game_id: str, reader: str, old: int, new: int) -> bool:
+        """Move ``reader``'s cursor from ``old`` to ``new`` (new may be smaller: an undo) only
+        if it is ``old`` now: of several racing callers exactly one wins (compare-and-set), the
+        others get False and nothing changes. ``GameNotFound`` if there is no such game."""
+        ...
+
+    async def secret_once(self, game_id: str, name: str, value: bytes) -> bytes:
+        """The game's secret ``name``: ``value`` is stored if there is none yet, else the
+        stored one is kept; returns the secret now stored (of two racing callers both get the
+        same bytes). ``GameNotFound`` if there is no such game."""
+        ...
+
 
 __all__ = [
     "DEADLINE_ACTIONS",
     "ENDED",
+    "MAIL_ADDRESS_MAX",
+    "MAIL_KEY_MAX",
     "MENU_CLAIM_STALE",
     "SEATS_MOVED",
     "ChannelTaken",
@@ -401,6 +456,7 @@ __all__ = [
     "GameRecord",
     "GameStatus",
     "ImportedOrder",
+    "MailOffer",
     "MemoryStore",
     "MenuRecord",
     "NotifyPrefRecord",
@@ -413,5 +469,7 @@ __all__ = [
     "UnstorableText",
     "VacationRecord",
     "head_of",
+    "mail_address",
+    "mail_key",
     "undo_moved",
 ]
