@@ -1,0 +1,1 @@
+"""The e-mail gateway: a thin front end beside cogs/ and local/, onto the same service."""
