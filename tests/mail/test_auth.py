@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import subprocess
 from email.message import EmailMessage
-from pathlib import Path
 
 import dkim
 import pytest
@@ -12,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mail.auth import AuthVerdict, TxtLookup, check_auth, check_auth_results, dns_txt
+from tests.mail._rsakey import rsa_key
 
 DKIM_FAILS = (
     "The DKIM signature of x.org on your mail does not verify (the mail was changed on its way, "
@@ -35,18 +34,9 @@ SPF_FAILS = (
 
 
 @pytest.fixture(scope="module")
-def key(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, str]:
-    """A fresh 2048-bit RSA key: (private key PEM, the p= of its DKIM key record)."""
-    folder: Path = tmp_path_factory.mktemp("dkim")
-    private = folder / "private.pem"
-    subprocess.run(
-        ["openssl", "genrsa", "-out", str(private), "2048"], check=True, capture_output=True
-    )
-    public = subprocess.run(
-        ["openssl", "rsa", "-in", str(private), "-pubout"], check=True, capture_output=True
-    ).stdout.decode()
-    p = "".join(line for line in public.splitlines() if not line.startswith("-----"))
-    return private.read_bytes(), p
+def key() -> tuple[bytes, str]:
+    """A 2048-bit RSA key made here: (private key PEM, the p= of its DKIM key record)."""
+    return rsa_key(seed=17)
 
 
 def resolver(records: dict[str, list[str]]) -> TxtLookup:
