@@ -31,13 +31,18 @@ import dns.resolver
 TxtLookup = Callable[[str], list[str]]
 """The TXT records of a DNS name, each as one string ([] when none or on any error)."""
 
+AddrLookup = Callable[[str, str], list[str]]
+"""Records of a DNS name by type: "A", "AAAA" (addresses) or "MX" (host names); [] when none."""
+
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
 _MAX_SIGNATURES = 5  # each costs a DNS lookup and an RSA verification
 _MAX_HEADER_BYTES = 256_000
 _SPF_LOOKUPS = 10  # RFC 7208 4.6.4: include, a, mx, ptr, exists and redirect count
 _SPF_RESULTS = {"+": "pass", "-": "fail", "~": "softfail", "?": "neutral"}
-_UNKNOWN = "unknown"  # internal SPF result: a mechanism that needs A/MX lookups decided it
+_SPF_VOIDS = 2  # RFC 7208 4.6.4: lookups that find nothing
+_SPF_MX_HOSTS = 10
+_UNKNOWN = "unknown"  # internal SPF result: a mechanism this side could not evaluate decided it
 _HAS_ED25519 = importlib.util.find_spec("nacl") is not None  # dkimpy verifies ed25519 with PyNaCl
 
 
@@ -70,11 +75,14 @@ def check_auth(
     mail_from: str | None = None,
     helo: str | None = None,
     require_dkim: bool = False,
+    addrs: AddrLookup | None = None,
 ) -> AuthVerdict:
     """Check DKIM, SPF (when the connecting IP is known) and DMARC of a raw mail from sender.
 
     mail_from is the SMTP envelope sender ("" for a bounce, then the HELO name is checked); None
-    means not known, and the From address stands in for it. Blocking (DNS, RSA): run it in a thread.
+    means not known, and the From address stands in for it. addrs answers the SPF mechanisms a,
+    mx and exists; without it they are not evaluated (see the SPF section). Blocking (DNS, RSA):
+    run it in a thread.
     """
     domain = _domain(sender)
     if not domain:
@@ -90,7 +98,7 @@ def check_auth(
         except ValueError:
             ip = None
         if ip is not None:
-            spf, spf_domain = _spf(ip, sender, mail_from, helo, txt)
+            spf, spf_domain = _spf(ip, sender, mail_from, helo, txt, addrs)
     dmarc = _dmarc_policy(domain, txt)
     return _judge(domain, signatures, spf, spf_domain, ip, dmarc, require_dkim)
 
@@ -149,6 +157,29 @@ def dns_txt(timeout: float = 3.0) -> TxtLookup:
             b"".join(getattr(record, "strings", ())).decode("utf-8", errors="replace")
             for record in answer
         ]
+
+    return lookup
+
+
+def dns_addrs(timeout: float = 3.0) -> AddrLookup:
+    """The real A/AAAA/MX lookup (dnspython), giving up after timeout seconds; errors give []."""
+    try:
+        resolver: dns.resolver.Resolver | None = dns.resolver.Resolver()
+    except Exception:
+        resolver = None
+    if resolver is not None:
+        resolver.lifetime = timeout
+
+    def lookup(name: str, kind: str) -> list[str]:
+        if resolver is None or kind not in ("A", "AAAA", "MX"):
+            return []
+        try:
+            answer = resolver.resolve(name, kind)
+        except (dns.exception.DNSException, ValueError, UnicodeError):
+            return []
+        if kind == "MX":
+            return [str(getattr(r, "exchange", "")).rstrip(".") for r in answer]
+        return [str(getattr(r, "address", "")) for r in answer]
 
     return lookup
 
@@ -335,11 +366,11 @@ def _dmarc_record(records: list[str]) -> dict[str, str] | None:
 # --- SPF -------------------------------------------------------------------------------------
 # A small evaluator of RFC 7208 rather than pyspf: pyspf resolves through a module-wide DNS
 # function (patching it is global to the process and races between concurrent checks), and it
-# has no type hints. This one sees DNS only through TxtLookup, so it evaluates v=spf1 records with
-# ip4, ip6, include, redirect, all and macros. The mechanisms that need A, MX or PTR lookups (a, mx,
-# exists, ptr) cannot be answered through TXT: they count towards the lookup limit, and where one
-# of them could have decided the result, the result is "neutral" (neither pass nor fail, never a
-# refusal). Where they could not have changed it (all before and after agree), the result stands.
+# has no type hints. This one sees DNS only through TxtLookup and AddrLookup: it evaluates ip4,
+# ip6, include, redirect, all, a, mx, exists and macros, with the lookup limits. ptr (deprecated:
+# it needs reverse lookups) is not evaluated, nor are a, mx and exists without an AddrLookup: where
+# such a mechanism could have decided the result, the result is "neutral" (neither pass nor fail,
+# never a refusal); where it could not have changed it (all before and after agree), it stands.
 
 
 @dataclass
@@ -348,7 +379,19 @@ class _SpfRun:
     sender: str
     helo: str
     txt: TxtLookup
+    addrs: AddrLookup | None
     lookups: int = 0
+    voids: int = 0
+
+    def count(self) -> bool:
+        """Count a DNS-querying term; False past the limit (permerror)."""
+        self.lookups += 1
+        return self.lookups <= _SPF_LOOKUPS
+
+    def void(self, found: list[str]) -> bool:
+        """Count an answer that found nothing; False past the limit (permerror)."""
+        self.voids += not found
+        return self.voids <= _SPF_VOIDS
 
 
 def _ip(peer_ip: str) -> IpAddress:
@@ -359,7 +402,12 @@ def _ip(peer_ip: str) -> IpAddress:
 
 
 def _spf(
-    ip: IpAddress, sender: str, mail_from: str | None, helo: str | None, txt: TxtLookup
+    ip: IpAddress,
+    sender: str,
+    mail_from: str | None,
+    helo: str | None,
+    txt: TxtLookup,
+    addrs: AddrLookup | None,
 ) -> tuple[str, str]:
     """(SPF result, the domain checked) for the envelope sender, or the HELO name of a bounce."""
     identity = sender if mail_from is None else mail_from.strip().strip("<>")
@@ -370,7 +418,7 @@ def _spf(
     domain = _domain(identity)
     if not domain:
         return "none", ""
-    run = _SpfRun(ip=ip, sender=identity.lower(), helo=(helo or "").strip().lower(), txt=txt)
+    run = _SpfRun(ip, identity.lower(), (helo or "").strip().lower(), txt, addrs)
     try:
         result = _check_host(run, domain, depth=0)
     except Exception:  # a record this evaluator trips over is the publisher's error
@@ -407,9 +455,12 @@ def _check_host(run: _SpfRun, domain: str, depth: int) -> str:
             matched = True
         elif name in ("ip4", "ip6") and colon:
             matched = _in_network(run.ip, name, argument)
+        elif name in ("a", "mx", "exists") and run.addrs is not None:
+            if not run.count():
+                return "permerror"
+            matched = _addresses_match(run, run.addrs, name, mechanism[len(name) :], domain)
         elif name == "include" and colon:
-            run.lookups += 1
-            if run.lookups > _SPF_LOOKUPS or depth >= _SPF_LOOKUPS:
+            if not run.count() or depth >= _SPF_LOOKUPS:
                 return "permerror"
             inner = _check_host(run, _expand(argument, run, domain), depth + 1)
             if inner in ("none", "temperror", "permerror"):
@@ -419,8 +470,7 @@ def _check_host(run: _SpfRun, domain: str, depth: int) -> str:
                 continue
             matched = inner == "pass"
         elif name in ("a", "mx", "ptr", "exists"):
-            run.lookups += 1
-            if run.lookups > _SPF_LOOKUPS:
+            if not run.count():
                 return "permerror"
             undecided.add(qualifier)
             continue
@@ -429,12 +479,46 @@ def _check_host(run: _SpfRun, domain: str, depth: int) -> str:
         if matched:
             return _settled(_SPF_RESULTS[qualifier], undecided)
     if redirect is not None:
-        run.lookups += 1
-        if run.lookups > _SPF_LOOKUPS or depth >= _SPF_LOOKUPS:
+        if not run.count() or depth >= _SPF_LOOKUPS:
             return "permerror"
         inner = _check_host(run, _expand(redirect, run, domain), depth + 1)
         return "permerror" if inner == "none" else _settled(inner, undecided)
     return _settled("neutral", undecided)
+
+
+def _addresses_match(run: _SpfRun, addrs: AddrLookup, name: str, rest: str, domain: str) -> bool:
+    """Whether a, mx or exists matches; a malformed term or too many lookups raises (permerror)."""
+    if name == "exists":
+        if not rest.startswith(":"):
+            raise ValueError("exists needs a domain")
+        found = addrs(_expand(rest[1:], run, domain), "A")
+        if not run.void(found):
+            raise ValueError("too many void lookups")
+        return bool(found)
+    term = re.fullmatch(r"(?::([^/]+))?(?:/(\d{1,2}))?(?://(\d{1,3}))?", rest)
+    if term is None:
+        raise ValueError(f"{name}{rest}")
+    target = _expand(term.group(1), run, domain) if term.group(1) else domain
+    v4, v6 = int(term.group(2) or 32), int(term.group(3) or 128)
+    if v4 > 32 or v6 > 128:
+        raise ValueError(f"{name}{rest}")
+    hosts = [target]
+    if name == "mx":
+        hosts = addrs(target, "MX")
+        if len(hosts) > _SPF_MX_HOSTS or not run.void(hosts):
+            raise ValueError("too many MX hosts or void lookups")
+    kind, prefix = ("A", v4) if run.ip.version == 4 else ("AAAA", v6)
+    for host in hosts:
+        found = addrs(host, kind)
+        if name == "a" and not run.void(found):
+            raise ValueError("too many void lookups")
+        for address in found:
+            try:
+                if run.ip in ipaddress.ip_network(f"{address}/{prefix}", strict=False):
+                    return True
+            except ValueError:
+                continue  # a bad record from the resolver matches nothing
+    return False
 
 
 def _settled(result: str, undecided: set[str]) -> str:

@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mail.auth import AuthVerdict, TxtLookup, check_auth, check_auth_results, dns_txt
+from mail.auth import (
+    AddrLookup,
+    AuthVerdict,
+    TxtLookup,
+    check_auth,
+    check_auth_results,
+    dns_addrs,
+    dns_txt,
+)
 from tests.mail._rsakey import rsa_key
 
 DKIM_FAILS = (
@@ -283,6 +291,65 @@ def test_spf_evaluation(records: dict[str, list[str]], ip: str, result: str) -> 
     assert spf(records, ip=ip, mail_from="alice@x.org") == result
 
 
+def addresses(records: dict[tuple[str, str], list[str]]) -> AddrLookup:
+    """An A/AAAA/MX lookup answered from a dict."""
+    return lambda name, kind: records.get((name.lower().rstrip("."), kind), [])
+
+
+X_ADDRESSES = {
+    ("x.org", "MX"): ["mx1.x.org", "mx2.x.org"],
+    ("mx1.x.org", "A"): ["192.0.2.1"],
+    ("mx2.x.org", "A"): ["127.0.0.1"],
+    ("mx2.x.org", "AAAA"): ["::1"],
+    ("x.org", "A"): ["192.0.2.80"],
+    ("web.x.org", "A"): ["127.0.0.7"],
+    ("127.0.0.1.allow.x.org", "A"): ["127.0.0.2"],
+}
+
+
+@pytest.mark.parametrize(
+    ("record", "ip", "result"),
+    [
+        ("v=spf1 mx -all", "127.0.0.1", "pass"),
+        ("v=spf1 mx -all", "::1", "pass"),
+        ("v=spf1 mx -all", "127.0.0.3", "fail"),
+        ("v=spf1 a -all", "192.0.2.80", "pass"),
+        ("v=spf1 a -all", "127.0.0.1", "fail"),
+        ("v=spf1 a:web.x.org -all", "127.0.0.7", "pass"),
+        ("v=spf1 a:web.x.org/24 -all", "127.0.0.200", "pass"),
+        ("v=spf1 a/24//64 -all", "192.0.2.5", "pass"),
+        ("v=spf1 mx:x.org/8 -all", "127.1.2.3", "pass"),
+        ("v=spf1 exists:%{i}.allow.x.org -all", "127.0.0.1", "pass"),
+        ("v=spf1 exists:%{i}.allow.x.org -all", "192.0.2.9", "fail"),
+        ("v=spf1 a/33 -all", "127.0.0.1", "permerror"),
+        ("v=spf1 exists -all", "127.0.0.1", "permerror"),
+        ("v=spf1 a:n1.x.org a:n2.x.org a:n3.x.org -all", "127.0.0.1", "permerror"),  # 3 voids
+        ("v=spf1 ptr -all", "127.0.0.1", "neutral"),  # ptr is never evaluated
+    ],
+)
+def test_spf_a_mx_exists_with_an_address_lookup(record: str, ip: str, result: str) -> None:
+    got = check_auth(mail(), "alice@x.org", txt=resolver({"x.org": [record]}), peer_ip=ip,
+                     addrs=addresses(X_ADDRESSES))
+    assert got.spf == result
+
+
+def test_spf_mx_with_too_many_hosts_is_a_permerror() -> None:
+    many = {("x.org", "MX"): [f"mx{i}.x.org" for i in range(11)]}
+    got = check_auth(mail(), "alice@x.org", txt=resolver({"x.org": ["v=spf1 mx -all"]}),
+                     peer_ip="127.0.0.1", addrs=addresses(many))
+    assert got.spf == "permerror"
+
+
+def test_spf_pass_through_mx_lets_dmarc_pass_an_unsigned_mail() -> None:
+    records = {"x.org": ["v=spf1 mx -all"], "_dmarc.x.org": ["v=DMARC1; p=reject"]}
+    got = check_auth(mail(), "alice@x.org", txt=resolver(records), peer_ip="127.0.0.1",
+                     addrs=addresses(X_ADDRESSES))
+    assert (got.ok, got.spf, got.dmarc) == (True, "pass", "pass")
+    # Without the address lookup the same mail cannot pass SPF, and DMARC refuses it.
+    got = check_auth(mail(), "alice@x.org", txt=resolver(records), peer_ip="127.0.0.1")
+    assert (got.ok, got.spf, got.reason) == (False, "neutral", DMARC_REJECTS)
+
+
 def test_spf_identity_is_the_envelope_then_helo() -> None:
     records = {
         "x.org": ["v=spf1 -all"],
@@ -403,7 +470,10 @@ def test_any_spf_record_gives_a_result(record: str) -> None:
     assert got in ("pass", "fail", "softfail", "neutral", "none", "temperror", "permerror")
 
 
-def test_dns_txt_gives_nothing_for_a_name_it_cannot_ask() -> None:
+def test_dns_lookups_give_nothing_for_a_name_they_cannot_ask() -> None:
     lookup = dns_txt(timeout=0.5)
     assert lookup("a" * 300 + ".example") == []
     assert lookup("bad..name") == []
+    addrs = dns_addrs(timeout=0.5)
+    assert addrs("bad..name", "A") == []
+    assert addrs("x.org", "TXT") == []
