@@ -100,7 +100,8 @@ class SmtpReceiver:
     """The built-in SMTP receiver (aiosmtpd) for self-hosting, served in the caller's event loop.
 
     Not aiosmtpd's ``Controller``: that runs a second event loop in a thread, and the handler
-    (the gateway, its database engine, its locks) belongs to the caller's loop.
+    (the gateway, its database engine, its locks) belongs to the caller's loop. With a
+    ``tls_context`` the receiver offers STARTTLS (senders that use it are not required to).
     """
 
     def __init__(
@@ -112,8 +113,10 @@ class SmtpReceiver:
         hostname: str = "umpire",
         max_bytes: int = 1_000_000,
         accept: Callable[[str], bool] = lambda rcpt: True,
+        tls_context: ssl.SSLContext | None = None,
     ) -> None:
         self._hooks = _Hooks(handler, accept)
+        self._tls_context = tls_context
         self._host = host
         self._port = port
         self._hostname = hostname
@@ -133,6 +136,8 @@ class SmtpReceiver:
             self._hooks,
             hostname=self._hostname,
             data_size_limit=self._max_bytes,
+            enable_SMTPUTF8=True,  # international addresses; the content stays bytes
+            tls_context=self._tls_context,  # offers STARTTLS when given
             loop=asyncio.get_running_loop(),
         )
         self._sessions.add(smtp)

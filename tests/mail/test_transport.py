@@ -1,7 +1,7 @@
 """The mail transports against real servers and clients on loopback (no library is mocked).
 
 SmtpSender talks to a real aiosmtpd server (STARTTLS with a certificate made here, AUTH);
-a real aiosmtplib client delivers to SmtpReceiver.
+a real aiosmtplib client delivers to SmtpReceiver; ImapPoller reads a private Dovecot.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import email
 import email.policy
 import socket
 import ssl
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from email.message import EmailMessage
 from pathlib import Path
@@ -21,6 +21,7 @@ import aiosmtplib
 import pytest
 from aiosmtpd.smtp import SMTP, AuthResult, Envelope, LoginPassword, Session
 
+from mail.imap import ImapError, ImapPoller
 from mail.transport import (
     OutMail,
     Received,
@@ -29,6 +30,7 @@ from mail.transport import (
     SmtpSender,
     build_message,
 )
+from tests.mail._dovecot import PASSWORD, USER, Dovecot, start_dovecot
 from tests.mail._tls import Cert, make_cert
 
 SENDER = "Umpire <umpire@referee.example>"
@@ -465,6 +467,21 @@ async def test_receiver_takes_20_concurrent_deliveries_each_once(
     assert len({got.raw for got in gateway.got}) == 20
 
 
+async def test_receiver_offers_starttls_with_a_certificate(
+    receiver: Callable[..., Any], cert: Cert
+) -> None:
+    gateway = Gateway()
+    smtp = await receiver(gateway, tls_context=cert.server_context())
+    client = aiosmtplib.SMTP(
+        hostname="127.0.0.1", port=smtp.port, start_tls=True, tls_context=cert.client_context(),
+        timeout=10,
+    )
+    async with client:
+        assert client.get_transport_info("sslcontext") is not None
+        await client.sendmail("alice@players.example", ["game-7@referee.example"], RAW)
+    assert [got.raw for got in gateway.got] == [RAW]
+
+
 async def test_receiver_port_zero_binds_a_free_port_and_stop_closes_it(
     receiver: Callable[..., Any],
 ) -> None:
@@ -482,3 +499,254 @@ def test_cert_helper_makes_files(tmp_path: Path) -> None:
     made = make_cert(tmp_path)
     assert made.cert.read_bytes().startswith(b"-----BEGIN CERTIFICATE-----")
     assert isinstance(made.server_context(), ssl.SSLContext)
+
+
+# --------------------------------------------------------------------------------------------
+# ImapPoller against a private Dovecot
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def dovecot() -> Iterator[Dovecot]:
+    """One private Dovecot per test process (each test gets its own folder)."""
+    yield from start_dovecot()
+
+
+def _mail(subject: str, *top: str) -> bytes:
+    head = "".join(f"{line}\r\n" for line in top)
+    return (
+        f"{head}From: alice@players.example\r\nTo: game-7@referee.example\r\n"
+        f"Subject: {subject}\r\nMessage-ID: <{subject}@players.example>\r\n\r\n"
+        f"orders\r\nbuy 1 tank\r\nend orders\r\n"
+    ).encode()
+
+
+def _poller(dovecot: Dovecot, folder: str, handler: Any, **options: Any) -> ImapPoller:
+    settings: dict[str, Any] = {
+        "host": "127.0.0.1", "port": dovecot.port, "user": USER, "password": PASSWORD,
+        "folder": folder, "tls": "none", "timeout": 10,
+    }
+    settings.update(options)
+    return ImapPoller(handler, **settings)
+
+
+async def test_poll_once_hands_each_unseen_mail_once_and_flags_it_seen(dovecot: Dovecot) -> None:
+    folder = dovecot.new_folder()
+    first = _mail("one", "Return-Path: <alice@players.example>", "Delivered-To: game-7@referee.example")
+    dovecot.append(folder, first)
+    dovecot.append(folder, _mail("two"))
+    gateway = Gateway()
+    poller = _poller(dovecot, folder, gateway)
+    try:
+        assert await poller.poll_once() == 2
+        assert dovecot.seen(folder) == {b"one": True, b"two": True}
+        assert await poller.poll_once() == 0
+    finally:
+        await poller.run(_set_event())  # a set stop: run() only logs out
+    assert [got.raw for got in gateway.got] == [first, _mail("two")]
+    assert gateway.got[0] == Received(
+        raw=first,
+        mail_from="alice@players.example",
+        rcpt_tos=("game-7@referee.example",),
+        peer_ip=None,
+        helo=None,
+        via="imap",
+    )
+    assert gateway.got[1].mail_from == "" and gateway.got[1].rcpt_tos == ()
+
+
+async def test_poll_once_leaves_a_mail_unseen_when_the_handler_fails_and_hands_it_again(
+    dovecot: Dovecot,
+) -> None:
+    folder = dovecot.new_folder()
+    dovecot.append(folder, _mail("good"))
+    dovecot.append(folder, _mail("bad"))
+    tries: list[bytes] = []
+
+    async def handler(received: Received) -> None:
+        tries.append(received.raw)
+        if b"Subject: bad" in received.raw and tries.count(received.raw) == 1:
+            raise RuntimeError("database is down")
+
+    poller = _poller(dovecot, folder, handler)
+    try:
+        assert await poller.poll_once() == 1
+        assert dovecot.seen(folder) == {b"good": True, b"bad": False}
+        assert await poller.poll_once() == 1
+        assert dovecot.seen(folder) == {b"good": True, b"bad": True}
+    finally:
+        await poller.run(_set_event())
+    assert tries == [_mail("good"), _mail("bad"), _mail("bad")]
+
+
+async def test_poll_once_reads_a_folder_with_a_space_and_skips_deleted_mail(
+    dovecot: Dovecot,
+) -> None:
+    folder = dovecot.new_folder("Umpire Mail ")
+    dovecot.append(folder, _mail("kept"))
+    dovecot.append(folder, _mail("deleted"))
+    with dovecot.session() as imap:
+        imap.select(f'"{folder}"')
+        imap.store("2", "+FLAGS", "(\\Deleted)")
+    gateway = Gateway()
+    poller = _poller(dovecot, folder, gateway)
+    try:
+        assert await poller.poll_once() == 1
+    finally:
+        await poller.run(_set_event())
+    assert [got.raw for got in gateway.got] == [_mail("kept")]
+
+
+async def test_poll_once_over_starttls_and_over_implicit_tls(dovecot: Dovecot) -> None:
+    folder = dovecot.new_folder()
+    context = dovecot.cert.client_context()
+    for n, (tls, port) in enumerate((("starttls", dovecot.port), ("ssl", dovecot.ssl_port))):
+        dovecot.append(folder, _mail(f"tls{n}"))
+        gateway = Gateway()
+        poller = _poller(dovecot, folder, gateway, tls=tls, port=port, ssl_context=context)
+        try:
+            assert await poller.poll_once() == 1
+        finally:
+            await poller.run(_set_event())
+        assert [got.raw for got in gateway.got] == [_mail(f"tls{n}")]
+
+
+async def test_poll_once_refuses_a_certificate_it_does_not_trust(dovecot: Dovecot) -> None:
+    poller = _poller(dovecot, "INBOX", Gateway(), tls="ssl", port=dovecot.ssl_port)
+    with pytest.raises(ImapError, match=r"CERTIFICATE_VERIFY_FAILED|certificate verify failed"):
+        await poller.poll_once()
+
+
+async def test_poll_once_says_the_login_was_refused(dovecot: Dovecot) -> None:
+    poller = _poller(dovecot, "INBOX", Gateway(), password="wrong")
+    with pytest.raises(ImapError, match="login refused"):
+        await poller.poll_once()
+
+
+async def test_poll_once_says_when_it_cannot_connect() -> None:
+    port = _free_port()
+    poller = ImapPoller(
+        Gateway(), host="127.0.0.1", port=port, user=USER, password=PASSWORD, tls="none"
+    )
+    with pytest.raises(ImapError, match=f"cannot connect to 127.0.0.1:{port}"):
+        await poller.poll_once()
+
+
+async def test_starttls_is_required_when_asked_for_and_no_password_goes_out_in_clear() -> None:
+    """A server (or a man in the middle) that does not offer STARTTLS never sees LOGIN."""
+    commands: list[bytes] = []
+
+    async def plain_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.write(b"* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] plain text only\r\n")
+        while line := await reader.readline():
+            tag, _, rest = line.rstrip(b"\r\n").partition(b" ")
+            commands.append(rest.split(b" ")[0].upper())
+            if commands[-1] == b"CAPABILITY":
+                writer.write(b"* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n" + tag + b" OK done\r\n")
+            else:
+                writer.write(tag + b" OK whatever you say\r\n")
+        writer.close()
+
+    server = await asyncio.start_server(plain_server, "127.0.0.1", 0)
+    try:
+        port = server.sockets[0].getsockname()[1]
+        poller = ImapPoller(
+            Gateway(), host="127.0.0.1", port=port, user=USER, password=PASSWORD, tls="starttls"
+        )
+        with pytest.raises(ImapError, match="does not offer STARTTLS; refusing to log in"):
+            await poller.poll_once()
+    finally:
+        server.close()
+    assert b"LOGIN" not in commands and b"AUTHENTICATE" not in commands
+
+
+class Arrivals:
+    """A handler that records mails and lets a test wait for the n-th one (bounded, generous)."""
+
+    def __init__(self) -> None:
+        self.got: list[Received] = []
+        self._changed = asyncio.Condition()
+
+    async def __call__(self, received: Received) -> None:
+        async with self._changed:
+            self.got.append(received)
+            self._changed.notify_all()
+
+    async def wait_for(self, count: int) -> None:
+        async def reached() -> None:
+            async with self._changed:
+                await self._changed.wait_for(lambda: len(self.got) >= count)
+
+        await asyncio.wait_for(reached(), timeout=60)
+
+
+async def test_run_wakes_from_idle_when_a_mail_arrives(dovecot: Dovecot) -> None:
+    folder = dovecot.new_folder()
+    dovecot.append(folder, _mail("before"))
+    arrivals = Arrivals()
+    # No polling to fall back on: only the server's EXISTS during IDLE can bring the second mail.
+    poller = _poller(dovecot, folder, arrivals, idle=True, poll_seconds=3600, idle_seconds=1200)
+    stop = asyncio.Event()
+    running = asyncio.create_task(poller.run(stop))
+    try:
+        await arrivals.wait_for(1)
+        await asyncio.to_thread(dovecot.append, folder, _mail("during"))
+        await arrivals.wait_for(2)
+    finally:
+        stop.set()
+        await asyncio.wait_for(running, timeout=60)
+    assert [got.raw for got in arrivals.got] == [_mail("before"), _mail("during")]
+    assert dovecot.seen(folder) == {b"before": True, b"during": True}
+
+
+async def test_run_polls_without_idle(dovecot: Dovecot) -> None:
+    folder = dovecot.new_folder()
+    arrivals = Arrivals()
+    poller = _poller(dovecot, folder, arrivals, idle=False, poll_seconds=0.05)
+    stop = asyncio.Event()
+    running = asyncio.create_task(poller.run(stop))
+    try:
+        await asyncio.to_thread(dovecot.append, folder, _mail("polled"))
+        await arrivals.wait_for(1)
+    finally:
+        stop.set()
+        await asyncio.wait_for(running, timeout=60)
+    assert [got.raw for got in arrivals.got] == [_mail("polled")]
+
+
+async def test_run_reconnects_after_the_server_drops_it(dovecot: Dovecot) -> None:
+    folder = dovecot.new_folder()
+    dovecot.append(folder, _mail("first"))
+    arrivals = Arrivals()
+    poller = _poller(dovecot, folder, arrivals, idle=True, poll_seconds=3600)
+    stop = asyncio.Event()
+    running = asyncio.create_task(poller.run(stop))
+    try:
+        await arrivals.wait_for(1)
+        await asyncio.to_thread(dovecot.kick)
+        await asyncio.to_thread(dovecot.append, folder, _mail("after"))
+        await arrivals.wait_for(2)
+    finally:
+        stop.set()
+        await asyncio.wait_for(running, timeout=60)
+    assert [got.raw for got in arrivals.got] == [_mail("first"), _mail("after")]
+    assert not running.cancelled() and running.exception() is None
+
+
+async def test_run_keeps_trying_while_the_server_is_unreachable_and_returns_on_stop() -> None:
+    poller = ImapPoller(
+        Gateway(), host="127.0.0.1", port=_free_port(), user=USER, password=PASSWORD, tls="none"
+    )
+    stop = asyncio.Event()
+    running = asyncio.create_task(poller.run(stop))
+    await asyncio.sleep(0.1)  # let it fail at least once; no assertion depends on this time
+    assert not running.done()
+    stop.set()
+    await asyncio.wait_for(running, timeout=60)
+    assert running.exception() is None
+
+
+def _set_event() -> asyncio.Event:
+    event = asyncio.Event()
+    event.set()
+    return event
