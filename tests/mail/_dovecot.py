@@ -198,30 +198,53 @@ def start_dovecot() -> Iterator[Dovecot]:
             entry = pwd.getpwnam("dovecot")
             os.chown(root / "home", entry.pw_uid, entry.pw_gid)
         (root / "passwd").write_text(f"{USER}:{{PLAIN}}{PASSWORD}::::::\n")
-        port, ssl_port = _free_port(), _free_port()
         config = root / "dovecot.conf"
-        config.write_text(_config(root, port, ssl_port, cert))
-        output = (root / "stdout.log").open("wb")
-        process = subprocess.Popen(
-            [binary, "-F", "-c", str(config)], stdout=output, stderr=subprocess.STDOUT
-        )
-        # Readiness, not a timed assertion: wait for the listeners, bounded generously.
-        deadline = time.monotonic() + 30
-        while not (_answers(port) and _answers(ssl_port)):
-            if process.poll() is not None or time.monotonic() > deadline:
-                log = (root / "stdout.log").read_text(errors="replace")
-                log += (root / "dovecot.log").read_text(errors="replace") if (
-                    root / "dovecot.log"
-                ).exists() else ""
-                pytest.fail(f"dovecot did not start:\n{log}")
-            time.sleep(0.05)
+        # A port found free may be taken by another test process before Dovecot binds it:
+        # then Dovecot stops at once, and another pair of ports is tried.
+        for _attempt in range(3):
+            port, ssl_port = _free_port(), _free_port()
+            config.write_text(_config(root, port, ssl_port, cert))
+            with (root / "stdout.log").open("ab") as output:
+                process = subprocess.Popen(
+                    [binary, "-F", "-c", str(config)], stdout=output, stderr=subprocess.STDOUT
+                )
+            if _ready(process, root, port, ssl_port):
+                break
+            _stop(process)
+            process = None
+        else:
+            pytest.fail(f"dovecot did not start:\n{_logs(root)}")
         yield Dovecot(port, ssl_port, cert, root / "home", config, itertools.count(1))
     finally:
         if process is not None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            _stop(process)
         shutil.rmtree(root, ignore_errors=True)
+
+
+def _ready(process: subprocess.Popen[bytes], root: Path, port: int, ssl_port: int) -> bool:
+    """Wait (bounded, generously) until both listeners answer; False if Dovecot stopped."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None or "Fatal:" in _logs(root):
+            return False
+        if _answers(port) and _answers(ssl_port):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def _logs(root: Path) -> str:
+    return "".join(
+        path.read_text(errors="replace")
+        for path in (root / "stdout.log", root / "dovecot.log")
+        if path.exists()
+    )

@@ -635,6 +635,7 @@ async def test_poll_once_says_when_it_cannot_connect() -> None:
 async def test_starttls_is_required_when_asked_for_and_no_password_goes_out_in_clear() -> None:
     """A server (or a man in the middle) that does not offer STARTTLS never sees LOGIN."""
     commands: list[bytes] = []
+    served = asyncio.Event()
 
     async def plain_server(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         writer.write(b"* OK [CAPABILITY IMAP4rev1 AUTH=PLAIN] plain text only\r\n")
@@ -646,6 +647,8 @@ async def test_starttls_is_required_when_asked_for_and_no_password_goes_out_in_c
             else:
                 writer.write(tag + b" OK whatever you say\r\n")
         writer.close()
+        await writer.wait_closed()
+        served.set()
 
     server = await asyncio.start_server(plain_server, "127.0.0.1", 0)
     try:
@@ -655,6 +658,7 @@ async def test_starttls_is_required_when_asked_for_and_no_password_goes_out_in_c
         )
         with pytest.raises(ImapError, match="does not offer STARTTLS; refusing to log in"):
             await poller.poll_once()
+        await asyncio.wait_for(served.wait(), timeout=60)  # the poller hung up
     finally:
         server.close()
     assert b"LOGIN" not in commands and b"AUTHENTICATE" not in commands
