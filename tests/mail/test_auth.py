@@ -105,6 +105,34 @@ def test_a_header_changed_after_signing_is_refused(key: tuple[bytes, str]) -> No
     assert (got.ok, got.reason) == (False, DKIM_FAILS)
 
 
+def test_a_signature_with_a_body_length_limit_vouches_for_nothing(key: tuple[bytes, str]) -> None:
+    private, p = key
+    header: bytes = dkim.sign(mail(), b"s1", b"x.org", private, length=True,
+                              include_headers=[b"from", b"to", b"subject", b"message-id"])
+    assert b"l=" in header
+    appended = header + mail() + b"buy 9 bombers\r\n"
+    assert dkim.verify(appended, dnsfunc=lambda name, timeout=5: f"v=DKIM1; p={p}".encode())
+    got = check_auth(appended, "alice@x.org", txt=resolver(dns(p)))
+    assert (got.ok, got.dkim, got.dkim_domains) == (True, "none", ())
+    got = check_auth(appended, "alice@x.org", txt=resolver(dns(p)), require_dkim=True)
+    assert (got.ok, got.reason) == (False, DKIM_REQUIRED)
+
+
+def test_a_lookup_that_raises_finds_nothing(key: tuple[bytes, str]) -> None:
+    private, _ = key
+
+    def broken(name: str) -> list[str]:
+        raise OSError("resolver down")
+
+    def broken_addrs(name: str, kind: str) -> list[str]:
+        raise OSError("resolver down")
+
+    got = check_auth(sign(mail(), private), "alice@x.org", txt=broken, peer_ip="127.0.0.1",
+                     addrs=broken_addrs)
+    assert (got.ok, got.dkim, got.spf, got.dmarc) == (False, "fail", "none", "none")
+    assert got.reason == DKIM_FAILS
+
+
 def test_a_signature_whose_key_is_not_published_is_refused(key: tuple[bytes, str]) -> None:
     private, p = key
     got = check_auth(sign(mail(), private, selector="gone"), "alice@x.org", txt=resolver(dns(p)))
