@@ -1,8 +1,9 @@
-"""Umpire's entry point: the Discord bot, or the local terminal table.
+"""Umpire's entry point: the Discord bot, the e-mail gateway, or the local terminal table.
 
 ``python bot.py --local [flags]`` runs the local table (``docs/local-table.md``).
 ``python bot.py`` runs the Discord bot when ``DISCORD_TOKEN`` is set (environment or ``.env``),
-otherwise the local table. ``python bot.py --sync`` first registers the slash commands with
+with the e-mail gateway beside it when ``MAIL_ADDRESS`` is set; without a token, the e-mail
+gateway alone when ``MAIL_ADDRESS`` is set (also ``--mail``), otherwise the local table. ``python bot.py --sync`` first registers the slash commands with
 Discord (at the first start and after an upgrade that changes them; README, "Command sync").
 """
 
@@ -39,7 +40,7 @@ def start_discord(token: str, *, sync: bool = False) -> int:
 
     from cogs._bot import UmpireBot
     from db.repo import open_store
-    from service.games import GameService
+    from service.games import GameInfo, GameService
     from settings import Settings
 
     settings = Settings()
@@ -51,12 +52,26 @@ def start_discord(token: str, *, sync: bool = False) -> int:
 
     async def run() -> None:
         store = await open_store(settings.effective_database_url)
+        stop = asyncio.Event()
+        mail_task: asyncio.Task[None] | None = None
         try:
             service = GameService(store=store, images=True)  # maps and battle boards posted
             bot = UmpireBot(service, dev_guild_id=settings.dev_guild_id, sync=sync)
+            if settings.has_mail:  # the e-mail gateway beside the bot, on the same service
+                from cogs._follow import follow_up
+                from mail.run import serve
+
+                async def after_change(info: GameInfo) -> None:
+                    await follow_up(bot, info, None)
+
+                mail_task = asyncio.create_task(
+                    serve(settings, service, stop, after_change=after_change))
             async with bot:
                 await bot.start(token)
         finally:
+            stop.set()
+            if mail_task is not None:
+                await asyncio.gather(mail_task, return_exceptions=True)
             await store.close()
 
     try:
@@ -77,6 +92,53 @@ def start_discord(token: str, *, sync: bool = False) -> int:
     return 0
 
 
+def start_mail() -> int:
+    """Run the e-mail gateway alone (no Discord): ``MAIL_*`` settings, docs/mail.md."""
+    import logging
+
+    from db.repo import open_store
+    from mail.run import SettingsError, serve
+    from service.games import GameService
+    from settings import Settings
+
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level_number,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    settings.umpire_data_dir.mkdir(parents=True, exist_ok=True)
+
+    async def run() -> None:
+        store = await open_store(settings.effective_database_url)
+        try:
+            service = GameService(store=store, images=True)
+            await serve(settings, service, asyncio.Event())
+        finally:
+            await store.close()
+
+    try:
+        asyncio.run(run())
+    except SettingsError as e:
+        sys.stderr.write(f"error: {e} (see .env.example, docs/mail.md)\n")
+        return EXIT_USAGE
+    except OSError as e:
+        sys.stderr.write(f"error: the e-mail gateway cannot start: {e}\n")
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("\nStopped.\n")
+        return 130
+    return 0
+
+
+def mail_configured() -> bool:
+    """Whether ``MAIL_ADDRESS`` is set (environment or ``.env``)."""
+    try:
+        from settings import Settings
+    except ImportError:
+        return False
+    return Settings().has_mail
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python bot.py",
@@ -92,6 +154,11 @@ def build_parser() -> argparse.ArgumentParser:
         "once when set, else globally: up to an hour); needed at the first start and after an "
         "upgrade that changes the commands",
     )
+    parser.add_argument(
+        "--mail",
+        action="store_true",
+        help="run the e-mail gateway alone, without Discord (MAIL_* settings; docs/mail.md)",
+    )
     add_arguments(parser)
     return parser
 
@@ -101,6 +168,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.sync and args.local:
         sys.stderr.write("error: --sync registers the Discord bot's commands; not with --local.\n")
         return EXIT_USAGE
+    if args.mail and (args.local or args.sync):
+        sys.stderr.write("error: --mail runs the e-mail gateway alone; not with --local/--sync.\n")
+        return EXIT_USAGE
+    if args.mail:
+        return start_mail()
     if not args.local:
         try:
             token = discord_token()
@@ -112,6 +184,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.sync:
             sys.stderr.write("error: --sync needs DISCORD_TOKEN (environment or .env).\n")
             return EXIT_USAGE
+        if mail_configured():
+            sys.stderr.write("No DISCORD_TOKEN set, MAIL_ADDRESS set: starting the e-mail "
+                             "gateway alone (--local for the local table).\n")
+            return start_mail()
         sys.stderr.write("No DISCORD_TOKEN set: starting the local table.\n")
     try:
         return asyncio.run(run_table(args))

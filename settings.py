@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -50,6 +50,69 @@ class Settings(BaseSettings):
         description="Where local files go: the SQLite database, rendered maps, exports.",
     )
 
+    # --- the e-mail gateway (mail/, issue 17); off while mail_address is empty ----------------
+    mail_address: str | None = Field(
+        default=None,
+        description="The referee's own address (umpire@example.org); a game's is its plus "
+        "address (umpire+g12@example.org). Empty: no e-mail gateway.",
+    )
+    mail_inbound: Literal["smtp", "imap"] = Field(
+        default="smtp",
+        description="How mail comes in: the built-in SMTP receiver (smtp) or a hosted "
+        "mailbox polled over IMAP (imap).",
+    )
+    mail_listen: str = Field(
+        default="127.0.0.1:2525", description="host:port of the built-in SMTP receiver."
+    )
+    mail_imap_host: str | None = Field(default=None, description="IMAP server of the mailbox.")
+    mail_imap_port: int = Field(default=993, description="IMAP port (993 with ssl).")
+    mail_imap_user: str | None = Field(default=None, description="IMAP login.")
+    mail_imap_password: SecretStr | None = Field(default=None, description="IMAP password.")
+    mail_imap_folder: str = Field(default="INBOX", description="The folder polled.")
+    mail_imap_tls: Literal["ssl", "starttls", "none"] = Field(
+        default="ssl", description="IMAP transport security."
+    )
+    mail_authserv_id: str | None = Field(
+        default=None,
+        description="IMAP: the mailbox provider's authserv-id; its Authentication-Results "
+        "header (DKIM/SPF/DMARC as it checked them) is trusted, any other ignored.",
+    )
+    mail_smtp_host: str | None = Field(default=None, description="SMTP server for sending.")
+    mail_smtp_port: int = Field(default=587, description="SMTP port (587 with starttls).")
+    mail_smtp_user: str | None = Field(default=None, description="SMTP login.")
+    mail_smtp_password: SecretStr | None = Field(default=None, description="SMTP password.")
+    mail_smtp_tls: Literal["starttls", "ssl", "none"] = Field(
+        default="starttls", description="SMTP transport security."
+    )
+    mail_require_dkim: bool = Field(
+        default=False, description="Refuse mail without a valid DKIM signature of its From."
+    )
+    mail_rate_per_hour: int = Field(default=30, ge=1, description="Mails an address may send "
+                                    "an hour; the rest are dropped after one notice.")
+
+    @field_validator(
+        "mail_address", "mail_imap_host", "mail_imap_user", "mail_imap_password",
+        "mail_authserv_id", "mail_smtp_host", "mail_smtp_user", "mail_smtp_password",
+        mode="before",
+    )
+    @classmethod
+    def _empty_mail_is_unset(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator(
+        "mail_inbound", "mail_listen", "mail_imap_folder", "mail_imap_tls", "mail_smtp_tls",
+        "mail_imap_port", "mail_smtp_port", "mail_require_dkim", "mail_rate_per_hour",
+        mode="before",
+    )
+    @classmethod
+    def _empty_mail_is_default(cls, value: object, info: Any) -> object:
+        # `.env.example` lists every key empty: `KEY=` means the default.
+        if isinstance(value, str) and not value.strip():
+            return cls.model_fields[info.field_name].default
+        return value
+
     @field_validator("discord_token", "database_url", "dev_guild_id", mode="before")
     @classmethod
     def _empty_is_unset(cls, value: object) -> object:
@@ -71,6 +134,11 @@ class Settings(BaseSettings):
         if isinstance(value, str) and not value.strip():
             return Path("data")
         return value
+
+    @property
+    def has_mail(self) -> bool:
+        """Whether the e-mail gateway is configured (``mail_address`` set)."""
+        return self.mail_address is not None
 
     @property
     def has_discord_token(self) -> bool:

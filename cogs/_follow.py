@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from service import waits as wt
 from service.games import GameInfo
+from service.relay import changes_since
 
 if TYPE_CHECKING:
     from cogs._bot import UmpireBot
@@ -138,6 +139,59 @@ async def announce_waits(
             await send_dm(bot, int(who), f"🔔 The game waits for you: {what}.", channel)
 
 
+MAIL_READER = "discord"  # the channel's report cursor (service.relay)
+
+
+def by_mail(person: str) -> bool:
+    """A seat holder who plays by e-mail (an address, not a Discord id)."""
+    return "@" in person
+
+
+async def relay_mail(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
+    """Tell the channel the orders its mail players gave since it was last told (the mail
+    gateway may run in another process). The cursor moves by compare-and-set, so of two bot
+    processes one tells each order; a failed post moves it back for the next pass."""
+    import discord
+
+    if not any(by_mail(p) for p in game.seats.values()):
+        return
+    store = bot.service.store
+    try:
+        since = await store.report_cursor(game.id, MAIL_READER)
+        ch = await changes_since(bot.service, game.id, since)
+        if ch.empty or not await store.advance_report(game.id, MAIL_READER, since, ch.seq):
+            return
+    except Exception:
+        log.exception("reading the mail orders of game %s failed", game.id)
+        return
+    parts: list[str] = []
+    for t in ch.told:
+        if not by_mail(t.person) or t.by_referee:
+            continue
+        block = [f"📧 **{t.power}** ({t.person}) by mail: `{t.text}`", *t.lines]
+        parts.append("\n".join(block))
+    try:
+        for chunk in _chunks(parts):
+            await channel.send(chunk, allowed_mentions=discord.AllowedMentions.none())
+    except Exception:
+        log.exception("posting the mail orders of game %s failed; retried next pass", game.id)
+        await store.advance_report(game.id, MAIL_READER, ch.seq, since)
+
+
+def _chunks(parts: list[str], limit: int = 1900) -> list[str]:
+    out: list[str] = []
+    cur = ""
+    for part in parts:
+        part = part[:limit]
+        if cur and len(cur) + 1 + len(part) > limit:
+            out.append(cur)
+            cur = ""
+        cur = f"{cur}\n{part}" if cur else part
+    if cur:
+        out.append(cur)
+    return out
+
+
 async def follow_up(
     bot: UmpireBot,
     game: GameInfo | None,
@@ -161,6 +215,7 @@ async def follow_up(
     if channel is None or not hasattr(channel, "send"):
         channel = await game_channel(bot, info)
     if channel is not None:
+        await relay_mail(bot, info, channel)  # what mail players did, before what follows it
         await post_menus(bot, info, channel, state)  # closes the open menus of a finished game
     if channel is not None and info.status == "active":
         await announce_waits(bot, info, channel, state)

@@ -19,13 +19,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from cogs._common import (
-    MAX_CHOICES,
     allowed,
     channel_key,
     defer_first,
@@ -39,13 +37,12 @@ from cogs._common import (
 )
 from cogs._errors import recorded, tell
 from cogs._follow import follow_up
-from rules import language as ps
 from rules import orders as od
 from rules.decisions import Owed, Pending
 from rules.engine import pending, phase_name
-from rules.legal import legal_orders
 from rules.state import GameState
 from rules.words import possessive
+from service.choices import choice_label, decision_orders, order_text
 from service.games import GameInfo, Result
 from service.store import MenuRecord
 
@@ -60,60 +57,6 @@ CHANGES = frozenset({"start", "order", "undo", "batch"})
 WRITES = frozenset(
     {"game_new", "join", "deadline", "kick", "substitute", "cancel", "leave", "concede", "draw"}
 )
-
-
-def order_text(order: od.Order) -> str:
-    """The order-language line for a decision (as it appears in the log and the record)."""
-    match order:
-        case od.Casualties():
-            units = ps.format_casualty_units(order.units, order.origins)
-            text = f"casualties {order.space} {units}"
-            if order.damaged:
-                text += f" (damaged: {ps.format_units(order.damaged)})"
-            return text
-        case od.Submerge():
-            return f"submerge {order.space}" + ("" if order.count is None else f" {order.count}")
-        case od.Strike():
-            return f"strike {order.space}"
-        case od.Press():
-            return f"press {order.space}"
-        case od.Retreat():
-            return f"retreat {order.space} to {order.to}"
-    return ps.ORDERS.line(order) or order.kind
-
-
-def choice_label(order: od.Order) -> str:
-    match order:
-        case od.Casualties():
-            lose = ps.format_casualty_units(order.units, order.origins)
-            label = f"Lose {lose}" if order.units else "Lose nothing"
-            if order.damaged:
-                label += f"; damage {ps.format_units(order.damaged)}"
-            return label[:100]
-        case od.Submerge():
-            return "Submerge all" if order.count is None else f"Submerge {order.count}"
-        case od.Strike():
-            return "Strike (stay and fire)"
-        case od.Press():
-            return "Press on (fight another round)"
-        case od.Retreat():
-            return f"Retreat to {order.to}"[:100]
-    return order_text(order)[:100]
-
-
-def decision_orders(state: GameState, owed: Pending) -> list[od.Order]:
-    """The choices ``legal_orders`` gives ``owed.power`` for this decision (at most 25): the
-    orders that answer its kind (a mechanism's own decisions included)."""
-    try:
-        found = (
-            o
-            for o in legal_orders(state, owed.power)
-            if o.kind in owed.kind.answers and getattr(o, "space", None) == owed.space
-        )
-        return list(islice(found, MAX_CHOICES))
-    except Exception:  # a hint only: the slash commands still work
-        log.exception("legal_orders failed for a decision view")
-        return []
 
 
 # --- decision menus that survive restarts -------------------------------------------------
