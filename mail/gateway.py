@@ -278,6 +278,8 @@ class MailGateway:
         await self._answer_with(mail, info.id, title, result.text(), attachments)
         if result.accepted:
             await self.report(info.id)
+            for person in self.mail_people(info):  # a turn that began: its token, at once
+                await self._send_tokens(info, person, answering="", force=False)
             await self._changed(info)
 
     async def _changed(self, info: GameInfo) -> None:

@@ -79,6 +79,9 @@ def state_subject(state: GameState | None) -> str:
 
 
 def who(power: str, person: str) -> str:
+    """``Germany (alice@example.org)``; a Discord player (an id) as ``(in Discord)``."""
+    if person.isdigit():
+        return f"{power} (in Discord)"
     return f"{power} ({person})" if person and person != power else power
 
 
