@@ -96,6 +96,7 @@ class MailGateway:
     # what mail players did and the menus and waits that follow at once; else its loop does).
     after_change: Callable[[GameInfo], Awaitable[None]] | None = None
     _locks: dict[str, asyncio.Lock] = field(default_factory=dict, init=False, repr=False)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set, init=False, repr=False)
 
     @property
     def base(self) -> str:
@@ -132,6 +133,15 @@ class MailGateway:
                                "before and was handled then; it is not applied again. To give "
                                "more orders, write a new mail.")
             return
+        try:
+            await self._handle(mail, received, game_id)
+        except BaseException:
+            # Not handled: the transport does not acknowledge it, and the retry must not be
+            # taken for a duplicate.
+            await store.mail_forget(mail.key)
+            raise
+
+    async def _handle(self, mail: InMail, received: Received, game_id: str | None) -> None:
         verdict = self.authenticate(received, mail)
         if not verdict.ok:
             await self._answer(mail, game_id, "Refused: sender not verified",
@@ -212,7 +222,10 @@ class MailGateway:
             "seats are taken.\n\n"
             f"Your owner's token for game {gid}: {owner}\nEvery mail you send to act for the "
             "game carries it on a line of its own ('token ...'); keep it to yourself.")
-        await self._answer(mail, gid, f"Game {gid} created", text)
+        try:  # the game exists: a retry must not create a second one
+            await self._answer(mail, gid, f"Game {gid} created", text)
+        except Exception:
+            log.exception("telling the owner of the new game %s failed", gid)
 
     # --- a mail for a game --------------------------------------------------------------------
     async def _for_game(self, mail: InMail, game_id: str) -> None:
@@ -246,8 +259,16 @@ class MailGateway:
                 "give its orders. To take an open seat, send one line 'join <power>' (e.g. "
                 "'join Japan'); a mail to confirm follows.")
             return
-        if first.lower() in ("send token", "token", "tokens"):
-            await self._send_tokens(info, mail.sender, answering=mail.message_id, force=True)
+        if first.lower() in ("send token", "send tokens", "token", "tokens"):
+            sent = await self._send_tokens(info, mail.sender, answering=mail.message_id,
+                                           force=True)
+            if owner:
+                key = await self._key(info.id)
+                value = tk.token(key, info.id, tk.OWNER, mail.sender, 0)
+                await self._answer(mail, info.id, "Owner's token",
+                                   f"Your owner's token for game {info.id}: {value}")
+            elif not sent:
+                await self._answer(mail, info.id, "No token", "This address holds no seat.")
             return
         if token is None:
             await self._answer(
@@ -270,17 +291,24 @@ class MailGateway:
     async def _batch(self, mail: InMail, info: GameInfo, lines: Sequence[str],
                      *, acting: bool) -> None:
         result = await run_batch(self.service, info.channel, mail.sender, "\n".join(lines))
-        title = ("Accepted" if result.ok else "Refused" if not result.accepted
-                 else "Partly applied")
-        # Pictures asked for ('game map') come with the answer; those of the game's changes
-        # go to everyone with the group's report.
-        attachments = [] if acting else [(i.name, i.png, "image/png") for i in result.images]
-        await self._answer_with(mail, info.id, title, result.text(), attachments)
-        if result.accepted:
-            await self.report(info.id)
-            for person in self.mail_people(info):  # a turn that began: its token, at once
-                await self._send_tokens(info, person, answering="", force=False)
-            await self._changed(info)
+        # From here the game has changed: a failure to tell it must not make the transport
+        # deliver the mail again (it would be applied twice). The loop reports what is owed.
+        try:
+            title = ("Accepted" if result.ok else "Refused" if not result.accepted
+                     else "Partly applied")
+            # Pictures asked for ('game map') come with the answer; those of the game's
+            # changes go to everyone with the group's report.
+            attachments = [] if acting else [(i.name, i.png, "image/png")
+                                             for i in result.images]
+            await self._answer_with(mail, info.id, title, result.text(), attachments)
+            if result.accepted:
+                await self.report(info.id)
+                for person in self.mail_people(info):  # a turn that began: its token now
+                    await self._send_tokens(info, person, answering="", force=False)
+                await self._changed(info)
+        except Exception:
+            log.exception("answering a mail of game %s failed after its orders were applied; "
+                          "the loop sends the report", info.id)
 
     async def _changed(self, info: GameInfo) -> None:
         if self.after_change is None:
@@ -359,10 +387,14 @@ class MailGateway:
             await self._answer(mail, info.id, "Refused: join", r.error or "Refused.")
             return
         info = r.game or await self.service.info(info.id)
-        await self._answer(mail, info.id, f"You hold {offer.power}", r.answer)
-        await self._send_tokens(info, mail.sender, answering="", force=False)
-        await self._tell_group(info, f"{mail.sender} joins as {offer.power}", r.answer,
-                               but=mail.sender)
+        try:  # the seat is taken: a failure to tell it must not take it again on a retry
+            await self._answer(mail, info.id, f"You hold {offer.power}", r.answer)
+            await self._send_tokens(info, mail.sender, answering="", force=False)
+            await self._tell_group(info, f"{mail.sender} joins as {offer.power}", r.answer,
+                                   but=mail.sender)
+        except Exception:
+            log.exception("telling the seat taken in game %s failed; 'send token' resends "
+                          "the token", info.id)
 
     async def _key(self, game_id: str) -> bytes:
         return await self.service.store.secret_once(game_id, tk.SECRET_NAME,
@@ -453,6 +485,26 @@ class MailGateway:
             + help_text())
 
     # --- out: reports, tokens, reminders ------------------------------------------------------
+    async def listen(self, info: GameInfo, events: Sequence[object]) -> None:
+        """A service listener (``ServiceCore.listeners``): a change made in this process by
+        another front end (a Discord order) is reported to the mail players at once, not at
+        the next pass of the loop."""
+        if not self.mail_people(info):
+            return
+        task = asyncio.get_running_loop().create_task(self._report_soon(info))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _report_soon(self, info: GameInfo) -> None:
+        await asyncio.sleep(0)  # after the answer that called the listener is complete
+        try:
+            async with self._locks.setdefault(info.id, asyncio.Lock()):
+                await self.report(info.id)
+                for person in self.mail_people(info):
+                    await self._send_tokens(info, person, answering="", force=False)
+        except Exception:
+            log.exception("reporting game %s by mail failed; the loop retries", info.id)
+
     async def report(self, game_id: str) -> bool:
         """Tell the game's mail players what happened since the last report (one process does
         it: claimed in the store). Returns whether a report was sent."""

@@ -82,6 +82,7 @@ async def serve(settings: Settings, service: GameService, stop: asyncio.Event, *
                 after_change: Callable[[GameInfo], Awaitable[None]] | None = None) -> None:
     """Run the gateway until ``stop`` is set."""
     gateway = gateway_from(settings, service, after_change)
+    service.listeners.append(gateway.listen)  # changes made by the other front ends
     base = gateway.base
 
     def ours(rcpt: str) -> bool:
