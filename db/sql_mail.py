@@ -44,6 +44,11 @@ class SqlMail(SqlCore):
             return False
         return True
 
+    async def mail_forget(self, key: str) -> None:
+        """Delete the mail's row (its handling failed before it acted: the retry is new)."""
+        async with self._write() as conn:
+            await conn.execute(MAIL_SEEN.delete().where(MAIL_SEEN.c.key == mail_key(key)))
+
     async def mail_received_since(self, address: str, since: datetime) -> int:
         async with self._read() as conn:
             n = await conn.scalar(

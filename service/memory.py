@@ -512,6 +512,9 @@ class MemoryStore:
         self._mail_seen[key] = (address, now)
         return True
 
+    async def mail_forget(self, key: str) -> None:
+        self._mail_seen.pop(mail_key(key), None)
+
     async def mail_received_since(self, address: str, since: datetime) -> int:
         return sum(1 for who, at in self._mail_seen.values() if who == address and at >= since)
 

@@ -397,6 +397,11 @@ class EventStore(Protocol):
         """
         ...
 
+    async def mail_forget(self, key: str) -> None:
+        """Forget a mail recorded by ``mail_seen`` whose handling failed before it changed
+        anything: the transport delivers it again, and that delivery is not a duplicate."""
+        ...
+
     async def mail_received_since(self, address: str, since: datetime) -> int:
         """How many mails from ``address`` were recorded by ``mail_seen`` at or after ``since``
         (the rate limit). Addresses are compared exactly: the caller normalises them."""

@@ -48,6 +48,12 @@ async def _mail_once(store: EventStore, other: EventStore) -> None:
     assert not await other.mail_seen(odd, "bob@example.org", "", T0)
     with pytest.raises(UnstorableText):
         await store.mail_seen(_unique("k"), "bob\x00@example.org", "", T0)
+    # A mail whose handling failed before it acted is forgotten: its redelivery is new, once.
+    await other.mail_forget(key)
+    again = [s.mail_seen(key, "bob@example.org", game, T0) for s in (store, other)]
+    assert sum(await asyncio.gather(*again)) == 1
+    await store.mail_forget(long)
+    assert await other.mail_seen(long, "bob@example.org", "", T0)
 
 
 async def _rate(store: EventStore, other: EventStore) -> None:

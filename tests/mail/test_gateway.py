@@ -150,7 +150,7 @@ async def test_a_stale_token_of_an_earlier_turn_is_refused(world: World) -> None
     gid = await seated(w)
     first = w.token(ALICE, "Germany")  # sent when she joined: good until her first turn
     tok = w.token(BOB, "Soviet Union")
-    await w.mail(BOB, game(gid), "end confirm", "end", "end", "end", token=tok)
+    await w.mail(BOB, game(gid), *["end confirm"] * 4, token=tok)
     assert "Round 1 · Germany · Purchase Units" in str(w.last(BOB)["Subject"]) or \
         any("Germany · Purchase" in str(m["Subject"]) for m in w.catcher.to(BOB))
     new = w.token(ALICE, "Germany")
