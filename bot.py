@@ -3,8 +3,9 @@
 ``python bot.py --local [flags]`` runs the local table (``docs/local-table.md``).
 ``python bot.py`` runs the Discord bot when ``DISCORD_TOKEN`` is set (environment or ``.env``),
 with the e-mail gateway beside it when ``MAIL_ADDRESS`` is set; without a token, the e-mail
-gateway alone when ``MAIL_ADDRESS`` is set (also ``--mail``), otherwise the local table. ``python bot.py --sync`` first registers the slash commands with
-Discord (at the first start and after an upgrade that changes them; README, "Command sync").
+gateway alone when ``MAIL_ADDRESS`` is set (also ``--mail``), otherwise the local table.
+``python bot.py --sync`` first registers the slash commands with Discord (at the first start
+and after an upgrade that changes them; README, "Command sync").
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ tokens, reminders and late notices, and, for games played only by mail, the dead
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import secrets
@@ -43,10 +44,11 @@ from mail import tokens as tk
 from mail.auth import AuthVerdict
 from mail.message import InMail, body_lines, parse_mail, plus_tag, subject_tag
 from mail.transport import OutMail, Received
-from service import waits as wt
+from rules.engine import resolve_edition
 from rules.state import GameState
+from service import waits as wt
 from service.batch import run_batch
-from service.core import GameInfo, ServiceError, head_line
+from service.core import GameInfo, ServiceError, head_line, resolve_power
 from service.games import GameService
 from service.relay import Changes, changes_since
 from service.store import MailOffer
@@ -60,6 +62,14 @@ _CONFIRM = re.compile(r"\bconfirm\s*:?\s*([A-Z0-9]{8})\b", re.IGNORECASE)
 _CODE = re.compile(r"\bcode\s*:?\s*([A-Z0-9]{8})\b", re.IGNORECASE)
 _JOIN = re.compile(r"^(?:game\s+)?join\s+(.+?)\s*$", re.IGNORECASE)
 _NEW = re.compile(r"^(?:game\s+new|new\s+game)\b(.*)$", re.IGNORECASE)
+# What a late notice says happens at the deadline, by the deadline's action.
+LATE = {
+    "remind": "the referee only reminds; the game waits for your orders",
+    "defaults": "the referee gives the default answer to each battle decision you owe (the "
+                "report follows); a phase waits for your orders",
+    "end": "the referee gives the default answers and ends the phase for you; the report "
+           "follows",
+}
 _AUTOMATIC = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
 
 
@@ -168,7 +178,7 @@ class MailGateway:
         sender = mail.sender
         if sender == self.base or plus_tag(sender, self.base) is not None:
             return True
-        if sender.startswith(_AUTOMATIC) or received.mail_from == "" and received.via == "smtp":
+        if sender.startswith(_AUTOMATIC) or (received.mail_from == "" and received.via == "smtp"):
             return True
         raw_head = received.raw[:8000].lower()
         if b"\nauto-submitted:" in raw_head and b"\nauto-submitted: no" not in raw_head:
@@ -241,23 +251,19 @@ class MailGateway:
         if code is not None:
             await self._confirm(mail, info, code)
             return
-        token, lines = tk.split_token([ln for ln in lines if ln.strip()], mail.subject)
+        # The token may stand outside the 'orders' block; a quoted one (a reply) does not count.
+        unquoted = [ln for ln in (mail.text or "").splitlines() if not ln.lstrip().startswith(">")]
+        token, _ = tk.split_token(unquoted, mail.subject)
+        lines = tk.split_token([ln for ln in lines if ln.strip()])[1]
         seats = [p for p, who in info.seats.items() if who == mail.sender]
         owner = info.owner == mail.sender
         first = lines[0].strip() if lines else ""
-        if not seats and not owner:
-            m = _JOIN.match(first)
-            if m and len(lines) == 1:
-                await self._offer(mail, info, m.group(1))
-                return
-            if lines and all(ln.strip().lower().startswith(READ_ONLY) for ln in lines):
-                await self._batch(mail, info, lines, acting=False)
-                return
-            await self._answer(
-                mail, game_id, "Refused: not seated",
-                f"This address ({mail.sender}) holds no seat in game {game_id}, so it cannot "
-                "give its orders. To take an open seat, send one line 'join <power>' (e.g. "
-                "'join Japan'); a mail to confirm follows.")
+        m = _JOIN.match(first)
+        if m and len(lines) == 1:  # the confirmation mail proves the address: no token
+            await self._offer(mail, info, m.group(1))
+            return
+        if lines and all(ln.strip().lower().startswith(READ_ONLY) for ln in lines):
+            await self._batch(mail, info, lines, acting=False)
             return
         if first.lower() in ("send token", "send tokens", "token", "tokens"):
             sent = await self._send_tokens(info, mail.sender, answering=mail.message_id,
@@ -269,6 +275,13 @@ class MailGateway:
                                    f"Your owner's token for game {info.id}: {value}")
             elif not sent:
                 await self._answer(mail, info.id, "No token", "This address holds no seat.")
+            return
+        if not seats and not owner:
+            await self._answer(
+                mail, game_id, "Refused: not seated",
+                f"This address ({mail.sender}) holds no seat in game {game_id}, so it cannot "
+                "give its orders. To take an open seat, send one line 'join <power>' (e.g. "
+                "'join Japan'); a mail to confirm follows.")
             return
         if token is None:
             await self._answer(
@@ -303,6 +316,7 @@ class MailGateway:
             await self._answer_with(mail, info.id, title, result.text(), attachments)
             if result.accepted:
                 await self.report(info.id)
+                info = await self.service.info(info.id)
                 for person in self.mail_people(info):  # a turn that began: its token now
                     await self._send_tokens(info, person, answering="", force=False)
                 await self._changed(info)
@@ -341,8 +355,6 @@ class MailGateway:
                                f"Game {info.id} has started; seats are taken before the "
                                "start (ask its owner to substitute you for a power).")
             return
-        from service.lobby import resolve_edition, resolve_power
-
         try:
             name = resolve_power(resolve_edition(info.edition).powers, power)
         except ServiceError as e:
@@ -401,8 +413,7 @@ class MailGateway:
                                                     secrets.token_bytes(32))
 
     async def _state(self, info: GameInfo) -> GameState | None:
-        if info.status == "lobby":
-            return None
+        """The game's state now (None in the lobby), whatever ``info`` was read before."""
         try:
             return await self.service.state(info.id)
         except ServiceError:
@@ -468,8 +479,6 @@ class MailGateway:
 
     @staticmethod
     def _open(info: GameInfo) -> list[str]:
-        from service.lobby import resolve_edition
-
         return [p for p in resolve_edition(info.edition).turn_order if not info.seats.get(p)]
 
     def _help(self) -> str:
@@ -603,10 +612,7 @@ class MailGateway:
         for person in mailed:
             theirs = ", ".join(w.label for w in waits if w.person == person)
             if late:
-                what = ("the referee only reminds; the game waits for your orders"
-                        if action == "remind" else
-                        "the referee answers for you now (the deadline's action: "
-                        f"{action}); the report follows")
+                what = LATE.get(action, LATE["remind"])
                 text = (f"The deadline of game {info.id} ({rp.when(due)}) has passed and the "
                         f"game still waits for you: {theirs}. At this deadline {what}.")
                 title = "Late: the deadline has passed"
@@ -628,10 +634,8 @@ async def run_loop(gateway: MailGateway, stop: asyncio.Event, *, seconds: float 
             await step()
         except Exception:
             log.exception("mail pass failed")
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=seconds)
-        except TimeoutError:
-            pass
 
 
 __all__ = ["READER", "Authenticate", "GatewayConfig", "MailGateway", "Outbox", "run_loop"]

@@ -80,6 +80,8 @@ def state_subject(state: GameState | None) -> str:
 
 def who(power: str, person: str) -> str:
     """``Germany (alice@example.org)``; a Discord player (an id) as ``(in Discord)``."""
+    if not power:
+        return f"{person} (in Discord)" if person.isdigit() else person or "The referee"
     if person.isdigit():
         return f"{power} (in Discord)"
     return f"{power} ({person})" if person and person != power else power
@@ -100,7 +102,8 @@ def report_text(ch: Changes, *, base: str, seats: Mapping[str, str],
     """The group's report of ``ch``: every order told (who gave it, its line, what it did),
     then whom the game waits for, the deadline, the decisions owed by mail, how to answer."""
     game = ch.game
-    out: list[str] = [f"Game {game.id} ({game.edition}): what happened since the last report."]
+    title = ch.state.edition.rules.title if ch.state is not None else game.edition
+    out: list[str] = [f"Game {game.id} ({title}): what happened since the last report."]
     if ch.undone:
         out.append(f"({ch.undone} events of orders told before were taken back by undo.)")
     if ch.skipped:

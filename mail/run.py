@@ -16,7 +16,8 @@ from collections.abc import Awaitable, Callable
 from mail.auth import AuthVerdict, check_auth, check_auth_results, dns_txt
 from mail.gateway import GatewayConfig, MailGateway, run_loop
 from mail.message import InMail, plus_tag
-from mail.transport import ImapPoller, Received, SmtpReceiver, SmtpSender
+from mail.imap import ImapPoller
+from mail.transport import Received, SmtpReceiver, SmtpSender
 from service.games import GameInfo, GameService
 from settings import Settings
 

@@ -109,7 +109,7 @@ async def test_a_round_of_1941_by_mail_and_discord(table: Table, tmp_path: Path)
             else:
                 await w.mail(player, game(gid), "orders", *group, "end orders",
                              token=w.token(player, first_power))
-                said = w.said(player)
+                said = w.answer(player)
                 assert "All " in said and "accepted" in said, f"{group}\n{said}"
             group = []
 

@@ -90,7 +90,7 @@ def text(msg: EmailMessage) -> str:
     """A mail's plain-text body."""
     part = msg.get_body(("plain",))
     assert part is not None, "no plain-text part"
-    return str(part.get_content())  # type: ignore[attr-defined]
+    return str(part.get_content()).replace("\r\n", "\n")  # type: ignore[attr-defined]
 
 
 def attachments(msg: EmailMessage) -> list[tuple[str, bytes]]:
@@ -143,6 +143,20 @@ class World:
 
     def last(self, address: str) -> EmailMessage:
         return self.catcher.last(address)
+
+    def report(self, address: str) -> EmailMessage:
+        """The last group report mailed to ``address`` (its subject names the game's moment)."""
+        got = [m for m in self.catcher.to(address)
+               if re.search(r"\] (Round \d+ ·|Game over|In the lobby)", str(m["Subject"]))]
+        assert got, f"no report to {address}"
+        return got[-1]
+
+    def answer(self, address: str) -> str:
+        """The last private answer to a mail of ``address``: its subject and plain text."""
+        for m in reversed(self.catcher.to(address)):
+            if "Your mail:" in text(m):
+                return f"{m['Subject']}\n{text(m)}"
+        raise AssertionError(f"no answer to {address}")
 
     def said(self, address: str) -> str:
         """The last mail to ``address``: its subject and plain text."""
