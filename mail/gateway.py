@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import re
 import secrets
@@ -128,8 +129,12 @@ class MailGateway:
         now = self.clock()
         game_id = self._game_tag(mail, received)
         store = self.service.store
+        verdict = self.authenticate(received, mail)
+        # A mail that fails the sender checks is kept under its own hash, not its Message-ID:
+        # a forged or altered copy must not make the genuine mail look like a duplicate.
+        key = mail.key if verdict.ok else f"unverified:{hashlib.sha256(received.raw).hexdigest()}"
         recent = await store.mail_received_since(mail.sender, now - timedelta(hours=1))
-        first = await store.mail_seen(mail.key, mail.sender, game_id or "", now)
+        first = await store.mail_seen(key, mail.sender, game_id or "", now)
         if recent >= self.config.rate_per_hour:
             if recent == self.config.rate_per_hour and first:
                 await self._answer(mail, game_id, "Too many mails",
@@ -143,20 +148,19 @@ class MailGateway:
                                "before and was handled then; it is not applied again. To give "
                                "more orders, write a new mail.")
             return
-        try:
-            await self._handle(mail, received, game_id)
-        except BaseException:
-            # Not handled: the transport does not acknowledge it, and the retry must not be
-            # taken for a duplicate.
-            await store.mail_forget(mail.key)
-            raise
-
-    async def _handle(self, mail: InMail, received: Received, game_id: str | None) -> None:
-        verdict = self.authenticate(received, mail)
         if not verdict.ok:
             await self._answer(mail, game_id, "Refused: sender not verified",
                                f"{verdict.reason} Nothing was done.")
             return
+        try:
+            await self._handle(mail, game_id)
+        except BaseException:
+            # Not handled: the transport does not acknowledge it, and the retry must not be
+            # taken for a duplicate.
+            await store.mail_forget(key)
+            raise
+
+    async def _handle(self, mail: InMail, game_id: str | None) -> None:
         if mail.text is None:
             if mail.html_only:
                 why = ("This mail has only an HTML part; the referee reads plain text. Switch "

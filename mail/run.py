@@ -13,10 +13,10 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 
-from mail.auth import AuthVerdict, check_auth, check_auth_results, dns_txt
+from mail.auth import AuthVerdict, check_auth, check_auth_results, dns_addrs, dns_txt
 from mail.gateway import GatewayConfig, MailGateway, run_loop
-from mail.message import InMail, plus_tag
 from mail.imap import ImapPoller
+from mail.message import InMail, plus_tag
 from mail.transport import Received, SmtpReceiver, SmtpSender
 from service.games import GameInfo, GameService
 from settings import Settings
@@ -50,7 +50,7 @@ def sender_from(settings: Settings) -> SmtpSender:
 
 def authenticator(settings: Settings) -> Callable[[Received, InMail], AuthVerdict]:
     """The sender checks the receiving side can make (``mail.auth``)."""
-    txt = dns_txt()
+    txt, addrs = dns_txt(), dns_addrs()
     require = settings.mail_require_dkim
     authserv = settings.mail_authserv_id
 
@@ -60,7 +60,7 @@ def authenticator(settings: Settings) -> Callable[[Received, InMail], AuthVerdic
                                       require_dkim=require)
         return check_auth(received.raw, mail.sender, txt=txt, peer_ip=received.peer_ip,
                           mail_from=received.mail_from or None, helo=received.helo,
-                          require_dkim=require)
+                          require_dkim=require, addrs=addrs)
 
     return check
 

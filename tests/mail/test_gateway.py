@@ -310,3 +310,59 @@ def test_a_mail_player_is_an_address() -> None:
     info = GameInfo(id="g1", edition="1941", options=(), channel="123", owner="42",
                     status="active", seats={"Germany": ALICE, "Japan": "42"}, dice="fair")
     assert MailGateway.mail_people(info) == [ALICE]
+
+
+async def test_a_forged_or_altered_mail_fails_the_sender_checks_and_is_refused(
+        tmp_path: Path) -> None:
+    """bob's domain signs its mail (DKIM) and asks receivers to reject what fails (DMARC): his
+    signed mail is applied; the same orders unsigned, from elsewhere, and his signed mail with
+    a line added on the way are refused with the reason, and change nothing."""
+    import dkim
+
+    from tests.mail._rsakey import rsa_key
+
+    private, public = rsa_key(seed=23)
+    records = {"s1._domainkey.example.net": [f"v=DKIM1; k=rsa; p={public}"],
+               "_dmarc.example.net": ["v=DMARC1; p=reject"]}
+    w = await open_world(tmp_path, txt=lambda name: records.get(name.lower().rstrip("."), []))
+    try:
+        gid = await seated_signed(w, private)
+        n = await events(w, gid)
+        tok = w.token(BOB, "Soviet Union")
+        forged = plain_mail(BOB, game(gid), f"token {tok}\nbuy 2 infantry\n")
+        await w.deliver(forged, mail_from="x@evil.example", to=[game(gid)])
+        said = w.answer(BOB)
+        assert "Refused: sender not verified" in said
+        assert "example.net asks receivers to reject mail" in said
+        raw = plain_mail(BOB, game(gid), f"token {tok}\nbuy 2 infantry\n")
+        signed = dkim.sign(raw, b"s1", b"example.net", private,
+                           include_headers=[b"from", b"to", b"subject", b"message-id"]) + raw
+        altered = signed.replace(b"buy 2 infantry", b"buy 1 infantry")
+        await w.deliver(altered, mail_from=BOB, to=[game(gid)])
+        assert "The DKIM signature of example.net on your mail does not verify" in w.answer(BOB)
+        assert await events(w, gid) == n
+        await w.deliver(signed, mail_from=BOB, to=[game(gid)])
+        assert "All 1 line accepted" in w.answer(BOB)
+        assert await purchases(w, gid) == [{"infantry": 2}]
+    finally:
+        await close_world(w)
+
+
+async def seated_signed(w: World, private: bytes) -> str:
+    """``seated``, with every mail of bob's signed by his domain (its DMARC policy rejects
+    the unsigned)."""
+    import dkim
+
+    deliver = w.deliver
+
+    async def signing(raw: bytes, *, mail_from: str, to: list[str]) -> None:
+        if mail_from == BOB:
+            raw = dkim.sign(raw, b"s1", b"example.net", private,
+                            include_headers=[b"from", b"to", b"subject", b"message-id"]) + raw
+        await deliver(raw, mail_from=mail_from, to=to)
+
+    w.deliver = signing  # type: ignore[method-assign]
+    try:
+        return await seated(w)
+    finally:
+        w.deliver = deliver  # type: ignore[method-assign]
