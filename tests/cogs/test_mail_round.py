@@ -114,7 +114,7 @@ async def test_a_round_of_1941_by_mail_and_discord(table: Table, tmp_path: Path)
             group = []
 
         started = False
-        for (who, line), power in zip(lines, powers, strict=True):
+        for (_who, line), power in zip(lines, powers, strict=True):
             words = line.split()
             if words[:2] == ["game", "start"]:
                 started = True
