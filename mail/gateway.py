@@ -43,7 +43,14 @@ from typing import Protocol
 from mail import report as rp
 from mail import tokens as tk
 from mail.auth import AuthVerdict
-from mail.message import InMail, body_lines, parse_mail, plus_tag, subject_tag
+from mail.message import (
+    MAX_MAIL_BYTES,
+    InMail,
+    body_lines,
+    parse_mail,
+    plus_tag,
+    subject_tag,
+)
 from mail.transport import OutMail, Received
 from rules.engine import resolve_edition
 from rules.state import GameState
@@ -129,10 +136,14 @@ class MailGateway:
         now = self.clock()
         game_id = self._game_tag(mail, received)
         store = self.service.store
-        verdict = self.authenticate(received, mail)
+        # The checks wait on DNS and verify RSA signatures: off the event loop. A mail over the
+        # size limit is not checked (only its headers were read; it is refused anyway).
+        verdict = (None if mail.size > MAX_MAIL_BYTES
+                   else await asyncio.to_thread(self.authenticate, received, mail))
         # A mail that fails the sender checks is kept under its own hash, not its Message-ID:
         # a forged or altered copy must not make the genuine mail look like a duplicate.
-        key = mail.key if verdict.ok else f"unverified:{hashlib.sha256(received.raw).hexdigest()}"
+        ok = verdict is not None and verdict.ok
+        key = mail.key if ok else f"unverified:{hashlib.sha256(received.raw).hexdigest()}"
         recent = await store.mail_received_since(mail.sender, now - timedelta(hours=1))
         first = await store.mail_seen(key, mail.sender, game_id or "", now)
         if recent >= self.config.rate_per_hour:
@@ -147,6 +158,10 @@ class MailGateway:
                                f"This mail ({mail.message_id or 'the same text'}) was received "
                                "before and was handled then; it is not applied again. To give "
                                "more orders, write a new mail.")
+            return
+        if verdict is None:
+            await self._answer(mail, game_id, "Refused: too large",
+                               " ".join(mail.problems) or "This mail is too large to read.")
             return
         if not verdict.ok:
             await self._answer(mail, game_id, "Refused: sender not verified",

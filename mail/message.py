@@ -71,7 +71,11 @@ def parse_mail(raw: bytes) -> InMail:
     key = message_id
     if not key or len(key) > _MAX_KEY_CHARS:
         key = "sha256:" + hashlib.sha256(raw).hexdigest()
-    sender, sender_name = _sender(msg, problems)
+    try:
+        sender, sender_name = _sender(msg, problems)
+    except Exception:  # the last guard: a From no path above foresaw is no sender
+        problems.append("The From address could not be read.")
+        sender, sender_name = "", ""
     text: str | None = None
     html_only = False
     attachments: tuple[str, ...] = ()
@@ -167,7 +171,7 @@ def _sender(msg: Message, problems: list[str]) -> tuple[str, str]:
     if not written:
         problems.append("The mail has no From address.")
         return "", ""
-    invalid = any(
+    invalid = not headers or any(  # written but unreadable by the parser: not taken either
         isinstance(d, InvalidHeaderDefect) for d in getattr(headers[0], "defects", ())
     )
     if invalid or not pairs or not _valid_addr(pairs[0][1]):

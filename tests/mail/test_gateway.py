@@ -180,7 +180,7 @@ async def test_html_only_and_oversized_mails_are_answered_with_what_to_do(world:
     assert refused.value.code == 552
     await w.gateway.receive(Received(raw=big, mail_from=BOB, rcpt_tos=(game(gid),),
                                      peer_ip=None, helo=None, via="imap"))
-    assert "Refused: no plain text" in w.said(BOB)
+    assert "Refused: too large" in w.said(BOB)
     assert "over the limit of 1,000,000" in w.said(BOB)
     too_many = ["buy 1 infantry"] * 150
     await w.mail(BOB, game(gid), *too_many, token=w.token(BOB, "Soviet Union"))
@@ -366,3 +366,28 @@ async def seated_signed(w: World, private: bytes) -> str:
         return await seated(w)
     finally:
         w.deliver = deliver  # type: ignore[method-assign]
+
+
+async def test_orders_are_read_from_the_text_part_whatever_comes_with_them(world: World) -> None:
+    """An attachment (a screenshot) is never read; a text in latin-1, or in a character set
+    the mail names wrongly, is read and its orders applied; a reply's quoted history is not."""
+    from email.message import EmailMessage
+
+    w = world
+    gid = await seated(w)
+    tok = w.token(BOB, "Soviet Union")
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = BOB, game(gid), "orders, with my board"
+    msg.set_content(f"token {tok}\nbuy 1 infantry\n\n> On Monday, alice wrote:\n> end\n")
+    msg.add_attachment(b"\x89PNG\r\n\x1a\n" + bytes(64), maintype="image", subtype="png",
+                       filename="board.png")
+    await w.deliver(msg.as_bytes(), mail_from=BOB, to=[game(gid)])
+    assert "All 1 line accepted" in w.answer(BOB)
+    latin = (f"From: {BOB}\r\nTo: {game(gid)}\r\nSubject: =?iso-8859-1?q?ordres_d=E9j=E0?=\r\n"
+             "Message-ID: <latin-1@example.net>\r\nMIME-Version: 1.0\r\n"
+             "Content-Type: text/plain; charset=x-unknown-charset\r\n"
+             "Content-Transfer-Encoding: 8bit\r\n\r\n"
+             f"token {tok}\r\n# d\xe9j\xe0 vu\r\nbuy 1 infantry\r\n").encode("latin-1")
+    await w.deliver(latin, mail_from=BOB, to=[game(gid)])
+    assert "All 1 line accepted" in w.answer(BOB)
+    assert await purchases(w, gid) == [{"infantry": 1}, {"infantry": 1}]

@@ -349,6 +349,15 @@ def test_a_damaged_real_mail_gives_an_inmail(data: st.DataObject) -> None:
     assert isinstance(parse_mail(bytes(raw)), InMail)
 
 
+def test_a_from_the_header_parser_cannot_read_is_no_sender() -> None:
+    """Found by the test above: a From written in the raw mail whose parsed header is gone."""
+    for written in (b'"', b"<"):  # the structured parser gives no header for these
+        raw = b"From: " + written + b"\r\nTo: u@referee.org\r\n\r\nbuy 1 tank\r\n"
+        got = parse_mail(raw)
+        assert got.sender == ""
+        assert got.text == "buy 1 tank\r\n" or got.text == "buy 1 tank\n"
+
+
 # --- body_lines ------------------------------------------------------------------------------
 
 
