@@ -86,6 +86,8 @@ def check_auth(
     """
     domain = _domain(sender)
     if not domain:
+        if _local(sender):
+            return _local_verdict(require_dkim)
         return _no_sender()
     txt = _guarded_txt(txt)
     addrs = _guarded_addrs(addrs) if addrs is not None else None
@@ -265,6 +267,20 @@ def _judge(
             f"mail (most hosted providers do) or ask the game's owner."
         )
     return verdict()
+
+
+def _local(address: str) -> bool:
+    """An address of a single-label domain (alice@localhost): a user of a host, not of the
+    DNS; nothing can be looked up for it (a game by mail on one machine, docs/mail.md)."""
+    local, at, domain = address.strip().lower().rpartition("@")
+    return bool(at and local and _LABEL.fullmatch(domain.rstrip(".")))
+
+
+def _local_verdict(require_dkim: bool) -> AuthVerdict:
+    reason = ("This referee takes only mail signed with DKIM by the sender's domain, and a "
+              "local address (no domain in the DNS) cannot be signed." if require_dkim else "")
+    return AuthVerdict(ok=not require_dkim, dkim="none", dkim_domains=(), spf="skipped",
+                       dmarc="none", reason=reason)
 
 
 def _no_sender() -> AuthVerdict:

@@ -505,3 +505,14 @@ def test_dns_lookups_give_nothing_for_a_name_they_cannot_ask() -> None:
     addrs = dns_addrs(timeout=0.5)
     assert addrs("bad..name", "A") == []
     assert addrs("x.org", "TXT") == []
+
+
+def test_a_local_address_has_nothing_to_check_unless_dkim_is_required() -> None:
+    """alice@localhost (a game by mail on one machine): no DNS to ask, so nothing is refused
+    for it, except where every mail must be signed."""
+    raw = mail("alice@localhost")
+    got = check_auth(raw, "alice@localhost", txt=resolver({}), peer_ip="127.0.0.1")
+    assert got.ok and (got.dkim, got.spf, got.dmarc) == ("none", "skipped", "none")
+    strict = check_auth(raw, "alice@localhost", txt=resolver({}), require_dkim=True)
+    assert not strict.ok and "cannot be signed" in strict.reason
+    assert not check_auth(raw, "@localhost", txt=resolver({})).ok
