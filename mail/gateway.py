@@ -249,8 +249,8 @@ class MailGateway:
             f"{rp.game_address(self.base, gid)}: players join it by sending 'join <power>' "
             "there; each gets a mail to confirm. You start it with 'game start' once the "
             "seats are taken.\n\n"
-            f"Your owner's token for game {gid}: {owner}\nEvery mail you send to act for the "
-            "game carries it on a line of its own ('token ...'); keep it to yourself.")
+            f"Your owner's token for game {gid}:\n\n    {owner}\n\nEvery mail you send to act "
+            "for the game carries it on a line of its own ('token ...'); keep it to yourself.")
         try:  # the game exists: a retry must not create a second one
             await self._answer(mail, gid, f"Game {gid} created", text)
         except Exception:
@@ -291,7 +291,7 @@ class MailGateway:
                 key = await self._key(info.id)
                 value = tk.token(key, info.id, tk.OWNER, mail.sender, 0)
                 await self._answer(mail, info.id, "Owner's token",
-                                   f"Your owner's token for game {info.id}: {value}")
+                                   f"Your owner's token for game {info.id}:\n\n    {value}\n")
             elif not sent:
                 await self._answer(mail, info.id, "No token", "This address holds no seat.")
             return
@@ -472,10 +472,11 @@ class MailGateway:
                 continue
             value = tk.token(key, info.id, power, address, epoch)
             turn = "until your first turn" if epoch == 0 else f"for turn {epoch}"
-            text = (f"Your token for {power} in game {info.id} ({turn}, and the other powers' "
-                    f"turns after it): {value}\n\nPut it on a line of its own in every mail "
-                    "that gives orders ('token ...'). It changes at the start of each of your "
-                    "turns; keep it to yourself.")
+            # The token on a short line of its own: easy to copy, whatever the encoding.
+            text = (f"Your token for {power} in game {info.id}:\n\n    {value}\n\n"
+                    f"It holds {turn} and through the other powers' turns after it, and "
+                    "changes at the start of each of your turns. Put it on a line of its own "
+                    "in every mail that gives orders ('token ...'); keep it to yourself.")
             await self.outbox.send(rp.private(address, info.id, self.base,
                                               f"Token for {power}", text, answering=answering))
             sent += 1

@@ -82,6 +82,8 @@ def gateway_from(settings: Settings, service: GameService,
 async def serve(settings: Settings, service: GameService, stop: asyncio.Event, *,
                 after_change: Callable[[GameInfo], Awaitable[None]] | None = None) -> None:
     """Run the gateway until ``stop`` is set."""
+    if settings.log_level != "DEBUG":  # aiosmtpd logs every SMTP command at INFO
+        logging.getLogger("mail.log").setLevel(logging.WARNING)
     gateway = gateway_from(settings, service, after_change)
     service.listeners.append(gateway.listen)  # changes made by the other front ends
     base = gateway.base

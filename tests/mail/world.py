@@ -166,15 +166,15 @@ class World:
     def token(self, address: str, power: str) -> str:
         """The newest token mailed privately to ``address`` for ``power``."""
         for m in reversed(self.catcher.to(address)):
-            found = re.search(rf"Your token for {re.escape(power)} in game \S+ \(.*?\): "
-                              r"([A-Z2-7]{5}-[A-Z2-7]{5})", text(m), re.S)
+            found = re.search(rf"Your token for {re.escape(power)} in game \S+:\s+"
+                              r"([A-Z2-7]{5}-[A-Z2-7]{5})", text(m))
             if found:
                 return found.group(1)
         raise AssertionError(f"no token for {power} mailed to {address}")
 
     def owner_token(self, address: str) -> str:
         for m in reversed(self.catcher.to(address)):
-            found = re.search(r"owner's token for game \S+: ([A-Z2-7]{5}-[A-Z2-7]{5})", text(m))
+            found = re.search(r"owner's token for game \S+:\s+([A-Z2-7]{5}-[A-Z2-7]{5})", text(m))
             if found:
                 return found.group(1)
         raise AssertionError(f"no owner's token mailed to {address}")
