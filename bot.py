@@ -15,8 +15,12 @@ import asyncio
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from local.table import EXIT_USAGE, add_arguments, run_table
+
+if TYPE_CHECKING:
+    from settings import Settings
 
 
 def discord_token() -> str | None:
@@ -31,17 +35,10 @@ def discord_token() -> str | None:
     return settings.discord_token.get_secret_value().strip() or None
 
 
-def start_discord(token: str, *, sync: bool = False) -> int:
-    """Run the Discord bot: the game service over the database and the cogs. ``sync``: first
-    register the slash commands, to ``DEV_GUILD_ID`` when set (instant) or globally (may take up
-    to an hour); without it the commands registered before are used as they are."""
+def prepared_settings() -> Settings:
+    """The settings, with logging configured and the data directory made (a service's start)."""
     import logging
 
-    import discord
-
-    from cogs._bot import UmpireBot
-    from db.repo import open_store
-    from service.games import GameInfo, GameService
     from settings import Settings
 
     settings = Settings()
@@ -50,6 +47,20 @@ def start_discord(token: str, *, sync: bool = False) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     settings.umpire_data_dir.mkdir(parents=True, exist_ok=True)
+    return settings
+
+
+def start_discord(token: str, *, sync: bool = False) -> int:
+    """Run the Discord bot: the game service over the database and the cogs. ``sync``: first
+    register the slash commands, to ``DEV_GUILD_ID`` when set (instant) or globally (may take up
+    to an hour); without it the commands registered before are used as they are."""
+    import discord
+
+    from cogs._bot import UmpireBot
+    from db.repo import open_store
+    from service.games import GameInfo, GameService
+
+    settings = prepared_settings()
 
     async def run() -> None:
         store = await open_store(settings.effective_database_url)
@@ -95,19 +106,11 @@ def start_discord(token: str, *, sync: bool = False) -> int:
 
 def start_mail() -> int:
     """Run the e-mail gateway alone (no Discord): ``MAIL_*`` settings, docs/mail.md."""
-    import logging
-
     from db.repo import open_store
     from mail.run import SettingsError, serve
     from service.games import GameService
-    from settings import Settings
 
-    settings = Settings()
-    logging.basicConfig(
-        level=settings.log_level_number,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    settings.umpire_data_dir.mkdir(parents=True, exist_ok=True)
+    settings = prepared_settings()
 
     async def run() -> None:
         store = await open_store(settings.effective_database_url)
