@@ -391,3 +391,20 @@ async def test_orders_are_read_from_the_text_part_whatever_comes_with_them(world
     await w.deliver(latin, mail_from=BOB, to=[game(gid)])
     assert "All 1 line accepted" in w.answer(BOB)
     assert await purchases(w, gid) == [{"infantry": 1}, {"infantry": 1}]
+
+
+async def test_a_change_made_elsewhere_in_the_process_is_reported_at_once(world: World) -> None:
+    """The gateway listens to the service (as ``mail.run.serve`` wires it): an order given
+    through another front end of the same process (here the service's own text entry, as the
+    local table or a cog calls it) is mailed to the group without waiting for the loop."""
+    w = world
+    gid = await seated(w)
+    w.service.listeners.append(w.gateway.listen)
+    before = len(w.catcher.to(ALICE))
+    r = await w.service.submit(gid, BOB, "buy 2 infantry")
+    assert r.ok, r.error
+    for _ in range(200):
+        if len(w.catcher.to(ALICE)) > before:
+            break
+        await asyncio.sleep(0.02)
+    assert f"Soviet Union ({BOB}): buy 2 infantry" in text(w.report(ALICE))
