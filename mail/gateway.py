@@ -548,7 +548,8 @@ class MailGateway:
             await store.advance_report(game_id, READER, since, ch.seq)
             return False
         claim = f"mail-report:{since}:{ch.seq}:{ch.head[:16]}"
-        if not await store.claim(game_id, claim, self.process_id):
+        if not await store.claim(game_id, claim, self.process_id) and \
+                not await self._take_over(game_id, claim):
             return False
         try:
             deadline = await store.get_deadline(game_id)
@@ -568,6 +569,17 @@ class MailGateway:
             raise
         await store.advance_report(game_id, READER, since, ch.seq)
         return True
+
+    async def _take_over(self, game_id: str, claim: str) -> bool:
+        """Take over a report claimed by a process that died before sending it (the cursor
+        did not move since, and the claim is older than ``claim_stale``): else the game's
+        reports would stop there for ever."""
+        held = await self.service.store.claim_holder(game_id, claim)
+        if held is None or held[0] == self.process_id:
+            return False
+        if datetime.now(UTC) - held[1] < self.service.claim_stale:
+            return False
+        return await self.service.store.reclaim(game_id, claim, held[0], self.process_id)
 
     async def _images(self, ch: Changes) -> list[tuple[str, bytes, str]]:
         if not ch.new or ch.state is None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 from collections.abc import Awaitable, Callable
 
 from mail.auth import AuthVerdict, check_auth, check_auth_results, dns_addrs, dns_txt
@@ -85,6 +87,8 @@ async def serve(settings: Settings, service: GameService, stop: asyncio.Event, *
     if settings.log_level != "DEBUG":  # aiosmtpd logs every SMTP command at INFO
         logging.getLogger("mail.log").setLevel(logging.WARNING)
     gateway = gateway_from(settings, service, after_change)
+    # Claims name their process: a report claimed by one that died is taken over.
+    gateway.process_id = f"mail-{socket.gethostname()}-{os.getpid()}"
     service.listeners.append(gateway.listen)  # changes made by the other front ends
     base = gateway.base
 

@@ -408,3 +408,24 @@ async def test_a_change_made_elsewhere_in_the_process_is_reported_at_once(world:
             break
         await asyncio.sleep(0.02)
     assert f"Soviet Union ({BOB}): buy 2 infantry" in text(w.report(ALICE))
+
+
+async def test_a_report_claimed_by_a_process_that_died_is_sent_by_another(world: World) -> None:
+    """A process claimed the report and died before sending it: once the claim is stale, the
+    next pass takes it over, so the game's reports do not stop there."""
+    from datetime import timedelta
+
+    w = world
+    gid = await seated(w)
+    r = await w.service.submit(gid, BOB, "buy 2 infantry")  # nobody reported it yet
+    assert r.ok, r.error
+    store = w.service.store
+    since = await store.report_cursor(gid, "mail")
+    ch_seq = len(await store.load_events(gid))
+    head = (await store.load_events(gid))[-1].hash
+    assert await store.claim(gid, f"mail-report:{since}:{ch_seq}:{head[:16]}", "dead-process")
+    assert not await w.gateway.report(gid)  # claimed, and not stale yet: left to its holder
+    w.service.claim_stale = timedelta(0)
+    assert await w.gateway.report(gid)
+    assert f"Soviet Union ({BOB}): buy 2 infantry" in text(w.report(ALICE))
+    assert await store.report_cursor(gid, "mail") == ch_seq
