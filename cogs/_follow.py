@@ -178,6 +178,30 @@ async def relay_mail(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
         await store.advance_report(game.id, MAIL_READER, ch.seq, since)
 
 
+async def relay_mail_seats(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
+    """Tell the channel each seat taken by mail (a join has no event for ``relay_mail`` to
+    read): once per seat and address, claimed in the store, a failed post released."""
+    import discord
+
+    for power, person in game.seats.items():
+        if not by_mail(person):
+            continue
+        key = f"mail-seat:{power}:{person}"
+        try:
+            if not await bot.service.store.claim(game.id, key, bot.process_id):
+                continue
+        except Exception:
+            log.exception("claiming the mail seat notice of game %s failed", game.id)
+            return
+        try:
+            await channel.send(f"📧 {person} holds **{power}** and plays by e-mail.",
+                               allowed_mentions=discord.AllowedMentions.none())
+        except Exception:
+            log.exception("posting a mail seat of game %s failed; retried next pass", game.id)
+            await bot.service.store.release_claim(game.id, key)
+            return
+
+
 def _chunks(parts: list[str], limit: int = 1900) -> list[str]:
     out: list[str] = []
     cur = ""
@@ -215,6 +239,7 @@ async def follow_up(
     if channel is None or not hasattr(channel, "send"):
         channel = await game_channel(bot, info)
     if channel is not None:
+        await relay_mail_seats(bot, info, channel)
         await relay_mail(bot, info, channel)  # what mail players did, before what follows it
         await post_menus(bot, info, channel, state)  # closes the open menus of a finished game
     if channel is not None and info.status == "active":

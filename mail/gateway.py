@@ -423,6 +423,7 @@ class MailGateway:
             await self._send_tokens(info, mail.sender, answering="", force=False)
             await self._tell_group(info, f"{mail.sender} joins as {offer.power}", r.answer,
                                    but=mail.sender)
+            await self._changed(info)
         except Exception:
             log.exception("telling the seat taken in game %s failed; 'send token' resends "
                           "the token", info.id)

@@ -85,6 +85,10 @@ async def test_a_round_of_1941_by_mail_and_discord(table: Table, tmp_path: Path)
         gid = info.id
         await w.join(ALICE, gid, "Germany", "Japan")
         await w.join(BOB, gid, "Soviet Union", "United Kingdom")
+        # The channel is told of each seat taken by mail, as it is taken (the gateway's hook).
+        seen = "\n".join(described(m) for m in t.channel.history())
+        assert f"📧 {ALICE} holds **Japan** and plays by e-mail." in seen
+        assert f"📧 {BOB} holds **Soviet Union** and plays by e-mail." in seen
         r = await t.carol.slash(t.channel, "game join", power="United States")
         assert public(r), answer(r)
         r = await t.carol.slash(t.channel, "game start")
