@@ -90,6 +90,9 @@ class Game(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
     guild: str = Field(default="", index=True, max_length=200)
+    # Event rows of the game changed or removed, counted by the database's own triggers
+    # (migration 0010): a reader holding the log sees a change below its head by this alone.
+    log_edits: int = 0
 
 
 class Seat(SQLModel, table=True):

@@ -143,11 +143,25 @@ class SqlCore:
         return int(row[0])
 
     @staticmethod
-    async def _count(conn: AsyncConnection, game_id: str) -> int:
-        n = await conn.scalar(
-            sa.select(sa.func.count()).select_from(EVENT).where(EVENT.c.game_id == game_id)
-        )
-        return int(n or 0)
+    async def _last(conn: AsyncConnection, game_id: str) -> tuple[int, str]:
+        """The log's head as stored: its length (the last ``seq`` + 1) and the hash of its last
+        event (0 and the game id when empty). One index lookup, whatever the log's length:
+        ``count(*)`` reads every row, and an intact log has no gaps (a log with one is refused
+        at its load, ``first_bad``)."""
+        row = (
+            await conn.execute(
+                sa.select(EVENT.c.seq, EVENT.c.hash)
+                .where(EVENT.c.game_id == game_id)
+                .order_by(EVENT.c.seq.desc())
+                .limit(1)
+            )
+        ).first()
+        return (0, game_id) if row is None else (int(row.seq) + 1, str(row.hash))
+
+    @classmethod
+    async def _count(cls, conn: AsyncConnection, game_id: str) -> int:
+        """The log's length (``_last``)."""
+        return (await cls._last(conn, game_id))[0]
 
     @staticmethod
     async def _hash_at(conn: AsyncConnection, game_id: str, seq: int) -> str:
@@ -224,10 +238,9 @@ class SqlCore:
         """``append`` inside the caller's write transaction (which it locks the game row of)."""
         bodies = [ev.event_to_json(e) for e in events]
         index = await self._touch(conn, game_id, order=True) - 1
-        have = await self._count(conn, game_id)
+        have, prev = await self._last(conn, game_id)
         if have != expected_seq:
             raise _moved_on(have, expected_seq, "written")
-        prev = await self._hash_at(conn, game_id, expected_seq)
         if head is not None and prev != head:
             raise _moved_on(have, expected_seq, "written")
         rows = []

@@ -16,6 +16,8 @@ from db import snapshot as snap
 from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SNAPSHOT, utcnow
 from db.records import (
     CorruptGame,
+    GameNotFound,
+    GameRecord,
     GameStatus,
     OrderRecord,
     StateMovedOn,
@@ -82,6 +84,76 @@ class SqlLog(SqlCore):
                 raise CorruptGame(game_id, r.seq, f"unreadable event: {e}") from None
             out.append(StoredEvent(seq=r.seq, order=r.order_index, event=event, hash=r.hash))
         return out
+
+    async def head(self, game_id: str) -> tuple[int, str]:
+        """The log's head as stored (event count, chain hash): one index lookup."""
+        async with self._read() as conn:
+            return await self._last(conn, game_id)
+
+    async def log_edits(self, game_id: str) -> int:
+        """How many of the game's event rows were ever changed or removed (an undo, a repair,
+        a hand edit): counted by the database's triggers (migration 0010). Read it before
+        reading the log it stands for."""
+        async with self._read() as conn:
+            n = await conn.scalar(sa.select(GAME.c.log_edits).where(GAME.c.id == game_id))
+        if n is None:
+            raise GameNotFound(f"No game {game_id!r}.")
+        return int(n)
+
+    async def load_after(
+        self, game_id: str, seq: int, hash: str, edits: int
+    ) -> tuple[GameRecord, list[StoredEvent]] | None:
+        """The game's record and the events after its first ``seq``, for a reader that holds
+        the log up to there, ending in ``hash``, checked when ``log_edits`` was ``edits``: one
+        read of the rows from event ``seq`` on, whatever the log's length. The tail's chain is
+        checked from ``hash``, and every head published beyond ``seq``. ``None`` when the stored
+        log may not continue the one held (a row changed or removed since: an undo, a repair,
+        an edit; the hash at ``seq`` differs; the log is shorter), or the tail fails a check:
+        the caller loads the whole log, whose checks say what is wrong (``load_events``)."""
+        async with self._read() as conn:
+            found = await self._records(conn, GAME.c.id == game_id)
+            if not found:
+                raise GameNotFound(f"No game {game_id!r}.")
+            now = await conn.scalar(sa.select(GAME.c.log_edits).where(GAME.c.id == game_id))
+            if now != edits:
+                return None
+            rows = (
+                await conn.execute(
+                    sa.select(EVENT.c.seq, EVENT.c.order_index, EVENT.c.payload, EVENT.c.hash)
+                    .where(EVENT.c.game_id == game_id, EVENT.c.seq >= seq - 1)
+                    .order_by(EVENT.c.seq)
+                )
+            ).all()
+            heads = [
+                (int(r.seq), str(r.hash))
+                for r in await conn.execute(
+                    sa.select(PUBLISHED_HEAD.c.seq, PUBLISHED_HEAD.c.hash).where(
+                        PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq > seq
+                    )
+                )
+            ]
+        if seq > 0:
+            if not rows or rows[0].seq != seq - 1 or rows[0].hash != hash:
+                return None
+            rows = rows[1:]
+        prev = hash
+        hashes: dict[int, str] = {seq: hash}
+        out: list[StoredEvent] = []
+        for i, r in enumerate(rows, start=seq):
+            if r.seq != i:
+                return None
+            prev = next_hash(prev, r.payload)
+            if r.hash != prev:
+                return None
+            hashes[i + 1] = prev
+            try:
+                event = ev.event_from_json(dict(r.payload))
+            except Exception:
+                return None
+            out.append(StoredEvent(seq=r.seq, order=r.order_index, event=event, hash=r.hash))
+        if any(hashes.get(s) != h for s, h in heads):
+            return None
+        return found[0], out
 
     # --- published heads -------------------------------------------------------------------
     async def hash_at(self, game_id: str, seq: int) -> str:

@@ -12,7 +12,7 @@ re-implementation of the same checks for players (standard library only).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rules import dice as dc
 from rules import events as ev
@@ -104,10 +104,16 @@ def group_purposes(e: ev.DiceRolled) -> list[str]:
     return e.roll_purposes()
 
 
-def read_log(events: Sequence[ev.Event]) -> DiceLog:
-    """Walk a log (from ``GameStarted``) and place every die under its commitment and round."""
-    log = DiceLog()
-    for n, e in enumerate(events, start=1):
+def read_log(
+    events: Sequence[ev.Event], *, after: DiceLog | None = None, first: int = 1
+) -> DiceLog:
+    """Walk a log (from ``GameStarted``) and place every die under its commitment and round.
+    ``after``: what the log before ``events`` said (left unchanged), ``first`` the number of
+    the first of ``events``: a log read once is carried on by its new events alone."""
+    log = DiceLog() if after is None else replace(
+        after, chains=list(after.chains), rolls=list(after.rolls), reveals=list(after.reveals),
+        phrases=dict(after.phrases))
+    for n, e in enumerate(events, start=first):
         match e:
             case ev.GameStarted():
                 log.round = int((e.position or {}).get("round", 1))

@@ -45,7 +45,7 @@ class ArchiveRoom(ServiceCore):
         """
         kind = "dice_verify"
         try:
-            loaded = await self._load(game_id)
+            loaded = await self._load(game_id, verify=True)
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind=kind)
         rec = loaded.record

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from db.sql_core import next_hash
+from rules import dice_audit as da
 from rules import events as ev
 from rules.dice import CHAIN_LENGTH, Dice, ScriptedDice
 from rules.engine import evolve, pending, replay
@@ -276,8 +277,16 @@ class Loaded:
     """A game as read from the store: its record, its log and the state it leads to."""
 
     record: GameRecord
-    events: list[StoredEvent]
+    events: list[StoredEvent]  # shared with the service's cache: never changed in place
     state: GameState | None  # None while in the lobby
+    dice: da.DiceLog | None = None  # what the log says of its dice, when known (``dice_log``)
+    edits: int = -1  # the store's count of changed event rows the log was checked under
+
+    def dice_log(self) -> da.DiceLog:
+        """What the log says of its dice (``rules.dice_audit.read_log``), read once."""
+        if self.dice is None:
+            self.dice = da.read_log([s.event for s in self.events])
+        return self.dice
 
     @property
     def seq(self) -> int:
@@ -287,6 +296,54 @@ class Loaded:
     def head(self) -> str:
         """The log's head hash as read: every write names it (compare-and-set)."""
         return head_of(self.record.id, self.events)
+
+
+@dataclass(frozen=True)
+class _Held:
+    """A game's log as the service last read or wrote it, with the state it leads to and
+    (when read) what it says of its dice."""
+
+    game_id: str
+    events: list[StoredEvent]  # never changed in place: ``then`` makes a new list
+    state: GameState
+    dice: da.DiceLog | None = None
+    edits: int = -1  # the store's count of changed event rows when the log was checked whole
+
+    @property
+    def seq(self) -> int:
+        return len(self.events)
+
+    @property
+    def head(self) -> str:
+        return head_of(self.game_id, self.events)
+
+    def then(self, tail: Sequence[StoredEvent]) -> _Held:
+        """This log followed by ``tail`` (read from the store, checked), folded on."""
+        state = self.state
+        for s in tail:
+            state = evolve(state, s.event)
+        dice = None
+        if self.dice is not None:
+            dice = da.read_log([s.event for s in tail], after=self.dice, first=self.seq + 1)
+        return _Held(self.game_id, [*self.events, *tail], state, dice, self.edits)
+
+
+@runtime_checkable
+class HeadStore(Protocol):
+    """A store that reads a log's head (event count, hash) alone (``db.SqlStore``)."""
+
+    async def head(self, game_id: str) -> tuple[int, str]: ...
+
+
+@runtime_checkable
+class TailStore(Protocol):
+    """A store that reads only what follows a head the reader holds (``db.SqlStore``)."""
+
+    async def log_edits(self, game_id: str) -> int: ...
+
+    async def load_after(
+        self, game_id: str, seq: int, hash: str, edits: int
+    ) -> tuple[GameRecord, list[StoredEvent]] | None: ...
 
 
 @dataclass
@@ -310,37 +367,71 @@ class ServiceCore:
     # A deadline action claimed this long ago, with nothing written since and not done, is
     # taken over: its process died in between (store clock, not ``clock``).
     claim_stale: timedelta = timedelta(minutes=10)
-    _cache: dict[str, tuple[tuple[int, int, ev.Event], GameState]] = field(
-        default_factory=dict, init=False, repr=False
-    )
+    # Per game, the log as last read or written and the state it leads to (``_Held``): valid
+    # only while the store's log still continues it (``TailStore.load_after``).
+    _cache: dict[str, _Held] = field(default_factory=dict, init=False, repr=False)
 
     # --- loading ----------------------------------------------------------------------------------
-    async def _load(self, game_id: str) -> Loaded:
+    async def _load(self, game_id: str, *, verify: bool = False) -> Loaded:
+        """The game: its record, log and state. Over a ``TailStore`` a game held in memory is
+        brought up to date by reading only what follows the held head (nothing, unless another
+        process wrote), its chain checked from there; the whole log is read and checked when
+        nothing is held, when the log does not continue the one held (an undo, a repair, a
+        rewrite), or when ``verify`` asks for it (what a person reads as the truth: status,
+        dice, export)."""
+        held = self._cache.get(game_id)
+        if held is not None and not verify and isinstance(self.store, TailStore):
+            got = await self.store.load_after(game_id, held.seq, held.head, held.edits)
+            if got is not None:
+                rec, tail = got
+                if tail:
+                    held = held.then(tail)
+                    self._cache[game_id] = held
+                return Loaded(rec, held.events, held.state, dice=held.dice, edits=held.edits)
+        # Read before the log: a change made after this read is seen at the next load.
+        edits = await self.store.log_edits(game_id) if isinstance(self.store, TailStore) else -1
         rec = await self.store.get_game(game_id)
         try:
             events = await self.store.load_events(game_id)
         except CorruptGame as e:
+            self._cache.pop(game_id, None)
             raise e.with_owner(rec.owner) from None
         if not events:
+            self._cache.pop(game_id, None)
             return Loaded(rec, events, None)
-        # The replayed state is kept per game; it is valid while the log ends the same way
-        # (same length, same last order, same last event), which an undo followed by another
-        # order of the same length still changes.
-        key = (len(events), events[-1].order, events[-1].event)
-        hit = self._cache.get(game_id)
-        if hit is not None and hit[0] == key:
-            return Loaded(rec, events, hit[1])
-        if isinstance(self.store, SnapshotStore):
+        # The state held is valid while the log ends the same way (same length, same hash).
+        state: GameState | None
+        if held is not None and (held.seq, held.head) == (len(events), head_of(game_id, events)):
+            state, dice = held.state, held.dice
+        elif isinstance(self.store, SnapshotStore):
             state = await self.store.load_state(game_id, events)  # latest snapshot + tail
-            assert state is not None
+            dice = None
         else:
-            state = replay([s.event for s in events])
-        self._cache[game_id] = (key, state)
-        return Loaded(rec, events, state)
+            state, dice = replay([s.event for s in events]), None
+        assert state is not None
+        held = _Held(game_id, events, state, dice, edits)
+        self._cache[game_id] = held
+        return Loaded(rec, events, state, dice=dice, edits=edits)
 
-    def _remember(self, game_id: str, placed: OrderRecord, folded: Folded) -> None:
-        """Cache the state after an accepted order, so the next load need not replay it."""
-        self._cache[game_id] = ((placed.end_seq, placed.index, folded.events[-1]), folded.after)
+    def _remember(
+        self, game_id: str, loaded: Loaded, placed: OrderRecord, folded: Folded,
+        dice: da.DiceLog | None = None,
+    ) -> None:
+        """Hold the log and state after an accepted order (appended to ``loaded``), so the next
+        load reads nothing but the store's head. ``dice``: what the log said of its dice before
+        the order, if read."""
+        if loaded.state is None and not isinstance(folded.events[0], ev.GameStarted):
+            return
+        h = loaded.head
+        added = []
+        for i, e in enumerate(folded.events):
+            h = next_hash(h, ev.event_to_json(e))
+            added.append(StoredEvent(seq=loaded.seq + i, order=placed.index, event=e, hash=h))
+        after = None
+        if dice is not None:
+            after = da.read_log(folded.events, after=dice, first=loaded.seq + 1)
+        self._cache[game_id] = _Held(game_id, [*loaded.events, *added], folded.after, after,
+                                     loaded.edits)
 
     async def _load_playing(self, game_id: str, kind: str) -> tuple[Loaded, GameState] | Result:
         """The loaded game and its state if it is being played, else the refusal."""
@@ -360,11 +451,11 @@ class ServiceCore:
         except (GameNotFound, CorruptGame) as e:
             raise ServiceError(str(e)) from None
 
-    async def state(self, game_id: str) -> GameState:
+    async def state(self, game_id: str, *, verify: bool = False) -> GameState:
         """The current state (``ServiceError`` before the game starts, ``GameIsCorrupt`` when
-        its log fails its checks)."""
+        its log fails its checks; ``verify``: the whole log read and checked, ``_load``)."""
         try:
-            loaded = await self._load(game_id)
+            loaded = await self._load(game_id, verify=verify)
         except CorruptGame as e:
             raise GameIsCorrupt(str(e)) from None
         if loaded.state is None:
@@ -417,24 +508,32 @@ class ServiceCore:
 
     async def still_at(self, game_id: str, head: tuple[int, str]) -> bool:
         """Whether the game's log still holds as many events as ``head`` (an answer's
-        ``Result.head``) says: nothing was appended or undone since. Read from the orders'
-        event counts, without loading the log."""
+        ``Result.head``) says: nothing was appended or undone since. Read from the store's head
+        (or the orders' event counts), without loading the log."""
+        if isinstance(self.store, HeadStore):
+            return (await self.store.head(game_id))[0] == head[0]
         orders = await self.store.orders(game_id)
         return (orders[-1].end_seq if orders else 0) == head[0]
 
     # --- answers ----------------------------------------------------------------------------------
     async def _answer(
-        self, game_id: str, folded: Folded, *, kind: str, loaded: Loaded | None
+        self, game_id: str, folded: Folded, *, kind: str, loaded: Loaded | None,
+        status: GameStatus | None = None,
     ) -> Result:
-        """The answer to a change just appended to the log as ``loaded`` (None: to an empty log):
-        what happened, whom the game waits for, the log's head at a phase's end; listeners and
-        images. Nothing is loaded or folded again: ``folded`` has the states."""
+        """The answer to a change just appended to the log as ``loaded`` (None: to an empty log),
+        which set the game's status to ``status`` if given: what happened, whom the game waits
+        for, the log's head at a phase's end; listeners and images. Nothing is loaded or folded
+        again: ``folded`` has the states, ``loaded`` the record (read in the same moment as the
+        head the write was checked against, so its seats are the ones the order was given
+        under)."""
         events = folded.events
         lines = ds.describe_folded(folded.before, events)
         after = folded.after
         head = head_after((loaded.seq, loaded.head) if loaded else (0, game_id), events)
-        logged = [s.event for s in loaded.events] if loaded else []
-        rec = await self.store.get_game(game_id)
+        if loaded is not None:
+            rec = replace(loaded.record, status=status or loaded.record.status)
+        else:
+            rec = await self.store.get_game(game_id)
         lines.append(ds.waiting_line(after, pending(after), rec.seats))
         if any(isinstance(e, PHASE_ENDS) for e in events):
             # Every phase summary carries the log's head, so that the players hold what a cut
@@ -449,6 +548,7 @@ class ServiceCore:
                 await listener(info, events)
             except Exception:  # a failing notifier must not undo an accepted order
                 log.exception("listener failed for game %s", game_id)
+        logged = [s.event for s in loaded.events] if loaded and self.images else []
         pictures = await self._images_after(game_id, [*logged, *events], len(events), after)
         return Result(ok=True, answer="\n".join(lines), events=tuple(events), kind=kind, game=info,
                       images=pictures, after=after, head=head)
@@ -534,6 +634,7 @@ __all__ = [
     "GameInfo",
     "GameIsCorrupt",
     "HashedStore",
+    "HeadStore",
     "Listener",
     "Loaded",
     "RepairableStore",
@@ -541,6 +642,7 @@ __all__ = [
     "ServiceCore",
     "ServiceError",
     "SnapshotStore",
+    "TailStore",
     "and_list",
     "head_after",
     "head_line",

@@ -159,7 +159,7 @@ async def confirm(svc: ServiceCore, game_id: str, person: str, number: int) -> R
         return Result.refused(msg("edits_room.moved", why=str(e), number=number), kind=KIND,
                               game=info)
     folded = Folded.of(state, [event])
-    svc._remember(game_id, placed, folded)
+    svc._remember(game_id, loaded, placed, folded)
     result = await svc._answer(game_id, folded, kind=KIND, loaded=loaded)
     lines = [result.answer]
     if p.seq != loaded.seq:

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from rules import dice_audit as da
 from rules import events as ev
 from rules.edition import default_edition
 from rules.engine import concession, game_ended, new_game, replay, resolve_edition
@@ -408,7 +407,7 @@ class LobbyRoom(ServiceCore):
                     # Any end of the game reveals the dice master, so 'dice verify' covers
                     # every round of it (DESIGN §6).
                     master = await self.store.get_secret(game_id, fair.MASTER)
-                    log_before = da.read_log([s.event for s in loaded.events])
+                    log_before = loaded.dice_log()
                     events = [*events, *fair.epilogue(master, log_before, state.round, events)]
             except (RulesError, StoreError) as e:
                 return Result.refused(told(e), kind=what, game=GameInfo.of(rec))
@@ -420,8 +419,10 @@ class LobbyRoom(ServiceCore):
                 )
             except StateMovedOn:
                 continue  # an order or another last vote came first: look again
-            self._remember(game_id, placed, folded)
-            answer = await self._answer(game_id, folded, kind=what, loaded=loaded)
+            self._remember(game_id, loaded, placed, folded)
+            answer = await self._answer(
+                game_id, folded, kind=what, loaded=loaded,
+                status="cancelled" if what == "cancel" else "finished")
             return replace(answer, answer=f"{line}\n{answer.answer}",
                            data={"ended": True})
         return Result.refused(msg("lobby.keeps_moving"), kind=what)

@@ -40,7 +40,7 @@ from service.core import (
     resolve_power,
     told,
 )
-from service.store import StateMovedOn, StoreError, undo_moved
+from service.store import GameStatus, StateMovedOn, StoreError, undo_moved
 from service.waits import REFEREE_NOTE
 
 log = logging.getLogger(__name__)
@@ -72,7 +72,7 @@ class OrdersRoom(ServiceCore):
                 inner = make_dice(spec, game_id, sum(o.dice_used for o in orders))
             else:
                 master = await self.store.get_secret(game_id, fair.MASTER)
-                log_before = da.read_log([s.event for s in loaded.events])
+                log_before = loaded.dice_log()
                 inner = fair.dice_for(master, log_before, state.round)
         except (StoreError, ValueError) as e:
             return Result.refused(msg("orders_room.no_dice", why=str(e)), kind="order", game=info)
@@ -97,6 +97,9 @@ class OrdersRoom(ServiceCore):
         events = list(folded.events)
         if not events:
             return Result(ok=True, answer="Nothing changed.", kind="order", game=info)
+        # The win and the status 'finished' in one write: a crash leaves both or neither.
+        status: GameStatus | None = (
+            "finished" if any(isinstance(e, ev.GameWon) for e in events) else None)
         try:
             placed = await self.store.append(
                 game_id,
@@ -107,13 +110,13 @@ class OrdersRoom(ServiceCore):
                 text=text,
                 dice_used=dice.used,
                 head=loaded.head,
-                # The win and the status 'finished' in one write: a crash leaves both or neither.
-                status="finished" if any(isinstance(e, ev.GameWon) for e in events) else None,
+                status=status,
             )
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
-        self._remember(game_id, placed, folded)
-        answer = await self._answer(game_id, folded, kind="order", loaded=loaded)
+        self._remember(game_id, loaded, placed, folded, log_before)
+        answer = await self._answer(game_id, folded, kind="order", loaded=loaded,
+                                    status=status)
         # The order's index in the log: which order an acknowledgement stands for.
         return replace(answer, data={**(answer.data or {}), "order": placed.index})
 

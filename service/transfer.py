@@ -87,7 +87,7 @@ def _fail(what: str) -> NoReturn:
 async def export(svc: ServiceCore, game_id: str) -> dict[str, Any]:
     """The game as one JSON document: record, orders, every event, and the final state."""
     try:
-        loaded = await svc._load(game_id)
+        loaded = await svc._load(game_id, verify=True)
     except (GameNotFound, CorruptGame) as e:
         raise ServiceError(str(e)) from None
     rec = loaded.record

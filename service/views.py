@@ -51,7 +51,7 @@ class ViewsRoom(ServiceCore):
         list of pending decisions.
         """
         try:
-            loaded = await self._load(game_id)
+            loaded = await self._load(game_id, verify=True)
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="status")
         rec = loaded.record
@@ -94,7 +94,7 @@ class ViewsRoom(ServiceCore):
     async def history(self, game_id: str, n: int = 10) -> Result:
         """The last ``n`` events as text lines, numbered by sequence."""
         try:
-            loaded = await self._load(game_id)
+            loaded = await self._load(game_id, verify=True)
         except (GameNotFound, CorruptGame) as e:
             return Result.refused(str(e), kind="history")
         info = GameInfo.of(loaded.record)
@@ -112,7 +112,7 @@ class ViewsRoom(ServiceCore):
         """The map: a text overview (one space with its neighbours, or all of them), and with
         images on, the map image (around ``space`` if given)."""
         try:
-            state = await self.state(game_id)
+            state = await self.state(game_id, verify=True)
             info = await self.info(game_id)
         except (ServiceError, StoreError) as e:
             return Result.refused(str(e), kind="map")

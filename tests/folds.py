@@ -60,7 +60,8 @@ class FoldCounter:
 
 
 class LoadCounter:
-    """Counts the loads of a game's log from ``store`` (``load_events``) while installed."""
+    """Counts the loads of a game's log from ``store`` while installed: of the whole log
+    (``load_events``) or of what follows a head the service holds (``load_after``)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, store: Any) -> None:
         self.count = 0
@@ -72,6 +73,14 @@ class LoadCounter:
 
         monkeypatch.setattr(store, "load_events", counting)
         self.real = real
+        tail = getattr(store, "load_after", None)
+        if tail is not None:
+
+            async def counting_tail(game_id: str, seq: int, hash: str, edits: int) -> Any:
+                self.count += 1
+                return await tail(game_id, seq, hash, edits)
+
+            monkeypatch.setattr(store, "load_after", counting_tail)
 
     def reset(self) -> None:
         self.count = 0
