@@ -1,30 +1,39 @@
-"""Many games at once through GameService over the SQL store (no rendering).
+"""Many games at once through GameService over the SQL store (no rendering), issue 18.
 
-    python -m bench.games                      # SQLite and PostgreSQL (if reachable), N = 50, 200
-    python -m bench.games --games 50 200 1000 --orders 20
-    python -m bench.games --backends sqlite --rounds 20
+    python -m bench.games                       # SQLite and PostgreSQL, the default sizes
+    python -m bench.games --games 50 200 1000 --orders 10
+    python -m bench.games --backends postgres --depths 100 1000 5000 --procs 1 2 4
+    python -m bench.games --quick               # small sizes, about a minute
 
-Prints, per backend and N: orders/s and p50/p99 latency of ``submit``; then the load time of a
-20-round game with and without snapshots. PostgreSQL: a throwaway database on
-``UMPIRE_TEST_PG`` (default postgresql://postgres@127.0.0.1:5432/postgres), dropped at the end.
+Prints, per backend: the floor (one bare durable insert transaction on the same database, as
+the store opens it: WAL and synchronous=FULL on SQLite); per number of concurrent games N,
+orders/s and the p50/p99 latency of ``submit``; the cost of one order (``end`` by a service
+holding the game, median of ``--samples``) at event ~100, ~1,000 and ~5,000 of one game, with
+the ratio of the deepest to the shallowest; and on PostgreSQL, 1, 2 and 4 processes (each its
+own ``SqlStore``) playing games of one database at once, with their orders/s. PostgreSQL: a
+throwaway database on ``UMPIRE_TEST_PG`` (default postgresql://postgres@127.0.0.1:5432/postgres),
+dropped at the end. The figures are for one run on this machine: compare them with the floor.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing as mp
 import os
 import statistics
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
-from db.engine import sqlite_url
+from db.engine import create_engine, sqlite_url
 from db.repo import SqlStore
 from service.games import GameService
 
@@ -58,6 +67,35 @@ async def database(backend: str) -> AsyncIterator[str]:
         await _admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def _pct(xs: Sequence[float], p: int) -> float:
+    return statistics.quantiles(xs, n=100)[p - 1] if len(xs) > 1 else xs[0]
+
+
+# --- the floor ---------------------------------------------------------------------------------
+async def floor(url: str, n: int = 300) -> tuple[float, str]:
+    """One bare durable insert transaction on this database (median of ``n``, one at a time)."""
+    engine = create_engine(url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(sa.text("CREATE TABLE bench_floor (id INTEGER PRIMARY KEY, x TEXT)"))
+        times = []
+        for i in range(n):
+            t = time.perf_counter()
+            async with engine.begin() as conn:
+                await conn.execute(sa.text("INSERT INTO bench_floor VALUES (:i, 'x')"), {"i": i})
+            times.append(time.perf_counter() - t)
+    finally:
+        await engine.dispose()
+    med = statistics.median(times)
+    return med, (f"floor: one durable insert transaction {_ms(med)} (median of {n}), "
+                 f"{1 / med:.0f} transactions/s on one connection")
+
+
+# --- games ---------------------------------------------------------------------------------------
 async def new_game(svc: GameService, channel: str) -> str:
     info = await svc.create(channel, "alice", "1941")
     for p in AXIS:
@@ -69,71 +107,129 @@ async def new_game(svc: GameService, channel: str) -> str:
     return info.id
 
 
-async def end(svc: GameService, game: str) -> float:
-    """One 'end' order by whoever's turn it is; its submit latency in seconds."""
+async def end(svc: GameService, game: str) -> tuple[float, int]:
+    """One 'end confirm' by whoever's turn it is: its submit latency (s), the log's length after."""
     state = await svc.state(game)
     who = "alice" if state.power in AXIS else "bob"
     t = time.perf_counter()
-    r = await svc.submit(game, who, "end")
+    r = await svc.submit(game, who, "end confirm")
     dt = time.perf_counter() - t
     assert r.ok, r.error
-    return dt
+    return dt, r.head[0] if r.head else 0
+
+
+async def make_games(svc: GameService, n: int, tag: str) -> list[str]:
+    sem = asyncio.Semaphore(50)  # created 50 at a time
+
+    async def make(i: int) -> str:
+        async with sem:
+            return await new_game(svc, f"bench-{tag}-{i}")
+
+    return list(await asyncio.gather(*(make(i) for i in range(n))))
+
+
+async def play(svc: GameService, games: Sequence[str], orders: int) -> tuple[float, list[float]]:
+    """Every game plays ``orders`` orders at once; (wall time, latencies)."""
+    latencies: list[float] = []
+
+    async def one(g: str) -> None:
+        for _ in range(orders):
+            latencies.append((await end(svc, g))[0])
+
+    t = time.perf_counter()
+    await asyncio.gather(*(one(g) for g in games))
+    return time.perf_counter() - t, latencies
 
 
 async def many_games(url: str, n: int, orders: int) -> str:
     store = await SqlStore.open(url)
     try:
         svc = GameService(store)
-        sem = asyncio.Semaphore(50)  # games created 50 at a time
-
-        async def make(i: int) -> str:
-            async with sem:
-                return await new_game(svc, f"bench-{n}-{i}")
-
-        games = await asyncio.gather(*(make(i) for i in range(n)))
-        latencies: list[float] = []
-
-        async def play(g: str) -> None:
-            for _ in range(orders):
-                latencies.append(await end(svc, g))
-
-        t = time.perf_counter()
-        await asyncio.gather(*(play(g) for g in games))
-        wall = time.perf_counter() - t
+        games = await make_games(svc, n, f"{n}-{uuid.uuid4().hex[:4]}")
+        wall, latencies = await play(svc, games, orders)
     finally:
         await store.close()
-    q = statistics.quantiles(latencies, n=100)
     return (
-        f"N={n:5d}: {len(latencies)} orders in {wall:6.1f} s = {len(latencies) / wall:7.1f} "
-        f"orders/s; submit p50 {q[49] * 1000:7.1f} ms, p99 {q[98] * 1000:7.1f} ms"
+        f"N={n:5d} games: {len(latencies)} orders in {wall:6.1f} s = "
+        f"{len(latencies) / wall:7.1f} orders/s; submit p50 {_ms(_pct(latencies, 50))}, "
+        f"p99 {_ms(_pct(latencies, 99))}"
     )
 
 
-async def load_times(url: str, rounds: int) -> str:
+async def depth_costs(url: str, depths: Sequence[int], samples: int, floor_s: float) -> str:
+    """The cost of one order at event ~d of one game, for each d (median of ``samples``)."""
+    store = await SqlStore.open(url)
     out = []
-    for every in (0, 200):
-        store = await SqlStore.open(url, snapshot_every=every)
+    try:
+        svc = GameService(store)
+        g = await new_game(svc, f"deep-{uuid.uuid4().hex[:6]}")
+        seq = 0
+        costs: dict[int, float] = {}
+        t0 = time.perf_counter()
+        for d in sorted(depths):
+            while seq < d:
+                seq = (await end(svc, g))[1]
+            times = []
+            for _ in range(samples):
+                dt, seq = await end(svc, g)
+                times.append(dt)
+            costs[d] = statistics.median(times)
+            out.append(f"  order at event ~{d:5d}: {_ms(costs[d])} (median of {samples}, "
+                       f"{costs[d] / floor_s:.1f}x the floor)")
+        lo, hi = min(costs), max(costs)
+        out.append(f"  ratio event {hi} / event {lo}: {costs[hi] / costs[lo]:.2f} "
+                   f"(game of {seq} events grown in {time.perf_counter() - t0:.0f} s)")
+    finally:
+        await store.close()
+    return "cost of one order by depth:\n" + "\n".join(out)
+
+
+# --- processes -----------------------------------------------------------------------------------
+def _worker(url: str, games: list[str], orders: int, barrier: Any, out: Any) -> None:
+    async def run() -> tuple[int, float, list[float]]:
+        store = await SqlStore.open(url, migrate=False)
         try:
             svc = GameService(store)
-            g = await new_game(svc, f"long-{every}")
-            while (await svc.state(g)).round <= rounds:
-                await end(svc, g)
-            n = len(await store.load_events(g))
-            await store.load_state(g)  # writes the snapshot(s) when enabled
-            times = []
-            for _ in range(5):
-                fresh = GameService(store)  # no cached state
-                t = time.perf_counter()
-                await fresh.state(g)
-                times.append(time.perf_counter() - t)
+            for g in games:  # as a running bot: its games are loaded once
+                await svc.state(g)
+            barrier.wait()
+            wall, lat = await play(svc, games, orders)
+            return len(lat), wall, lat
         finally:
             await store.close()
-        label = "without snapshots" if every == 0 else f"with snapshots every {every}"
-        out.append(
-            f"{rounds}-round game ({n} events) {label}: load {min(times) * 1000:.1f} ms "
-            f"(best of 5), median {statistics.median(times) * 1000:.1f} ms"
-        )
-    return "\n".join(out)
+
+    out.put(asyncio.run(run()))
+
+
+async def processes(url: str, counts: Sequence[int], games: int, orders: int) -> str:
+    """``p`` processes, each its own SqlStore, playing ``games`` games of one database."""
+    store = await SqlStore.open(url)
+    try:
+        ids = await make_games(GameService(store), games, f"procs-{uuid.uuid4().hex[:4]}")
+    finally:
+        await store.close()
+    ctx = mp.get_context("spawn")
+    lines = []
+    for p in counts:
+        barrier, out = ctx.Barrier(p + 1), ctx.Queue()
+        share = [ids[i::p] for i in range(p)]
+        procs = [ctx.Process(target=_worker, args=(url, share[i], orders, barrier, out))
+                 for i in range(p)]
+        for proc in procs:
+            proc.start()
+        await asyncio.to_thread(barrier.wait)
+        t = time.perf_counter()
+        got = [await asyncio.to_thread(out.get) for _ in procs]
+        wall = time.perf_counter() - t
+        for proc in procs:
+            proc.join()
+        n = sum(g[0] for g in got)
+        lat = [x for g in got for x in g[2]]
+        lines.append(f"  {p} process{'es' if p > 1 else ''}: {n} orders in {wall:5.1f} s = "
+                     f"{n / wall:7.1f} orders/s; submit p50 {_ms(_pct(lat, 50))}, "
+                     f"p99 {_ms(_pct(lat, 99))}")
+    return f"processes on one database ({games} games, {orders} orders each per run):\n" + \
+        "\n".join(lines)
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -145,10 +241,15 @@ async def main_async(args: argparse.Namespace) -> None:
             print(f"{backend}: skipped ({type(e).__name__}: {e})")
             continue
         try:
-            print(f"== {backend}")
+            print(f"== {backend}", flush=True)
+            floor_s, line = await floor(url)
+            print(line, flush=True)
             for n in args.games:
                 print(await many_games(url, n, args.orders), flush=True)
-            print(await load_times(url, args.rounds), flush=True)
+            if args.depths:
+                print(await depth_costs(url, args.depths, args.samples, floor_s), flush=True)
+            if backend == "postgres" and args.procs:
+                print(await processes(url, args.procs, args.proc_games, args.orders), flush=True)
         finally:
             await ctx.__aexit__(None, None, None)
 
@@ -156,10 +257,20 @@ async def main_async(args: argparse.Namespace) -> None:
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--backends", nargs="+", default=["sqlite", "postgres"])
-    p.add_argument("--games", nargs="+", type=int, default=[50, 200])
+    p.add_argument("--games", nargs="+", type=int, default=[50, 200, 1000],
+                   help="numbers of concurrent games")
     p.add_argument("--orders", type=int, default=10, help="orders per game")
-    p.add_argument("--rounds", type=int, default=20)
-    asyncio.run(main_async(p.parse_args()))
+    p.add_argument("--depths", nargs="*", type=int, default=[100, 1000, 5000],
+                   help="events of one game at which an order is timed (none: skip)")
+    p.add_argument("--samples", type=int, default=15, help="orders timed at each depth")
+    p.add_argument("--procs", nargs="*", type=int, default=[1, 2, 4],
+                   help="numbers of processes on one PostgreSQL database (none: skip)")
+    p.add_argument("--proc-games", type=int, default=200, help="games the processes share")
+    p.add_argument("--quick", action="store_true", help="small sizes: N=50, depths 100 and 1000")
+    args = p.parse_args()
+    if args.quick:
+        args.games, args.depths, args.procs, args.proc_games = [50], [100, 1000], [1, 2], 50
+    asyncio.run(main_async(args))
 
 
 if __name__ == "__main__":
