@@ -13,7 +13,10 @@ Reading a log checks its hash chain and the heads published to the players (``Co
 names the first bad event, or the head the log no longer reaches: a cut end). The state of a long
 game is loaded as the latest snapshot plus the tail of the log (``load_state``); a snapshot is
 used only if the log's hash at its ``seq`` and its own content hash both match, else it is
-ignored and reported. Snapshots are written while loading, every ``snapshot_every`` events.
+ignored and reported. Snapshots are written while loading, every ``snapshot_every`` events
+(and by the service as it plays a game it holds). A reader holding a log reads only what follows
+its head (``load_after``); the database counts every change or removal of an event row on the
+game's row (``log_edits``, triggers of migration 0010), so a change below that head is seen too.
 """
 
 from __future__ import annotations

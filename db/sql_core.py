@@ -234,8 +234,10 @@ class SqlCore:
         text: str,
         dice_used: int = 0,
         head: str | None = None,
+        publish: bool = False,
     ) -> OrderRecord:
-        """``append`` inside the caller's write transaction (which it locks the game row of)."""
+        """``append`` inside the caller's write transaction (which it locks the game row of);
+        ``publish``: the head after the events is recorded as published (``publish_head``)."""
         bodies = [ev.event_to_json(e) for e in events]
         index = await self._touch(conn, game_id, order=True) - 1
         have, prev = await self._last(conn, game_id)
@@ -257,6 +259,13 @@ class SqlCore:
             )
         if rows:
             await conn.execute(EVENT.insert(), rows)
+        end = expected_seq + len(rows)
+        if publish and await conn.scalar(
+            sa.select(PUBLISHED_HEAD.c.seq).where(
+                PUBLISHED_HEAD.c.game_id == game_id, PUBLISHED_HEAD.c.seq == end)
+        ) is None:
+            await conn.execute(PUBLISHED_HEAD.insert().values(
+                game_id=game_id, seq=end, hash=prev, published_at=utcnow()))
         await conn.execute(
             ORDER.insert().values(
                 game_id=game_id,

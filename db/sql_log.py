@@ -50,12 +50,13 @@ class SqlLog(SqlCore):
         dice_used: int = 0,
         head: str | None = None,
         status: GameStatus | None = None,
+        publish: bool = False,
     ) -> OrderRecord:
         try:
             async with self._write() as conn:
                 placed = await self._append_in(
                     conn, game_id, expected_seq, events, person=person, power=power, text=text,
-                    dice_used=dice_used, head=head)
+                    dice_used=dice_used, head=head, publish=publish)
                 if status is not None:
                     await conn.execute(
                         GAME.update().where(GAME.c.id == game_id).values(status=status)

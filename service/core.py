@@ -165,9 +165,13 @@ Listener = Callable[[GameInfo, Sequence[ev.Event]], Awaitable[None]]
 class SnapshotStore(Protocol):
     """A store that loads a game's state as its latest snapshot + the tail (``db.SqlStore``)."""
 
+    snapshot_every: int
+
     async def load_state(
         self, game_id: str, events: Sequence[StoredEvent] | None = None
     ) -> GameState | None: ...
+
+    async def save_snapshot(self, game_id: str, seq: int, state: GameState) -> None: ...
 
 
 @runtime_checkable
@@ -370,6 +374,8 @@ class ServiceCore:
     # Per game, the log as last read or written and the state it leads to (``_Held``): valid
     # only while the store's log still continues it (``TailStore.load_after``).
     _cache: dict[str, _Held] = field(default_factory=dict, init=False, repr=False)
+    # Each game's dice master, read once: a game keeps its secret for life (DESIGN §6).
+    _masters: dict[str, bytes] = field(default_factory=dict, init=False, repr=False)
 
     # --- loading ----------------------------------------------------------------------------------
     async def _load(self, game_id: str, *, verify: bool = False) -> Loaded:
@@ -412,6 +418,26 @@ class ServiceCore:
         held = _Held(game_id, events, state, dice, edits)
         self._cache[game_id] = held
         return Loaded(rec, events, state, dice=dice, edits=edits)
+
+    async def _master(self, game_id: str) -> bytes:
+        """The game's dice master (``StoreError`` if it keeps none), read once."""
+        master = self._masters.get(game_id)
+        if master is None:
+            master = self._masters[game_id] = await self.store.get_secret(game_id, fair.MASTER)
+        return master
+
+    async def _snapshot_due(self, game_id: str, before: int, after: int, state: GameState) -> None:
+        """Keep a snapshot of a held game each ``snapshot_every`` events, as loading the whole
+        log does (``load_state``): a restart, an undo or a repair then folds at most that many
+        events again. Checked like every snapshot: ignored unless the chain still holds it."""
+        if not isinstance(self.store, SnapshotStore):
+            return
+        every = self.store.snapshot_every
+        if every > 0 and before // every != after // every:
+            try:
+                await self.store.save_snapshot(game_id, after, state)
+            except StoreError:  # the order is stored; a snapshot is only a shortcut
+                log.exception("saving a snapshot of game %s failed", game_id)
 
     def _remember(
         self, game_id: str, loaded: Loaded, placed: OrderRecord, folded: Folded,
@@ -518,11 +544,12 @@ class ServiceCore:
     # --- answers ----------------------------------------------------------------------------------
     async def _answer(
         self, game_id: str, folded: Folded, *, kind: str, loaded: Loaded | None,
-        status: GameStatus | None = None,
+        status: GameStatus | None = None, published: bool = False,
     ) -> Result:
         """The answer to a change just appended to the log as ``loaded`` (None: to an empty log),
-        which set the game's status to ``status`` if given: what happened, whom the game waits
-        for, the log's head at a phase's end; listeners and images. Nothing is loaded or folded
+        which set the game's status to ``status`` if given (and recorded its head as published,
+        if ``published``): what happened, whom the game waits for, the log's head at a phase's
+        end; listeners and images. Nothing is loaded or folded
         again: ``folded`` has the states, ``loaded`` the record (read in the same moment as the
         head the write was checked against, so its seats are the ones the order was given
         under)."""
@@ -535,7 +562,9 @@ class ServiceCore:
         else:
             rec = await self.store.get_game(game_id)
         lines.append(ds.waiting_line(after, pending(after), rec.seats))
-        if any(isinstance(e, PHASE_ENDS) for e in events):
+        if published:
+            lines.append(head_line(*head))
+        elif publishes(events):
             # Every phase summary carries the log's head, so that the players hold what a cut
             # or rewritten log would no longer reach (checked at every load).
             try:
@@ -575,6 +604,12 @@ class ServiceCore:
 
 # --------------------------------------------------------------------------------------------
 # Helpers the rooms share
+
+
+def publishes(events: Sequence[ev.Event]) -> bool:
+    """Whether the answer to these events shows the log's head: they end a phase (or the game).
+    The write that appends them records the head as published at once (``append(publish=)``)."""
+    return any(isinstance(e, PHASE_ENDS) for e in events)
 
 
 def head_line(seq: int, h: str) -> str:
@@ -651,6 +686,7 @@ __all__ = [
     "new_dice_spec",
     "not_playing",
     "open_seats_line",
+    "publishes",
     "resolve_power",
     "told",
 ]

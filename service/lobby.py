@@ -406,7 +406,7 @@ class LobbyRoom(ServiceCore):
                 if rec.dice.kind == "fair":
                     # Any end of the game reveals the dice master, so 'dice verify' covers
                     # every round of it (DESIGN §6).
-                    master = await self.store.get_secret(game_id, fair.MASTER)
+                    master = await self._master(game_id)
                     log_before = loaded.dice_log()
                     events = [*events, *fair.epilogue(master, log_before, state.round, events)]
             except (RulesError, StoreError) as e:

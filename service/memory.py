@@ -227,6 +227,7 @@ class MemoryStore:
         dice_used: int = 0,
         head: str | None = None,
         status: GameStatus | None = None,
+        publish: bool = False,
     ) -> OrderRecord:
         g = self._game(game_id)
         if len(g.events) != expected_seq or (
@@ -252,6 +253,8 @@ class MemoryStore:
             prev = next_hash(prev, ev.event_to_json(e))
             g.events.append(StoredEvent(seq=expected_seq + i, order=index, event=e, hash=prev))
         g.orders.append(order)
+        if publish:
+            g.heads.setdefault(len(g.events), prev)
         if status is not None:
             g.record = replace(g.record, status=status)
         return order

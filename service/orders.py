@@ -37,6 +37,7 @@ from service.core import (
     and_list,
     make_dice,
     n_of,
+    publishes,
     resolve_power,
     told,
 )
@@ -71,7 +72,7 @@ class OrdersRoom(ServiceCore):
                 orders = await self.store.orders(game_id)
                 inner = make_dice(spec, game_id, sum(o.dice_used for o in orders))
             else:
-                master = await self.store.get_secret(game_id, fair.MASTER)
+                master = await self._master(game_id)
                 log_before = loaded.dice_log()
                 inner = fair.dice_for(master, log_before, state.round)
         except (StoreError, ValueError) as e:
@@ -100,6 +101,7 @@ class OrdersRoom(ServiceCore):
         # The win and the status 'finished' in one write: a crash leaves both or neither.
         status: GameStatus | None = (
             "finished" if any(isinstance(e, ev.GameWon) for e in events) else None)
+        publish = publishes(events)
         try:
             placed = await self.store.append(
                 game_id,
@@ -111,12 +113,14 @@ class OrdersRoom(ServiceCore):
                 dice_used=dice.used,
                 head=loaded.head,
                 status=status,
+                publish=publish,
             )
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
         self._remember(game_id, loaded, placed, folded, log_before)
+        await self._snapshot_due(game_id, loaded.seq, placed.end_seq, folded.after)
         answer = await self._answer(game_id, folded, kind="order", loaded=loaded,
-                                    status=status)
+                                    status=status, published=publish)
         # The order's index in the log: which order an acknowledgement stands for.
         return replace(answer, data={**(answer.data or {}), "order": placed.index})
 

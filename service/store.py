@@ -169,13 +169,16 @@ class EventStore(Protocol):
         dice_used: int = 0,
         head: str | None = None,
         status: GameStatus | None = None,
+        publish: bool = False,
     ) -> OrderRecord:
         """Append one order's events if the log has exactly ``expected_seq`` events and (when
         given) its head hash is ``head``: the head the writer read (``head_of``).
 
         Raises ``StateMovedOn`` otherwise. The order gets the next order index of the game;
         indexes are never reused, not even after an undo. ``status`` is set in the same write
-        (an order that ends the game), so a crash leaves both or neither.
+        (an order that ends the game), so a crash leaves both or neither; so is, with
+        ``publish``, the record of the head after the events as published (``publish_head``:
+        the answer that ends a phase shows it), so an order is one write.
         """
         ...
 

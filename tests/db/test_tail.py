@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
-from db.models import EVENT
+from db.models import EVENT, SNAPSHOT
 from db.repo import SqlStore
 from service.games import GameService
 from tests.db.conftest import AXIS, BACKENDS, channel, play_ends, seated_game
@@ -41,9 +41,17 @@ class Reads:
             self.statements += 1
 
         sa.event.listen(store.engine.sync_engine, "before_cursor_execute", count)
+        self.writes = 0
+        write = store._write
+
+        def counting_write() -> Any:
+            self.writes += 1
+            return write()
+
+        monkeypatch.setattr(store, "_write", counting_write)
 
     def reset(self) -> None:
-        self.whole, self.tails, self.statements = 0, [], 0
+        self.whole, self.tails, self.statements, self.writes = 0, [], 0, 0
 
 
 async def _end(svc: GameService, game: str) -> str:
@@ -65,6 +73,7 @@ async def test_an_order_reads_the_head_not_the_log(
         reads.reset()
         await _end(svc, g)
         assert reads.whole == 0  # the log is not read again
+        assert reads.writes == 1  # one write: the events, the order and the head published
         assert reads.tails and set(reads.tails) == {0}  # nothing new: no event row read
         per_order.append(reads.statements)
     assert len(await store.load_events(g)) > 30
@@ -121,3 +130,37 @@ async def test_a_tail_that_breaks_the_chain_is_caught(store: SqlStore) -> None:
             game_id=g, seq=n, order_index=row.order_index, payload=row.payload, hash="0" * 64))
     r = await svc.submit(g, "alice", "end confirm")
     assert not r.ok and "corrupt" in (r.error or ""), r.error
+
+
+async def test_the_head_shown_is_recorded_in_the_orders_write(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    svc = GameService(store)
+    g = await seated_game(svc, channel())
+    await play_ends(svc, g, 1)
+    reads = Reads(monkeypatch, store)
+    said = await _end(svc, g)
+    n = len(await store.load_events(g))
+    heads = await store.published_heads(g)
+    assert heads[-1] == (n, (await store.load_events(g))[-1].hash)
+    assert f"Log #{n} · {heads[-1][1][:8]}" in said
+    assert reads.writes == 1
+
+
+async def test_a_held_game_keeps_its_snapshots(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.snapshot_every = 10
+    svc = GameService(store)
+    g = await seated_game(svc, channel())
+    await play_ends(svc, g, 1)
+    reads = Reads(monkeypatch, store)
+    await play_ends(svc, g, 20)
+    assert reads.whole == 0
+    n = len(await store.load_events(g))
+    async with store.engine.connect() as conn:
+        seqs = list((await conn.execute(sa.select(SNAPSHOT.c.seq).where(
+            SNAPSHOT.c.game_id == g).order_by(SNAPSHOT.c.seq))).scalars())
+    assert len(seqs) >= 2 and n - seqs[-1] < 10 + 5, (seqs, n)  # one order adds a few events
+    assert await store.snapshot_problems(g) == []
+    assert await GameService(store).state(g) == await svc.state(g)
