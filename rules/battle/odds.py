@@ -60,6 +60,7 @@ from rules import tech
 from rules.battle import model as bm
 from rules.battle.model import ATT, ATTACKER, BOTH_DESTROYED, DEF, DEFENDER, STALEMATE
 from rules.battle.odds_core import Model, Side, SplitMix64, Tally, TooBig, exact, monte_carlo
+from rules.battle.odds_grid import grid_exact
 from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
 from rules.messages import catalogue, msg
@@ -85,11 +86,13 @@ __all__ = [
 # Both methods count steps of work (terms convolved, units sorted into casualties, joint states
 # combined, dice drawn, rounds kept), not time, so the same question gets the same answer on any
 # machine. bench/odds.py measures 0.4-1.9 million steps a second here (2 cores, shared).
-# Joint states before the exact method gives way to Monte Carlo.
-DEFAULT_MAX_STATES = 10_000
-# Steps before the exact method gives way (about 0.5-2 s). Big battles with AA fire need many:
-# the aircraft the guns may shoot down multiply the states, each with wide hit distributions.
-DEFAULT_MAX_WORK = 1_000_000
+# Joint states before the exact method gives way to Monte Carlo: the grid of hits absorbed
+# (odds_grid) of 80 units a side has about 6,600, and ten times more with AA fire.
+DEFAULT_MAX_STATES = 250_000
+# Steps before the exact method gives way (about 1-2 s; issue 18: 80 units a side on land is
+# exact). Big battles with AA fire need many: the aircraft the guns may shoot down multiply the
+# states, each with wide hit distributions.
+DEFAULT_MAX_WORK = 3_000_000
 DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method, at most
 # Steps the Monte Carlo method may spend (about 1-2.5 s): 10,000 battles of a dozen units a side
 # fit (~170 steps each); 999 infantry against 999 get 2,663 battles (~750 steps each).
@@ -230,6 +233,7 @@ def odds(
     max_units: int = MAX_UNITS,
     seed: int = DEFAULT_SEED,
     uniform: Callable[[], float] | None = None,
+    reference: bool = False,
 ) -> OddsResult:
     """The odds of a battle fought to the end (see the module docstring for the model).
 
@@ -244,7 +248,9 @@ def odds(
     SplitMix64 seeded with ``seed``. Raises ``InvalidOrder`` for units that cannot fight there
     and for more than ``max_units`` units on a side. Work, not time, is counted, so the answer
     is the same on any machine; the defaults keep every answer within a few seconds
-    (bench/odds.py).
+    (bench/odds.py). The exact method is the grid of hits absorbed (``odds_grid``) where it
+    applies, else the joint multisets (``odds_core.exact``); ``reference`` always takes the
+    latter (the tests and the bench compare the two).
     """
     att = _check_units(edition, attackers, "attacker")
     dfd = _check_units(edition, defenders, "defender")
@@ -284,8 +290,9 @@ def odds(
     if method != "monte carlo":
         try:
             auto = method == "auto"
-            tally, states = exact(model, max_states if auto else 10**12,
-                                   max_work if auto else 10**15)
+            limits = (max_states, max_work) if auto else (10**12, 10**15)
+            got = None if reference else grid_exact(model, *limits)
+            tally, states = got if got is not None else exact(model, *limits)
         except TooBig:
             tally = None
         work = model.work
