@@ -43,8 +43,16 @@ with HMAC dice) where the bench can set the battle up, with the precision such a
 reaches (the 95% half-width of the attacker's winning chance) and the number of battles it
 would need to be as precise as the exact figures are printed (0.05 points).
 
+Sizes (issue 18 item 4, printed first): for each edition, a land and a sea battle of 15, 25,
+40 and 80 units a side (``SIZES``: land with AA guns where the edition has them and combined
+arms in Europe 1940; sea with two-hit ships, submarines, destroyers and carriers): the method
+``odds`` chose, the median time, the joint states, the steps of work, and the time over a floor
+measured in the same run (``floor``: a fixed pure-Python loop of a million multiply-adds, so
+the ratios compare across machines and loads). ``--reference`` adds the old exact method
+(``reference=True``, with the budgets it had before issue 18) for the before/after figures.
+
 Run: ``.venv/bin/python bench/odds.py [--reps N] [--mc-reps N] [--battles N]
-[--engine-battles N] [--only TEXT]``.
+[--engine-battles N] [--only TEXT] [--reference] [--detail]``.
 """
 
 from __future__ import annotations
@@ -195,6 +203,106 @@ def engine_battles(state: GameState, space: str, n: int) -> tuple[float, float]:
     return time.perf_counter() - t, wins / n
 
 
+def _mix(n: int, shares: dict[str, float]) -> dict[str, int]:
+    """``n`` units in these shares (largest remainders), every type at least one."""
+    raw = {t: n * w / sum(shares.values()) for t, w in shares.items()}
+    out = {t: max(1, int(x)) for t, x in raw.items()}
+    for t in sorted(raw, key=lambda t: raw[t] - int(raw[t]), reverse=True):
+        if sum(out.values()) >= n:
+            break
+        out[t] += 1
+    while sum(out.values()) > n:
+        big = max(out, key=lambda t: out[t])
+        out[big] -= 1
+    return out
+
+
+# Per edition: (attackers' shares, defenders' shares, units outside the count) on land and at
+# sea. Defending fighters at sea never outnumber the carriers' decks (the shares keep them so).
+MIXES: dict[str, dict[str, tuple[dict[str, float], dict[str, float], dict[str, int]]]] = {
+    "a1941": {
+        "land": ({"infantry": 5, "tank": 3, "fighter": 1.2, "bomber": 0.8},
+                 {"infantry": 6, "tank": 2.5, "fighter": 1.5}, {}),
+        "sea": ({"battleship": 2, "aircraft carrier": 1.5, "fighter": 2.5, "destroyer": 2,
+                 "submarine": 2},
+                {"battleship": 1.5, "aircraft carrier": 2, "fighter": 2.5, "destroyer": 2,
+                 "submarine": 2}, {}),
+    },
+    "classic": {
+        "land": ({"infantry": 5, "tank": 3, "fighter": 1.2, "bomber": 0.8},
+                 {"infantry": 6, "tank": 2.5, "fighter": 1.5}, {"antiaircraft gun": 1}),
+        "sea": ({"battleship": 2.5, "aircraft carrier": 1.5, "fighter": 3, "submarine": 3},
+                {"battleship": 2, "aircraft carrier": 2, "fighter": 3, "submarine": 2,
+                 "transport": 1}, {}),
+    },
+    "europe1940": {
+        "land": ({"infantry": 3.5, "artillery": 2, "mechanized infantry": 1, "tank": 2,
+                  "fighter": 1, "tactical bomber": 0.5},
+                 {"infantry": 5, "artillery": 1.5, "tank": 2, "fighter": 1.5},
+                 {"aa gun": 1}),
+        "sea": ({"battleship": 1.5, "cruiser": 1.5, "destroyer": 2, "aircraft carrier": 1,
+                 "fighter": 2, "submarine": 2},
+                {"battleship": 1.5, "cruiser": 1.5, "destroyer": 2, "aircraft carrier": 1.5,
+                 "fighter": 1.5, "submarine": 2}, {}),
+    },
+}
+SIZES = (15, 25, 40, 80)
+OLD_MAX_STATES, OLD_MAX_WORK = 10_000, 1_000_000  # the budgets before issue 18
+
+
+def floor(reps: int = 5) -> float:
+    """Seconds of a fixed pure-Python loop (a million multiply-adds over lists): the unit the
+    sizes table divides by."""
+    xs = [0.5] * 1000
+    ys = [0.25] * 1000
+
+    def loop() -> None:
+        acc = [0.0] * 1000
+        for _ in range(1000):
+            acc = [a + x * y for a, x, y in zip(acc, xs, ys, strict=True)]
+
+    return median_time(loop, reps)
+
+
+def sizes(reps: int, only: str, reference: bool) -> None:
+    unit = floor()
+    print(f"Floor: a million multiply-adds in pure Python, {1000 * unit:.1f} ms (ratio = time / "
+          "floor)\n")
+    head = (f"{'battle':<28}{'method':<13}{'ms':>9}{'ratio':>8}{'states':>9}{'work':>11}")
+    if reference:
+        head += f"   {'old method':<13}{'old ms':>9}{'old states':>11}"
+    print(head)
+    for eid, kinds in MIXES.items():
+        ed = load_edition(eid)
+        for where, (a_mix, d_mix, extra) in kinds.items():
+            for n in SIZES:
+                name = f"{eid} {where} {n} v {n}"
+                if only not in name:
+                    continue
+                att, dfd = _mix(n, a_mix), {**_mix(n, d_mix), **extra}
+                if where == "sea":
+                    dfd["fighter"] = min(dfd.get("fighter", 0),
+                                         2 * dfd.get("aircraft carrier", 0))
+                run = functools.partial(odds, ed, att, dfd, sea=where == "sea")
+                r = run()
+                t = median_time(run, reps if r.method == "exact" else 1)
+                line = (f"{name:<28}{r.method:<13}{1000 * t:9.1f}{t / unit:8.2f}"
+                        f"{r.states:9,}{r.work:11,}")
+                if reference:
+                    old_run = functools.partial(run, reference=True, max_states=OLD_MAX_STATES,
+                                                max_work=OLD_MAX_WORK)
+                    t0 = time.perf_counter()
+                    old = old_run()
+                    t_old = time.perf_counter() - t0
+                    line += f"   {old.method:<13}{1000 * t_old:9.1f}{old.states:11,}"
+                    if old.method == r.method == "exact":
+                        diff = max(abs(old.attacker_win - r.attacker_win),
+                                   abs(old.defender_win - r.defender_win))
+                        line += f"  (differ by {diff:.1e})"
+                print(line, flush=True)
+    print()
+
+
 def show(r: OddsResult) -> str:
     return (f"attacker {100 * r.attacker_win:.2f}%, defender {100 * r.defender_win:.2f}%, "
             f"draw {100 * r.draw:.2f}%")
@@ -208,9 +316,16 @@ def main() -> None:
     ap.add_argument("--engine-battles", type=int, default=0,
                     help="battles fought by the real combat code (0: skip)")
     ap.add_argument("--only", default="", help="only the battles whose name holds this text")
+    ap.add_argument("--reference", action="store_true",
+                    help="also time the old exact method (before issue 18) on the sizes")
+    ap.add_argument("--detail", action="store_true",
+                    help="then the named battles against Monte Carlo and the combat code")
     args = ap.parse_args()
     print(f"Python {sys.version.split()[0]}; medians of {args.reps} repeats (auto) and "
           f"{args.mc_reps} (Monte Carlo)\n")
+    sizes(args.reps, args.only, args.reference)
+    if not args.detail:
+        return
     for name, b in BATTLES.items():
         if args.only not in name:
             continue

@@ -43,8 +43,12 @@ Weapons developments (R-TEC-05/06) change values only through the model (``rules
 side's developments (``attacker_techs``/``defender_techs``, e.g. a power's own in a game) set its
 attack, defence and dice per unit (Heavy Bombers: three attack dice per bomber).
 
-Beyond ``max_states`` states (or ``max_work`` steps of work) the exact method gives way to Monte
-Carlo: ``samples`` battles, or as many as ``mc_work`` steps allow, and the result carries its
+The exact method (issue 18) is ``odds_grid`` where each side's state is the number of hits it
+has absorbed (land battles; sea battles without submarines striking or hits that spare some
+units), else ``odds_joint`` (the joint multisets of ``odds_core``, numbered and with each state's
+dice computed once); ``odds_core.exact``, the method before them, is the reference the tests hold
+them to (``reference=True``). Beyond ``max_states`` states (or ``max_work`` steps of work) the
+exact method gives way to Monte Carlo: ``samples`` battles, or as many as ``mc_work`` steps allow, and the result carries its
 standard error. More than ``MAX_UNITS`` units a side are refused with the limit named.
 """
 
@@ -61,6 +65,7 @@ from rules.battle import model as bm
 from rules.battle.model import ATT, ATTACKER, BOTH_DESTROYED, DEF, DEFENDER, STALEMATE
 from rules.battle.odds_core import Model, Side, SplitMix64, Tally, TooBig, exact, monte_carlo
 from rules.battle.odds_grid import grid_exact
+from rules.battle.odds_joint import joint_exact
 from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
 from rules.messages import catalogue, msg
@@ -249,8 +254,8 @@ def odds(
     and for more than ``max_units`` units on a side. Work, not time, is counted, so the answer
     is the same on any machine; the defaults keep every answer within a few seconds
     (bench/odds.py). The exact method is the grid of hits absorbed (``odds_grid``) where it
-    applies, else the joint multisets (``odds_core.exact``); ``reference`` always takes the
-    latter (the tests and the bench compare the two).
+    applies, else the joint multisets (``odds_joint``); ``reference`` takes the old method
+    (``odds_core.exact``), which the tests and the bench compare them with.
     """
     att = _check_units(edition, attackers, "attacker")
     dfd = _check_units(edition, defenders, "defender")
@@ -292,7 +297,9 @@ def odds(
             auto = method == "auto"
             limits = (max_states, max_work) if auto else (10**12, 10**15)
             got = None if reference else grid_exact(model, *limits)
-            tally, states = got if got is not None else exact(model, *limits)
+            if got is None:
+                got = exact(model, *limits) if reference else joint_exact(model, *limits)
+            tally, states = got
         except TooBig:
             tally = None
         work = model.work

@@ -108,6 +108,17 @@ def test_fast_exact_answers_80_units_a_side_exactly() -> None:
     assert total == pytest.approx(1.0, abs=1e-9)
 
 
+def test_a_40_ship_sea_battle_is_exact_within_the_default_budgets() -> None:
+    """Issue 18: 20 ships and aircraft a side, submarines striking first while the other side
+    has no destroyer, two-hit battleships: exact, and the probabilities add up."""
+    r = odds(A1941, {"battleship": 4, "aircraft carrier": 3, "fighter": 5, "destroyer": 4,
+                     "submarine": 4},
+             {"battleship": 3, "aircraft carrier": 4, "fighter": 5, "destroyer": 4,
+              "submarine": 4})
+    assert r.method == "exact" and r.sea
+    assert r.attacker_win + r.defender_win + r.draw == pytest.approx(1.0, abs=1e-9)
+
+
 LAND = {"a1941": ["infantry", "tank", "fighter", "bomber"],
         "classic": ["infantry", "tank", "fighter", "bomber"],
         "europe1940": ["infantry", "artillery", "mechanized infantry", "tank", "fighter",
