@@ -48,8 +48,9 @@ has absorbed (land battles; sea battles without submarines striking or hits that
 units), else ``odds_joint`` (the joint multisets of ``odds_core``, numbered and with each state's
 dice computed once); ``odds_core.exact``, the method before them, is the reference the tests hold
 them to (``reference=True``). Beyond ``max_states`` states (or ``max_work`` steps of work) the
-exact method gives way to Monte Carlo: ``samples`` battles, or as many as ``mc_work`` steps allow, and the result carries its
-standard error. More than ``MAX_UNITS`` units a side are refused with the limit named.
+exact method gives way to Monte Carlo: ``samples`` battles, or as many as ``mc_work`` steps
+allow, and the result carries its standard error. More than ``MAX_UNITS`` units a side are
+refused with the limit named.
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ __all__ = [
 # machine. bench/odds.py measures 0.4-1.9 million steps a second here (2 cores, shared).
 # Joint states before the exact method gives way to Monte Carlo: the grid of hits absorbed
 # (odds_grid) of 80 units a side has about 6,600, and ten times more with AA fire.
-DEFAULT_MAX_STATES = 250_000
-# Steps before the exact method gives way (about 1-2 s; issue 18: 80 units a side on land is
+DEFAULT_MAX_STATES = 150_000
+# Steps before the exact method gives way (about 1.5 s: every method counts about 2 million
+# steps a second here; issue 18: 80 units a side on land and 20 ships a side at sea are
 # exact). Big battles with AA fire need many: the aircraft the guns may shoot down multiply the
 # states, each with wide hit distributions.
 DEFAULT_MAX_WORK = 3_000_000
