@@ -267,7 +267,8 @@ def floor(reps: int = 5) -> float:
 def sizes(reps: int, only: str, reference: bool) -> None:
     unit = floor()
     print(f"Floor: a million multiply-adds in pure Python, {1000 * unit:.1f} ms (ratio = time / "
-          "floor)\n")
+          "floor, the floor measured again before each edition's land and sea battles, as the "
+          "load of the machine varies)\n")
     head = (f"{'battle':<28}{'method':<13}{'ms':>9}{'ratio':>8}{'states':>9}{'work':>11}")
     if reference:
         head += f"   {'old method':<13}{'old ms':>9}{'old states':>11}"
@@ -275,6 +276,7 @@ def sizes(reps: int, only: str, reference: bool) -> None:
     for eid, kinds in MIXES.items():
         ed = load_edition(eid)
         for where, (a_mix, d_mix, extra) in kinds.items():
+            unit = floor()
             for n in SIZES:
                 name = f"{eid} {where} {n} v {n}"
                 if only not in name:

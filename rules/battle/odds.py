@@ -95,11 +95,11 @@ __all__ = [
 # Joint states before the exact method gives way to Monte Carlo: the grid of hits absorbed
 # (odds_grid) of 80 units a side has about 6,600, and ten times more with AA fire.
 DEFAULT_MAX_STATES = 150_000
-# Steps before the exact method gives way (about 1.5 s: every method counts about 2 million
-# steps a second here; issue 18: 80 units a side on land and 20 ships a side at sea are
-# exact). Big battles with AA fire need many: the aircraft the guns may shoot down multiply the
-# states, each with wide hit distributions.
-DEFAULT_MAX_WORK = 3_000_000
+# Steps before the exact method gives way (about 1-2 s: every method counts about a million
+# steps a second here, bench/odds.py; issue 18: 80 units a side on land and 20 ships and
+# aircraft a side at sea are exact). Big battles with AA fire need many: the aircraft the guns
+# may shoot down multiply the states, each with wide hit distributions.
+DEFAULT_MAX_WORK = 2_000_000
 DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method, at most
 # Steps the Monte Carlo method may spend (about 1-2.5 s): 10,000 battles of a dozen units a side
 # fit (~170 steps each); 999 infantry against 999 get 2,663 battles (~750 steps each).

@@ -6,20 +6,21 @@
 as the combat applies them with ``battle <space> all``: the attacker presses every round,
 every casualty is the default one, every submarine that may strike strikes.
 
-Exact method. The state between rounds is the multiset of surviving units of both sides: a
-count per (unit type, hits left) for each side (a ``model.Kind``), so a damaged battleship is
-its own kind. One round maps a state to a distribution of states. Each side's hits are the
-convolution of one binomial per group of dice (value/6 each), kept per hit category (any unit
-/ not air units / not submarines) only where the targets make the category matter, and capped
-at what the targets can absorb. Given the hits, the casualties follow from the default order,
-so each side's next state is a function of the hits; the two sides' hits are independent given
-the state (the strikes first add a stage in between). Every change removes hit points, so
-states are processed in decreasing total hit points, each once: probability flows forward from
-the starting state and collects in end states. Rounds in which nothing changes are a self-loop
-of probability ``s``, removed by dividing the other transitions by ``1 - s`` (a geometric
-series); the expected number of rounds spent in a state is ``1 / (1 - s)``. The steps before
-round 1 (AA fire, round 1 with the bombardment) happen once, so they are applied to the starting
-state first and the states they lead to start the flow.
+Exact method (since issue 18 the reference: ``odds_grid`` and ``odds_joint`` answer, faster, and
+the tests hold them to this one within 1e-9). The state between rounds is the multiset of surviving
+units of both sides: a count per (unit type, hits left) for each side (a ``model.Kind``), so a
+damaged battleship is its own kind. One round maps a state to a distribution of states. Each side's
+hits are the convolution of one binomial per group of dice (value/6 each), kept per hit category
+(any unit / not air units / not submarines) only where the targets make the category matter, and
+capped at what the targets can absorb. Given the hits, the casualties follow from the default
+order, so each side's next state is a function of the hits; the two sides' hits are independent
+given the state (the strikes first add a stage in between). Every change removes hit points, so
+states are processed in decreasing total hit points, each once: probability flows forward from the
+starting state and collects in end states. Rounds in which nothing changes are a self-loop of
+probability ``s``, removed by dividing the other transitions by ``1 - s`` (a geometric series); the
+expected number of rounds spent in a state is ``1 / (1 - s)``. The steps before round 1 (AA fire,
+round 1 with the bombardment) happen once, so they are applied to the starting state first and the
+states they lead to start the flow.
 
 Monte Carlo. The same round function is sampled, with a small deterministic generator
 (SplitMix64) seeded by the caller: each group of dice is one binomial draw, so a battle costs
