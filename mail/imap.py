@@ -26,8 +26,9 @@ log = logging.getLogger(__name__)
 MAX_IDLE_SECONDS = 25 * 60
 # aioimaplib drops an unsolicited EXISTS that comes with the answer to another command (a mail
 # arriving during a pass), and the server does not repeat it when IDLE starts; such a mail waits
-# for the next wake, so IDLE is re-issued more often than the maximum by default.
-IDLE_SECONDS = 10 * 60
+# for the next wake, so IDLE is re-issued more often than the maximum by default: every 2
+# minutes, so such a mail waits at most that long (a pass on an idle mailbox is one SEARCH).
+IDLE_SECONDS = 2 * 60
 _FIRST_RETRY_SECONDS = 1.0
 _LAST_RETRY_SECONDS = 300.0
 
