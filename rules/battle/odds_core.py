@@ -195,6 +195,7 @@ class Model:
         # Facts of a state the Monte Carlo asks again each time it passes by (the exact method
         # visits each state once): the end, who strikes, the dice groups, the targets.
         self._terminal_cache: dict[tuple[State, State], tuple[int, State, State] | None] = {}
+        self._ending_cache: dict[tuple[tuple[int, ...], tuple[int, ...]], bm.Ending | None] = {}
         self._strike_cache: dict[tuple[State, State], tuple[bool, bool]] = {}
         self._groups_cache: dict[tuple[int, State, int, bool, bool],
                                  tuple[tuple[tuple[int, int], int], ...]] = {}
@@ -231,6 +232,20 @@ class Model:
         got = self._terminal(a, d)
         self._terminal_cache[key] = got
         return got
+
+    def ending(self, a_kinds: tuple[int, ...], d_kinds: tuple[int, ...]) -> bm.Ending | None:
+        """How the battle stands with units of only these kinds (indices into each side's
+        ``kinds``) left: ``model.battle_end``, and an attacker left unable to fire loses
+        (``model.attacker_stuck``); cached per pair, for the grid and joint methods."""
+        key = (a_kinds, d_kinds)
+        if key not in self._ending_cache:
+            att, dfd = self.sides
+            ak = [att.kinds[i] for i in a_kinds]
+            got = bm.battle_end(ak, [dfd.kinds[i] for i in d_kinds], self.sea)
+            if got is None and bm.attacker_stuck(ak):
+                got = bm.Ending(DEFENDER, "")
+            self._ending_cache[key] = got
+        return self._ending_cache[key]
 
     def _terminal(self, a: State, d: State) -> tuple[int, State, State] | None:
         att, dfd = self.sides

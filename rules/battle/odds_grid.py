@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from operator import add
 
 from rules.battle import model as bm
-from rules.battle.model import ANY, ATT, DEF, DEFENDER
+from rules.battle.model import ANY, ATT, DEF
 from rules.battle.odds_core import FIRE, Model, State, Tally, TooBig, _opening
 
 __all__ = ["EPS", "TERMS_PER_STEP", "applies", "grid_exact"]
@@ -161,18 +161,9 @@ def grid_exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, int
     # The ends, by the kinds present on each side.
     a_sig = [tuple(i for i, n in enumerate(s) if n) for s in states]
     d_sig = [tuple(i for i, n in enumerate(s) if n) for s in dchain]
-    ends: dict[tuple[tuple[int, ...], tuple[int, ...]], bm.Ending | None] = {}
 
     def end_of(u: int, j: int) -> bm.Ending | None:
-        key = (a_sig[u], d_sig[j])
-        if key not in ends:
-            ak = [att.kinds[i] for i in key[0]]
-            dk = [dfd.kinds[i] for i in key[1]]
-            got = bm.battle_end(ak, dk, model.sea)
-            if got is None and bm.attacker_stuck(ak):
-                got = bm.Ending(DEFENDER, "")
-            ends[key] = got
-        return ends[key]
+        return model.ending(a_sig[u], d_sig[j])
 
     grid = [[0.0] * ncols for _ in range(nrows)]
     for (a, d), q in mass0.items():

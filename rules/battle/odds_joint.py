@@ -17,7 +17,7 @@ import heapq
 import math
 
 from rules.battle import model as bm
-from rules.battle.model import ATT, DEF, DEFENDER
+from rules.battle.model import ATT, DEF
 from rules.battle.odds_core import (
     FIRE,
     FIRE_NOT_STRIKERS,
@@ -139,18 +139,9 @@ def joint_exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, in
         return got
 
     strikes_of: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[bool, bool]] = {}
-    ends: dict[tuple[tuple[int, ...], tuple[int, ...]], bm.Ending | None] = {}
 
     def end_of(a: int, d: int) -> bm.Ending | None:
-        key = (A.sig[a], D.sig[d])
-        if key not in ends:
-            ak = [att.kinds[i] for i in key[0]]
-            dk = [dfd.kinds[i] for i in key[1]]
-            got = bm.battle_end(ak, dk, model.sea)
-            if got is None and bm.attacker_stuck(ak):
-                got = bm.Ending(DEFENDER, "")
-            ends[key] = got
-        return ends[key]
+        return model.ending(A.sig[a], D.sig[d])
 
     def strikes(a: int, d: int) -> tuple[bool, bool]:
         key = (A.sig[a], D.sig[d])
