@@ -36,7 +36,7 @@ from service.games import GameInfo, GameService
 
 log = logging.getLogger(__name__)
 
-BEFORE = timedelta(hours=2)  # the early reminder, this long before the deadline
+BEFORE = wt.REMIND_BEFORE  # the early reminder, this long before the deadline
 TICK_SECONDS = 60.0
 
 Kind = Literal["before", "due"]
@@ -55,11 +55,8 @@ class Deadline:
 
 
 def lead(d: Deadline) -> timedelta:
-    """How long before the deadline the early reminder goes: ``BEFORE``, or a quarter of a
-    shorter period (a 1-hour deadline per wait would otherwise remind as soon as it is armed)."""
-    if d.every is not None:
-        return min(BEFORE, timedelta(seconds=d.every) / 4)
-    return BEFORE
+    """How long before the deadline the early reminder goes (``service.waits.reminder_lead``)."""
+    return wt.reminder_lead(d.every)
 
 
 def due_reminders(deadlines: Sequence[Deadline], now: datetime) -> list[tuple[Deadline, Kind]]:

@@ -59,12 +59,11 @@ from service.batch import run_batch
 from service.core import GameInfo, ServiceError, head_line, resolve_power
 from service.games import GameService
 from service.relay import Changes, changes_since
-from service.store import MailOffer
+from service.store import DeadlineRecord, MailOffer
 
 log = logging.getLogger(__name__)
 
 READER = "mail"  # the report cursor's reader name (service.relay)
-BEFORE = timedelta(hours=2)  # the early reminder, as in Discord (cogs.reminders.BEFORE)
 READ_ONLY = ("help", "status", "history", "odds", "dice verify", "game map", "map", "games")
 _CONFIRM = re.compile(r"\bconfirm\s*:?\s*([A-Z0-9]{8})\b", re.IGNORECASE)
 _CODE = re.compile(r"\bcode\s*:?\s*([A-Z0-9]{8})\b", re.IGNORECASE)
@@ -79,6 +78,11 @@ LATE = {
            "follows",
 }
 _AUTOMATIC = ("mailer-daemon@", "postmaster@", "noreply@", "no-reply@")
+
+
+def owner_token_text(game_id: str, token: str) -> str:
+    """The owner's token on a short line of its own (easy to copy, whatever the encoding)."""
+    return f"Your owner's token for game {game_id}:\n\n    {token}\n"
 
 
 class Outbox(Protocol):
@@ -249,8 +253,8 @@ class MailGateway:
             f"{rp.game_address(self.base, gid)}: players join it by sending 'join <power>' "
             "there; each gets a mail to confirm. You start it with 'game start' once the "
             "seats are taken.\n\n"
-            f"Your owner's token for game {gid}:\n\n    {owner}\n\nEvery mail you send to act "
-            "for the game carries it on a line of its own ('token ...'); keep it to yourself.")
+            f"{owner_token_text(gid, owner)}\nEvery mail you send to act for the game carries it "
+            "on a line of its own ('token ...'); keep it to yourself.")
         try:  # the game exists: a retry must not create a second one
             await self._answer(mail, gid, f"Game {gid} created", text)
         except Exception:
@@ -291,7 +295,7 @@ class MailGateway:
                 key = await self._key(info.id)
                 value = tk.token(key, info.id, tk.OWNER, mail.sender, 0)
                 await self._answer(mail, info.id, "Owner's token",
-                                   f"Your owner's token for game {info.id}:\n\n    {value}\n")
+                                   owner_token_text(info.id, value))
             elif not sent:
                 await self._answer(mail, info.id, "No token", "This address holds no seat.")
             return
@@ -621,13 +625,13 @@ class MailGateway:
         waits = await wt.current_waits(self.service, info.id)
         mailed = sorted({w.person for w in waits if "@" in w.person})
         if d is not None and not d.paused and mailed:
-            lead = min(BEFORE, timedelta(seconds=d.every) / 4) if d.every else BEFORE
+            lead = wt.reminder_lead(d.every)
             if now >= d.due_at - lead and now < d.due_at and await store.claim_reminder(
                     info.id, "mail-before", d.due_at, self.process_id):
-                sent += await self._remind(info, waits, mailed, d.due_at, late=False)
+                sent += await self._remind(info, waits, mailed, d, late=False)
             if now >= d.due_at and await store.claim_reminder(
                     info.id, "mail-due", d.due_at, self.process_id):
-                sent += await self._remind(info, waits, mailed, d.due_at, late=True)
+                sent += await self._remind(info, waits, mailed, d, late=True)
         if not info.channel.isdigit():  # no Discord channel runs this game's deadline
             fired = await self.service.deadline_due(info.id, now)
             if (fired.data or {}).get("fired"):
@@ -638,10 +642,9 @@ class MailGateway:
         return sent
 
     async def _remind(self, info: GameInfo, waits: Sequence[wt.Wait], mailed: Sequence[str],
-                      due: datetime, *, late: bool) -> int:
+                      d: DeadlineRecord, *, late: bool) -> int:
         sent = 0
-        d = await self.service.store.get_deadline(info.id)
-        action = d.action if d is not None else "remind"
+        due, action = d.due_at, d.action
         for person in mailed:
             theirs = ", ".join(w.label for w in waits if w.person == person)
             if late:

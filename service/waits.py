@@ -38,6 +38,7 @@ from service.core import ServiceCore, ServiceError
 from service.store import DeadlineRecord, StoreError
 
 REFEREE_NOTE = " (by the referee at the deadline)"
+REMIND_BEFORE = timedelta(hours=2)  # the early reminder, this long before the deadline
 MAX_VACATION = timedelta(days=60)
 
 WaitKind = Literal["phase", "decision"]
@@ -75,6 +76,15 @@ def waits_key(waits: Sequence[Wait]) -> str:
         return ""
     body = "\n".join(sorted(w.key for w in waits)).encode("utf-8")
     return hashlib.sha256(body).hexdigest()[:32]
+
+
+def reminder_lead(every: int | None) -> timedelta:
+    """How long before the deadline the early reminder goes (every front end): ``REMIND_BEFORE``,
+    or a quarter of a shorter period ``every`` (seconds; a 1-hour deadline per wait would
+    otherwise remind as soon as it is armed)."""
+    if every is not None:
+        return min(REMIND_BEFORE, timedelta(seconds=every) / 4)
+    return REMIND_BEFORE
 
 
 async def current_waits(
