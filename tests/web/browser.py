@@ -16,6 +16,11 @@ from typing import Any
 
 import pytest
 
+from db.repo import open_store
+from service.games import GameService
+from web import links as lk
+from web.server import WebConfig, WebServer
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -46,3 +51,75 @@ async def launch(path: str) -> AsyncIterator[Any]:
             yield browser
         finally:
             await browser.close()
+
+
+AXIS = ("Germany", "Japan")
+ALLIES = ("Soviet Union", "United Kingdom", "United States")
+
+
+class World:
+    """The server, its service and the browser of a module."""
+
+    def __init__(self, service: GameService, server: WebServer, browser: Any) -> None:
+        self.service = service
+        self.server = server
+        self.browser = browser
+        self.games = 0
+
+    async def game(self, *, dice: list[int] | None = None,
+                   position: dict[str, Any] | None = None) -> tuple[str, str]:
+        """A started 1941 game (alice the Axis, bob the Allies) in a channel of its own:
+        (channel, game id)."""
+        self.games += 1
+        chan = f"chan{self.games}"
+        info = await self.service.create(chan, "alice", "1941", dice=dice, position=position)
+        for p in AXIS:
+            assert (await self.service.join(info.id, "alice", p)).ok
+        for p in ALLIES:
+            assert (await self.service.join(info.id, "bob", p)).ok
+        r = await self.service.start(info.id, "alice")
+        assert r.ok, r.error
+        return chan, info.id
+
+    async def page_url(self, game_id: str) -> str:
+        return f"{self.server.url}/g/{await lk.public_key(self.service.store, game_id)}"
+
+    async def seat_url(self, game_id: str, power: str, holder: str) -> str:
+        """The private link of a seat (``/s/<token>``): opening it seats the browser."""
+        return await lk.private_link(self.service.store, self.server.url, game_id, power, holder)
+
+    async def open(self, url: str) -> Any:
+        """A fresh context (no cookies) with a desktop-sized page at ``url``, the board drawn.
+        The page's errors fail the test."""
+        context = await self.browser.new_context(viewport={"width": 1400, "height": 900})
+        page = await context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+                and "Content-Security-Policy" in m.text else None)
+        page.errors = errors
+        await page.goto(url)
+        await page.wait_for_selector("body.ready", timeout=20_000)
+        return page
+
+
+async def open_world(tmp: Path) -> AsyncIterator[World]:
+    """The server over a service on a SQLite file in ``tmp``, and a browser: a module's world
+    (its fixture iterates this)."""
+    path = chromium_or_skip()
+    store = await open_store(f"sqlite+aiosqlite:///{(tmp / 'web.sqlite3').as_posix()}")
+    service = GameService(store=store, allow_scripted_dice=True)
+    server = WebServer(service, WebConfig(host="127.0.0.1", port=0, poll_seconds=0.2))
+    await server.start()
+    try:
+        async for browser in launch(path):
+            yield World(service, server, browser)
+    finally:
+        await server.stop()
+        await store.close()
+
+
+def chip(space: str, unit: str, power: str) -> str:
+    """The selector of a chip on the board itself (not its copies across the wrap)."""
+    return (f'#copy0 .chip[data-space="{space}"][data-unit="{unit}"]'
+            f'[data-power="{power}"]:not(.moved)')

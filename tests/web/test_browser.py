@@ -11,87 +11,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from db.repo import open_store
-from service.games import GameService
-from tests.web.browser import chromium_or_skip, launch
-from web import links as lk
+from tests.web.browser import World, chip, open_world
 from web.board_data import board_json
-from web.server import WebConfig, WebServer
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
-
-AXIS = ("Germany", "Japan")
-ALLIES = ("Soviet Union", "United Kingdom", "United States")
-
-
-class World:
-    """The server, its service and the browser of a module."""
-
-    def __init__(self, service: GameService, server: WebServer, browser: Any) -> None:
-        self.service = service
-        self.server = server
-        self.browser = browser
-        self.games = 0
-
-    async def game(self, *, dice: list[int] | None = None,
-                   position: dict[str, Any] | None = None) -> tuple[str, str]:
-        """A started 1941 game (alice the Axis, bob the Allies) in a channel of its own:
-        (channel, game id)."""
-        self.games += 1
-        chan = f"chan{self.games}"
-        info = await self.service.create(chan, "alice", "1941", dice=dice, position=position)
-        for p in AXIS:
-            assert (await self.service.join(info.id, "alice", p)).ok
-        for p in ALLIES:
-            assert (await self.service.join(info.id, "bob", p)).ok
-        r = await self.service.start(info.id, "alice")
-        assert r.ok, r.error
-        return chan, info.id
-
-    async def page_url(self, game_id: str) -> str:
-        return f"{self.server.url}/g/{await lk.public_key(self.service.store, game_id)}"
-
-    async def open(self, url: str) -> Any:
-        """A fresh context (no cookies) with a desktop-sized page at ``url``, the board drawn.
-        The page's errors fail the test."""
-        context = await self.browser.new_context(viewport={"width": 1400, "height": 900})
-        page = await context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error"
-                and "Content-Security-Policy" in m.text else None)
-        page.errors = errors
-        await page.goto(url)
-        await page.wait_for_selector("body.ready", timeout=20_000)
-        return page
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[World]:
-    path = chromium_or_skip()
-    tmp: Path = tmp_path_factory.mktemp("browser")
-    store = await open_store(f"sqlite+aiosqlite:///{(tmp / 'web.sqlite3').as_posix()}")
-    service = GameService(store=store, allow_scripted_dice=True)
-    server = WebServer(service, WebConfig(host="127.0.0.1", port=0, poll_seconds=0.2))
-    await server.start()
-    try:
-        async for browser in launch(path):
-            yield World(service, server, browser)
-    finally:
-        await server.stop()
-        await store.close()
-
-
-def chip(space: str, unit: str, power: str) -> str:
-    """The selector of a chip on the board itself (not its copies across the wrap)."""
-    return (f'#copy0 .chip[data-space="{space}"][data-unit="{unit}"]'
-            f'[data-power="{power}"]:not(.moved)')
+    async for w in open_world(tmp_path_factory.mktemp("browser")):
+        yield w
 
 
 async def test_the_board_shows_holdings_and_units(world: World) -> None:

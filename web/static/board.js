@@ -366,7 +366,9 @@
         if (s.victory) {
           const holder = (st.owners || {})[name];
           const ink = holder && b.powers[holder] ? b.powers[holder].edge : b.theme.unknown;
-          marks.push(victoryMark(s.victory[0], s.victory[1], 11 * D, ink));
+          const mark = victoryMark(s.victory[0], s.victory[1], 11 * D, ink);
+          mark.setAttribute("data-space", name);
+          marks.push(mark);
         }
         const items = spaceItems(name, st);
         for (const [it, x, y] of placeItems(name, s, items)) chips.push(drawChip(it, name, x, y));
@@ -802,7 +804,7 @@
         updateDestinations();
         updateMoveLine();
       });
-      const label = el("label", { for: id, class: "row" }, `${unitName(u.type, 2)} (${u.count} here${u.moves_left !== undefined ? `, ${u.moves_left} to move` : ""})`);
+      const label = el("label", { for: id, class: "row" }, `${unitName(u.type, 2)}: ${u.count} here${u.moves_left !== undefined ? `, ${u.moves_left} ${u.moves_left === 1 ? "move" : "moves"} left` : ""}`);
       rows.append(el("div", { class: "row" }, label, input));
     }
     updateDestinations();
