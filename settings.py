@@ -90,6 +90,47 @@ class Settings(BaseSettings):
     mail_rate_per_hour: int = Field(default=30, ge=1, description="Mails an address may send "
                                     "an hour; the rest are dropped after one notice.")
 
+    # --- the web pages (web/, issue 19); off unless web_enabled ----------------------------------
+    web_enabled: bool = Field(
+        default=False,
+        description="Serve each game's web page (the live board; a seat's orders through its "
+        "private link) beside the bot.",
+    )
+    web_host: str = Field(default="127.0.0.1", description="Address the web server listens on.")
+    web_port: int = Field(default=8080, ge=0, le=65535, description="Port of the web server.")
+    web_public_url: str | None = Field(
+        default=None,
+        description="How players reach the web server (https://umpire.example.org), used in "
+        "the links the referee gives; empty: http://WEB_HOST:WEB_PORT. With https the session "
+        "cookie is Secure.",
+    )
+    web_link_days: int = Field(
+        default=90, ge=1, description="Days a seat's private link stays valid."
+    )
+    web_orders_per_minute: int = Field(
+        default=30, ge=1, description="Orders a player's session may send a minute (429 beyond)."
+    )
+    web_requests_per_minute: int = Field(
+        default=600, ge=1, description="Requests one client address may make a minute."
+    )
+
+    @field_validator("web_public_url", mode="before")
+    @classmethod
+    def _empty_web_url_is_unset(cls, value: object) -> object:
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator(
+        "web_enabled", "web_host", "web_port", "web_link_days", "web_orders_per_minute",
+        "web_requests_per_minute", mode="before",
+    )
+    @classmethod
+    def _empty_web_is_default(cls, value: object, info: Any) -> object:
+        if isinstance(value, str) and not value.strip():
+            return cls.model_fields[info.field_name].default
+        return value
+
     @field_validator(
         "mail_address", "mail_imap_host", "mail_imap_user", "mail_imap_password",
         "mail_authserv_id", "mail_smtp_host", "mail_smtp_user", "mail_smtp_password",

@@ -178,5 +178,121 @@ def board_json(edition: str) -> dict[str, Any]:
     return made
 
 
-__all__ = ["board_json", "boot_json", "dumps", "head", "iso", "local_board_json",
-           "shown_name", "state_at", "state_doc"]
+
+
+# --- a seat's view: what it may do now ---------------------------------------------------------
+def acting_power(state: GameState | None, powers: Sequence[str]) -> str | None:
+    """The seat's power the game waits for now (its turn first, then a decision it owes)."""
+    if state is None or state.winner or state.ended:
+        return None
+    owed = [p.power for p in pending(state) if p.power in powers]
+    if state.power in powers and state.power in owed:
+        return state.power
+    return owed[0] if owed else None
+
+
+def _movable(state: GameState, power: str) -> dict[str, list[dict[str, Any]]]:
+    from rules import board
+
+    ed = state.edition
+    groups: dict[tuple[str, str], list[int]] = {}
+    for u in sorted(state.units.values(), key=lambda x: x.id):
+        if u.owner != power or ed.units[u.type].abilities.fixed:
+            continue
+        left = board.remaining(state, u)
+        aboard = u.carried_by is not None and ed.units[u.type].domain == "land"
+        if left <= 0 and not aboard:
+            continue
+        groups.setdefault((u.space, u.type), []).append(max(0, left))
+    out: dict[str, list[dict[str, Any]]] = {}
+    for (space, kind), lefts in groups.items():
+        out.setdefault(space, []).append(
+            {"type": kind, "count": len(lefts), "moves_left": max(lefts)})
+    return out
+
+
+def seat_doc(state: GameState | None, powers: Sequence[str], holder: str) -> dict[str, Any]:
+    """The ``seat.json`` document: what the seat may do now (buy, place, move, decide)."""
+    from rules import tech
+    from rules.legal import legal_orders
+    from rules.orders import Place
+    from service.choices import choice_label, decision_orders, order_text
+
+    doc: dict[str, Any] = {"powers": list(powers), "holder": holder, "acting": None,
+                           "phase": None, "buy": [], "ipcs": 0, "purchase": {}, "place": [],
+                           "movable": {}, "decisions": []}
+    acting = acting_power(state, powers)
+    if state is None or acting is None:
+        return doc
+    doc.update(acting=acting, phase=state.phase, ipcs=state.treasury.get(acting, 0))
+    turn = acting == state.power
+    if turn and state.phase == "purchase":
+        for name in state.edition.units:
+            price = tech.cost(state, acting, name)
+            if price is not None and state.edition.units[name].cost is not None:
+                doc["buy"].append({"unit": name, "cost": price})
+    if turn:
+        doc["purchase"] = dict(state.purchase)
+    if turn and state.phase == "mobilize" and state.purchase:
+        spaces: dict[str, list[str]] = {}
+        for o in legal_orders(state, acting):
+            if isinstance(o, Place):
+                for name in o.units:
+                    if o.space not in spaces.setdefault(name, []):
+                        spaces[name].append(o.space)
+        doc["place"] = [{"unit": name, "count": n, "spaces": spaces.get(name, [])}
+                        for name, n in state.purchase.items() if n]
+    if turn and state.phase in ("combat_move", "noncombat_move"):
+        doc["movable"] = _movable(state, acting)
+    for p in pending(state):
+        if p.power not in powers or p.turn:
+            continue
+        what = p.what + (f" in {p.space}" if p.space else "")
+        doc["decisions"].append({
+            "power": p.power, "text": f"{p.power}: {what}", "space": p.space, "what": p.what,
+            "choices": [{"label": choice_label(o), "line": order_text(o)}
+                        for o in decision_orders(state, p)]})
+    return doc
+
+
+def move_line(move: Any) -> str:
+    """A move as the order line a player types (``move 2 tanks from Germany to Poland``)."""
+    from rules.language.units import format_units
+
+    line = f"move {format_units(move.units)} from {move.frm} to {move.to}"
+    if move.via:
+        line += " via " + ", ".join(move.via)
+    return line + (" raid" if getattr(move, "raid", False) else "")
+
+
+def moves_doc(state: GameState | None, power: str | None, frm: str) -> dict[str, Any]:
+    """The ``moves.json`` document: the seat's units in ``frm`` and where each type may go
+    (the legal candidates of ``rules.legal``, each checked by the engine)."""
+    from rules.legal import accepted, candidate_orders
+    from rules.orders import Move
+
+    doc: dict[str, Any] = {"from": frm, "units": [], "to": []}
+    if state is None or power is None or power != state.power:
+        return doc
+    doc["units"] = _movable(state, power).get(frm, [])
+    to: dict[str, dict[str, Any]] = {}
+    for cand in candidate_orders(state, power):
+        if not isinstance(cand, Move) or cand.frm != frm:
+            continue
+        for move in accepted(state, cand):
+            if not isinstance(move, Move):
+                continue
+            entry = to.setdefault(move.to, {"space": move.to, "units": [], "lines": []})
+            for name in move.units:
+                if name not in entry["units"]:
+                    entry["units"].append(name)
+            line = move_line(move)
+            if line not in entry["lines"]:
+                entry["lines"].append(line)
+    order = list(state.edition.spaces)
+    doc["to"] = sorted(to.values(), key=lambda e: order.index(e["space"]))
+    return doc
+
+
+__all__ = ["acting_power", "board_json", "boot_json", "dumps", "head", "iso",
+           "local_board_json", "moves_doc", "seat_doc", "shown_name", "state_at", "state_doc"]

@@ -158,6 +158,16 @@ async def private_link(store: EventStore, base_url: str, game_id: str, power: st
     return f"{base_url.rstrip('/')}/s/{token}"
 
 
+async def seat_link(store: EventStore, base_url: str, game_id: str, power: str, *,
+                    now: datetime | None = None, days: int = DEFAULT_LINK_DAYS) -> str:
+    """The private link of ``power``'s seat for whoever holds it now (``ValueError`` when the
+    seat is open). Front ends call this to give a player their link, privately."""
+    holder = (await store.get_game(game_id)).seats.get(power)
+    if not holder:
+        raise ValueError(f"{power}'s seat in game {game_id} is open: no link to give.")
+    return await private_link(store, base_url, game_id, power, holder, now=now, days=days)
+
+
 async def public_link(store: EventStore, base_url: str, game_id: str) -> str:
     """The game's public page: ``<base_url>/g/<key>`` (for the channel, the reports)."""
     return f"{base_url.rstrip('/')}/g/{await public_key(store, game_id)}"
@@ -193,6 +203,7 @@ __all__ = [
     "public_key_of",
     "public_link",
     "revoke",
+    "seat_link",
     "sign",
     "unsigned",
     "verify",

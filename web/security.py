@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from web.links import Grant
+
 CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 HEADERS = {
@@ -100,5 +102,18 @@ def too_many(wait: float, what: str) -> web.Response:
         status=429, headers={"Retry-After": str(seconds)})
 
 
-__all__ = ["CSP", "HEADERS", "RateLimit", "csrf_ok", "csrf_token", "headers_middleware",
+
+
+@dataclass(frozen=True)
+class Session:
+    """A request's session: its grant (game, power, holder, link version), the cookie's value,
+    the CSRF token the page must send back, and every power the holder holds now."""
+
+    grant: Grant
+    cookie: str
+    csrf: str
+    powers: tuple[str, ...]
+
+
+__all__ = ["CSP", "HEADERS", "RateLimit", "Session", "csrf_ok", "csrf_token", "headers_middleware",
            "too_many"]

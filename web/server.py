@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import html
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,13 +22,21 @@ from typing import Any
 from aiohttp import web
 
 from rules.engine import resolve_edition
-from service.core import ServiceError
+from service.batch import BatchResult, LineResult, run_batch
+from service.core import GameInfo, ServiceError
 from service.games import GameService
 from service.store import GameNotFound, StoreError, head_of
 from web import api
 from web import links as lk
 from web.live import Live
-from web.security import headers_middleware
+from web.security import (
+    RateLimit,
+    Session,
+    csrf_ok,
+    csrf_token,
+    headers_middleware,
+    too_many,
+)
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +67,11 @@ class WebConfig:
     requests_per_minute: int = 600  # an address's requests
     poll_seconds: float = 2.0
     ping_seconds: float = 15.0
+
+    @property
+    def base_url(self) -> str:
+        """The address in the links the referee gives (``public_url``, else host and port)."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
 
     @classmethod
     def of(cls, settings: Any) -> WebConfig:
@@ -95,6 +109,17 @@ def _error(status: int, text: str) -> web.Response:
 
 
 NO_GAME = "No game at this address: check the link (the game's page is /g/<key>, as posted)."
+COOKIE = "umpire_session"
+NOT_SEATED = ("Only a seated player may do this: open your seat's private link (the referee "
+              "gives it to you privately, in Discord or by mail). Anyone may watch the board.")
+BAD_CSRF = ("This page's security token is missing or stale: reload the page and send again. "
+            "Nothing was done.")
+NEW_LINK = ("Ask the referee for a new private link where you play (it is sent to you "
+            "privately, in Discord or by mail). The game's public page still shows the board.")
+# Given on the page: orders (and undo). The game's own commands stay in Discord and mail.
+WEB_COMMANDS = ("undo",)
+
+AfterOrders = Callable[[GameInfo, str, BatchResult], Awaitable[None]]
 
 
 class Site:
@@ -102,10 +127,14 @@ class Site:
 
     def __init__(self, service: GameService, config: WebConfig, *,
                  names: Callable[[str], str] = api.shown_name,
-                 clock: Callable[[], datetime] | None = None) -> None:
+                 clock: Callable[[], datetime] | None = None,
+                 after_orders: AfterOrders | None = None) -> None:
         self.service = service
         self.config = config
         self.names = names
+        self.after_orders = after_orders
+        self.per_session = RateLimit(config.orders_per_minute, config.orders_per_minute)
+        self.per_address = RateLimit(config.requests_per_minute, config.requests_per_minute)
         self.clock = clock or (lambda: datetime.now(UTC))
         self.live = Live(service, poll=config.poll_seconds, ping=config.ping_seconds)
         self.version = static_version()
@@ -152,7 +181,174 @@ class Site:
                             headers={"Cache-Control": "no-store"})
 
     async def session_boot(self, request: web.Request, gid: str, boot: dict[str, Any]) -> None:
-        """Fill the boot JSON's ``csrf`` and ``seat`` for a session (step 2)."""
+        """The boot JSON's ``csrf`` and ``seat`` when the request carries a session."""
+        session = await self.session(request, gid)
+        if session is not None:
+            boot["csrf"] = session.csrf
+            boot["seat"] = {"powers": list(session.powers),
+                            "holder": self.names(session.grant.holder)}
+
+    # --- sessions --------------------------------------------------------------------------------
+    @property
+    def secure(self) -> bool:
+        return self.config.public_url.startswith("https://")
+
+    async def session(self, request: web.Request, gid: str) -> Session | None:
+        """The request's session for this game, if it carries one that still holds."""
+        raw = request.cookies.get(COOKIE)
+        if not raw:
+            return None
+        store = self.service.store
+        secret = await lk.game_secret(store, gid)
+        grant = lk.verify(secret, "session", raw)
+        if grant is None or grant.game != gid:
+            return None
+        if await lk.check_grant(store, grant, now=self.clock()) is not None:
+            return None
+        rec = await store.get_game(gid)
+        powers = tuple(p for p in resolve_edition(rec.edition).turn_order
+                       if rec.seats.get(p) == grant.holder)
+        return Session(grant, raw, csrf_token(secret, raw), powers)
+
+    async def private(self, request: web.Request) -> web.StreamResponse:
+        """``/s/{token}``: a seat's private link. A good one sets the session cookie and sends
+        the browser on to the game's page (the token leaves the address bar)."""
+        token = request.match_info["token"]
+        store = self.service.store
+        claimed = lk.unsigned(token)
+        if claimed is None:
+            return _refused_link("This is not a private link of this referee (mistyped or cut "
+                                 "short?).")
+        try:
+            secret = await lk.game_secret(store, claimed.game)
+        except GameNotFound:
+            return _refused_link("This link's game does not exist.")
+        grant = lk.verify(secret, "link", token)
+        if grant is None:
+            return _refused_link("This link is not valid: it was changed or mistyped.")
+        now = self.clock()
+        why = await lk.check_grant(store, grant, now=now)
+        if why is not None:
+            return _refused_link(why)
+        key = lk.public_key_of(secret, grant.game)
+        session = lk.sign(secret, "session", grant)
+        resp = web.Response(status=303, headers={
+            "Location": f"/g/{key}", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        max_age = max(60, int((grant.expires - now).total_seconds()))
+        resp.set_cookie(COOKIE, session, path=f"/g/{key}", httponly=True, samesite="Strict",
+                        secure=self.secure, max_age=max_age)
+        return resp
+
+    async def seated(self, request: web.Request, gid: str) -> Session:
+        session = await self.session(request, gid)
+        if session is None or not session.powers:
+            raise _json_error(403, NOT_SEATED)
+        return session
+
+    # --- the seat's view and orders --------------------------------------------------------------
+    async def seat(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        session = await self.seated(request, gid)
+        state = await self._state_now(gid)
+        doc = await asyncio.to_thread(api.seat_doc, state, session.powers,
+                                      self.names(session.grant.holder))
+        doc["csrf"] = session.csrf
+        return self._json(doc)
+
+    async def moves(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        session = await self.seated(request, gid)
+        frm = request.query.get("from", "")
+        state = await self._state_now(gid)
+        if state is not None and frm not in state.edition.spaces:
+            return _error(400, f"No space {frm!r}: moves.json?from=<space name>.")
+        power = api.acting_power(state, session.powers)
+        doc = await asyncio.to_thread(api.moves_doc, state, power, frm)
+        return self._json(doc)
+
+    async def _state_now(self, gid: str) -> Any:
+        try:
+            return await self.service.state(gid)
+        except ServiceError:
+            return None
+
+    async def orders(self, request: web.Request) -> web.Response:
+        """POST the seat's order lines: through ``run_batch`` as the seat's holder, exactly as
+        Discord's ``/orders`` and the mail gateway do."""
+        gid = await self.game(request)
+        session = await self.seated(request, gid)
+        origin = request.headers.get("Origin")
+        if origin is not None and origin.split("://", 1)[-1] != request.host:
+            return _error(403, "Orders are taken only from the game's own page. Nothing was "
+                               "done.")
+        wait = self.per_session.take(f"{gid}|{session.grant.holder}")
+        if wait:
+            return too_many(wait, "orders from this seat")
+        if (request.content_length or 0) > self.config.max_body:
+            return _too_large(self.config.max_body)
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            return _too_large(self.config.max_body)
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            return _error(400, 'Send JSON: {"lines": "buy 1 tank", "csrf": "..."}.')
+        given = request.headers.get("X-CSRF-Token") or body.get("csrf")
+        if not csrf_ok(await lk.game_secret(self.service.store, gid), session.cookie,
+                       given if isinstance(given, str) else None):
+            return _error(403, BAD_CSRF)
+        text = body.get("lines")
+        if not isinstance(text, str):
+            return _error(400, 'Send the order lines as one text: {"lines": "..."}.')
+        info = await self.service.info(gid)
+        current = await self.service.game_in(info.channel)
+        if current is None or current.id != gid:
+            return _error(409, f"Game {gid} is over; its channel plays game "
+                               f"{current.id if current else 'none'} now. Nothing was done.")
+        refused = await self._not_on_the_web(info, text)
+        if refused is not None:
+            return self._json({"ok": False, "results": [], "error": refused,
+                               "summary": refused, "head": await self._head(gid)})
+        batch = await run_batch(self.service, info.channel, session.grant.holder, text)
+        if batch.accepted and self.after_orders is not None:
+            try:
+                await self.after_orders(batch.game or info, session.grant.holder, batch)
+            except Exception:  # the orders stand; the other front ends catch up on their own
+                log.exception("after-orders hook of game %s failed", gid)
+        return self._json({
+            "ok": batch.ok, "results": [_line(x) for x in batch.lines],
+            "error": None if batch.ok else _batch_error(batch), "summary": batch.summary(),
+            "head": await self._head(gid)})
+
+    async def _head(self, gid: str) -> dict[str, Any]:
+        seq, h = await api.head(self.service, gid)
+        return {"seq": seq, "hash": h}
+
+    @staticmethod
+    async def _not_on_the_web(info: GameInfo, text: str) -> str | None:
+        """Why a line is not taken on the page (a game command), or None."""
+        from rules.orders import Order
+        from service import language as ps
+        from service.batch import BatchTooLarge, order_lines
+
+        try:
+            lines = order_lines(text)
+        except BatchTooLarge:
+            return None  # run_batch says so in its words
+        names = ps.names_for(info.edition)
+        for number, line in lines:
+            try:
+                cmd = ps.parse(line, names)
+            except Exception:
+                continue  # the refusal comes from the service, in its words
+            if not isinstance(cmd, Order) and cmd.kind not in WEB_COMMANDS:
+                return (f"Line {number}: '{line}' is not given on the web page; "
+                        "use Discord or mail for the game's commands. This page gives orders "
+                        "(and undo). Nothing was done.")
+        return None
 
     # --- the board and the state -----------------------------------------------------------------
     async def board(self, request: web.Request) -> web.Response:
@@ -228,6 +424,47 @@ class Site:
         return web.FileResponse(path, headers={"Cache-Control": cache})
 
 
+def _json_error(status: int, text: str) -> web.HTTPException:
+    exc = {403: web.HTTPForbidden, 404: web.HTTPNotFound, 400: web.HTTPBadRequest}[status]
+    return exc(text=json.dumps({"error": text}), content_type="application/json")
+
+
+def _too_large(limit: int) -> web.Response:
+    return _error(413, f"Too much at once: at most {limit:,} bytes a request. Send the orders "
+                       "of one phase at a time. Nothing was done.")
+
+
+def _refused_link(why: str) -> web.Response:
+    body = (f"<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>Private link refused</title></head><body>"
+            f"<h1>This private link does not work</h1><p>{html.escape(why)}</p>"
+            f"<p>{html.escape(NEW_LINK)}</p></body></html>")
+    return web.Response(text=body, status=403, content_type="text/html", charset="utf-8",
+                        headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+
+_STATUS = {"accepted": "accepted", "refused": "refused", "not tried": "skipped"}
+
+
+def _line(x: LineResult) -> dict[str, Any]:
+    r = x.result
+    if x.status == "accepted":
+        text = (r.answer if r is not None else "") or "Accepted."
+    elif x.status == "refused":
+        text = (r.error if r is not None else "") or "Refused."
+    else:
+        text = "Not tried: a line before it was refused."
+    return {"number": x.number, "line": x.line, "status": _STATUS[x.status], "text": text}
+
+
+def _batch_error(batch: BatchResult) -> str:
+    bad = batch.refused
+    if batch.error is not None or bad is None or bad.result is None:
+        return batch.summary()
+    return f"{bad.line}: {bad.result.error}"
+
+
 @web.middleware
 async def _errors(request: web.Request,
                   handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -247,12 +484,26 @@ SITE: web.AppKey[Site] = web.AppKey("site", Site)
 
 def make_app(service: GameService, settings: Any = None, *,
              names: Callable[[str], str] = api.shown_name,
-             clock: Callable[[], datetime] | None = None) -> web.Application:
+             clock: Callable[[], datetime] | None = None,
+             after_orders: AfterOrders | None = None) -> web.Application:
     """The web application over ``service`` (``settings``: ``settings.Settings``, a
-    ``WebConfig`` or None for the defaults). ``names`` shows a seat's holder to the public."""
+    ``WebConfig`` or None for the defaults). ``names`` shows a seat's holder to the public;
+    ``after_orders(game, holder, batch)`` is called after orders given on a page were accepted
+    (the Discord bot posts them in the game's channel: ``cogs._follow.relay_web``)."""
     config = WebConfig.of(settings)
-    site = Site(service, config, names=names, clock=clock)
-    app = web.Application(middlewares=[headers_middleware, _errors],
+    site = Site(service, config, names=names, clock=clock, after_orders=after_orders)
+
+    @web.middleware
+    async def per_address(request: web.Request,
+                          handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                          ) -> web.StreamResponse:
+        if not request.path.startswith("/static/"):
+            wait = site.per_address.take(request.remote or "?")
+            if wait:
+                return too_many(wait, "requests from this address")
+        return await handler(request)
+
+    app = web.Application(middlewares=[headers_middleware, per_address, _errors],
                           client_max_size=config.max_body)
     app[SITE] = site
     r = app.router
@@ -260,6 +511,10 @@ def make_app(service: GameService, settings: Any = None, *,
     r.add_get("/g/{key}/board.json", site.board)
     r.add_get("/g/{key}/state.json", site.state)
     r.add_get("/g/{key}/events", site.events)
+    r.add_get("/g/{key}/seat.json", site.seat)
+    r.add_get("/g/{key}/moves.json", site.moves)
+    r.add_post("/g/{key}/orders", site.orders)
+    r.add_get("/s/{token}", site.private)
     r.add_get("/static/{version}/{path:.+}", site.static_file)
 
     async def on_startup(app: web.Application) -> None:
@@ -295,6 +550,15 @@ class WebServer:
     def public_url(self) -> str:
         """The address people reach it at (``WEB_PUBLIC_URL``, else ``url``)."""
         return (self.config.public_url or self.url).rstrip("/")
+
+    async def seat_link(self, game_id: str, power: str) -> str:
+        """The private link of ``power``'s seat for its holder now (``web.links.seat_link``)."""
+        return await lk.seat_link(self.site.service.store, self.public_url, game_id, power,
+                                  days=self.config.link_days)
+
+    async def public_link(self, game_id: str) -> str:
+        """The game's public page."""
+        return await lk.public_link(self.site.service.store, self.public_url, game_id)
 
     async def start(self) -> None:
         runner = web.AppRunner(self.app, access_log=None, shutdown_timeout=5)
