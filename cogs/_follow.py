@@ -13,6 +13,7 @@ order, issue 15). Each part never raises: a failure is logged and left for the n
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from service.relay import changes_since
 if TYPE_CHECKING:
     from cogs._bot import UmpireBot
     from rules.state import GameState
+    from service.batch import BatchResult
 
 log = logging.getLogger(__name__)
 
@@ -176,6 +178,36 @@ async def relay_mail(bot: UmpireBot, game: GameInfo, channel: Any) -> None:
     except Exception:
         log.exception("posting the mail orders of game %s failed; retried next pass", game.id)
         await store.advance_report(game.id, MAIL_READER, ch.seq, since)
+
+
+async def relay_web(bot: UmpireBot, game: GameInfo, person: str, batch: BatchResult) -> None:
+    """Tell the channel the orders a Discord player gave on the game's web page (the web
+    server's ``after_orders`` hook, in this process), then do the follow-up. The orders of a
+    mail player, wherever given, come with ``relay_mail``. A failed post is logged: the game's
+    log and the page hold them."""
+    import discord
+
+    if by_mail(person):
+        await follow_up(bot, game, None, state=batch.after, head=batch.head)
+        return
+    channel = await game_channel(bot, game)
+    if channel is not None:
+        parts = []
+        for line in batch.accepted:
+            answer = line.result.answer if line.result is not None else ""
+            parts.append("\n".join([f"🌐 {mention(person)} on the web page: `{line.line}`",
+                                    *[a for a in answer.splitlines() if a]]))
+        try:
+            files = [discord.File(io.BytesIO(i.png), filename=i.name,
+                                  description=i.caption[:1024]) for i in batch.images[:10]]
+            chunks = _chunks(parts)
+            for n, chunk in enumerate(chunks):
+                last = n == len(chunks) - 1
+                await channel.send(chunk, files=files if last else [],
+                                   allowed_mentions=discord.AllowedMentions.none())
+        except Exception:
+            log.exception("posting the web orders of game %s failed", game.id)
+    await follow_up(bot, game, channel, state=batch.after, head=batch.head)
 
 
 async def relay_mail_seats(bot: UmpireBot, game: GameInfo, channel: Any) -> None:

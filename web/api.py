@@ -294,5 +294,91 @@ def moves_doc(state: GameState | None, power: str | None, frm: str) -> dict[str,
     return doc
 
 
-__all__ = ["acting_power", "board_json", "boot_json", "dumps", "head", "iso",
-           "local_board_json", "moves_doc", "seat_doc", "shown_name", "state_at", "state_doc"]
+
+# --- history, battles, odds ------------------------------------------------------------------
+def _step_label(state: GameState) -> str:
+    name = state.edition.phase_info[state.phase].name
+    return f"Round {state.round} · {state.power} · {name}"
+
+
+def history_all(events: Sequence[StoredEvent], orders: Sequence[Any],
+                names: Names = shown_name) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Every accepted order with its lines (as the answers told them), and the steps: the log's
+    length at the end of each phase of each round (``state.json?at=`` shows the board then)."""
+    from rules.engine import evolve
+
+    by_start = {o.first_seq: o for o in orders if o.count}
+    entries: list[dict[str, Any]] = []
+    steps: list[dict[str, Any]] = []
+    state: GameState | None = None
+    k = 0
+    log_events = [s.event for s in events]
+    while k < len(log_events):
+        o = by_start.get(k)
+        n = o.count if o is not None else 1
+        chunk = log_events[k:k + n]
+        before = state
+        lines = ds.describe_all(before, chunk)
+        for e in chunk:
+            prev = state
+            state = evolve(state, e) if state is not None else replay([e])
+            k += 1
+            if prev is not None and (prev.round, prev.power, prev.phase) != (
+                    state.round, state.power, state.phase):
+                steps.append({"seq": k - 1, "label": _step_label(prev)})
+        if o is not None and state is not None:
+            who = o.power or names(o.person)
+            entries.append({"seq": k, "round": state.round if before is None else before.round,
+                            "power": (before or state).power, "phase": (before or state).phase,
+                            "who": who, "order": o.text, "lines": lines})
+    if state is not None:
+        steps.append({"seq": len(log_events), "label": _step_label(state) + " (now)"})
+    return entries, steps
+
+
+def battle_png(events: Sequence[StoredEvent], at: int, space: str, game_id: str) -> bytes | None:
+    """The battle board of the last battle in ``space`` up to event ``at`` (as the bot posts
+    it when it ends; an open battle as it stands), or None if there was none."""
+    from rules import events as ev
+
+    log_events = [s.event for s in events[:at]]
+    opened = max((i for i, e in enumerate(log_events)
+                  if isinstance(e, ev.BattleOpened) and e.space == space), default=None)
+    if opened is None:
+        return None
+    ended = next((i for i in range(opened + 1, len(log_events))
+                  if isinstance(log_events[i], ev.BattleEnded)
+                  and getattr(log_events[i], "space", None) == space), None)
+    from service import images as im
+
+    if ended is not None:
+        return im.battle_image(log_events, ended, game_id).png
+    from render import png_bytes
+    from render.battle import battle_record, render_battle
+
+    at_open = replay(log_events[:opened + 1])
+    rec = battle_record(at_open, log_events[opened:], space)
+    odds_result = None
+    note = ""
+    try:
+        from rules.battle.odds import battle_odds
+
+        odds_result = battle_odds(at_open, space)
+    except Exception as e:
+        note = f"Odds before the first roll: not available ({e})."
+    image = render_battle(rec, at_open.edition, odds=odds_result, odds_note=note,
+                          title=f"Game {game_id}, game round {at_open.round} (in progress)")
+    return png_bytes(image)
+
+
+def odds_doc(state: GameState, space: str) -> dict[str, Any]:
+    """The odds of the battle open in ``space`` as it stands: the bot's words and figures."""
+    from rules.battle.odds import battle_odds, summary
+
+    r = battle_odds(state, space)
+    return {"space": space, "text": summary(r), "odds": r.to_json()}
+
+
+__all__ = ["acting_power", "battle_png", "board_json", "boot_json", "dumps", "head",
+           "history_all", "iso", "local_board_json", "move_line", "moves_doc", "odds_doc",
+           "seat_doc", "shown_name", "state_at", "state_doc"]

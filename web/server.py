@@ -141,6 +141,9 @@ class Site:
         self._keys: dict[str, str] = {}  # public key -> game id (verified)
         self._boards: dict[str, tuple[bytes, str]] = {}  # edition -> (JSON, ETag)
         self._at: dict[tuple[str, int, str], dict[str, Any]] = {}  # past states' documents
+        self._history: dict[tuple[str, str, int, str],
+                            tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {}
+        self._images: dict[tuple[str, str, str, int, str], bytes] = {}
 
     @property
     def static(self) -> str:
@@ -404,6 +407,86 @@ class Site:
             self._at[(gid, at, h)] = cached
         return self._json(cached)
 
+    # --- history, battles, odds, the record ------------------------------------------------------
+    async def history(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        try:
+            n = min(500, max(1, int(request.query.get("n", "50"))))
+            before = int(request.query["before"]) if "before" in request.query else None
+        except ValueError:
+            return _error(400, "history.json takes ?before=<event number>&n=<how many>.")
+        store = self.service.store
+        events = await store.load_events(gid)
+        key = ("history", gid, len(events), head_of(gid, events))
+        cached = self._history.get(key)
+        if cached is None:
+            orders = await store.orders(gid)
+            cached = await asyncio.to_thread(api.history_all, events, orders, self.names)
+            if len(self._history) > 64:
+                self._history.clear()
+            self._history[key] = cached
+        entries, steps = cached
+        if before is not None:
+            entries = [e for e in entries if e["seq"] < before]
+        return self._json({"entries": entries[-n:], "more": len(entries) > n, "steps": steps,
+                           "head": {"seq": len(events), "hash": key[3]}})
+
+    async def battle_png(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        space = request.query.get("space", "")
+        events = await self.service.store.load_events(gid)
+        try:
+            at = int(request.query.get("at", len(events)))
+        except ValueError:
+            return _error(400, "battle.png takes ?space=<space>&at=<event number>.")
+        at = max(0, min(at, len(events)))
+        key = ("battle", gid, space, at, head_of(gid, events[:at]))
+        png = self._images.get(key)
+        if png is None:
+            png = await asyncio.to_thread(api.battle_png, events, at, space, gid)
+            if png is None:
+                return _error(404, f"No battle in {space!r} in this game"
+                                   + (f" up to event {at}." if at < len(events) else "."))
+            if len(self._images) > 32:
+                self._images.clear()
+            self._images[key] = png
+        return web.Response(body=png, content_type="image/png",
+                            headers={"Cache-Control": "private, max-age=60"})
+
+    async def odds(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        space = request.query.get("space", "")
+        state = await self._state_now(gid)
+        if state is None or space not in state.battles or state.battles[space].step == "done":
+            return _error(404, f"No open battle in {space!r} now: odds.json?space= takes a "
+                               "space where a battle is open (state.json's battles).")
+        try:
+            doc = await asyncio.to_thread(api.odds_doc, state, space)
+        except Exception as e:  # odds cannot model every battle (the bot says the same)
+            return _error(422, f"Odds of the battle in {space}: not available ({e}).")
+        return self._json(doc)
+
+    async def export(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        try:
+            doc = await self.service.export(gid)
+        except ServiceError as e:
+            return _error(409, str(e))
+        rec = await self.service.store.get_game(gid)
+        hidden = {p for p in (*rec.seats.values(), rec.owner) if "@" in p}
+        return web.Response(
+            text=api.dumps(_masked(doc, {a: self.names(a) + "@…" for a in hidden})),
+            content_type="application/json", charset="utf-8", headers={
+                "Content-Disposition": f'attachment; filename="umpire-{gid}.json"',
+                "Cache-Control": "no-store"})
+
+    async def verify(self, request: web.Request) -> web.Response:
+        gid = await self.game(request)
+        r = await self.service.verify_dice(gid)
+        text = r.answer if r.ok else (r.error or r.answer or "Refused.")
+        return web.Response(text=text + "\n", content_type="text/plain", charset="utf-8",
+                            headers={"Cache-Control": "no-store"})
+
     @staticmethod
     def _json(doc: Any, status: int = 200) -> web.Response:
         return web.Response(text=api.dumps(doc), status=status, content_type="application/json",
@@ -442,6 +525,20 @@ def _refused_link(why: str) -> web.Response:
             f"<p>{html.escape(NEW_LINK)}</p></body></html>")
     return web.Response(text=body, status=403, content_type="text/html", charset="utf-8",
                         headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+
+def _masked(doc: Any, hide: dict[str, str]) -> Any:
+    """``doc`` with every string that is a hidden address replaced (mail addresses are not
+    shown on a public page)."""
+    if not hide:
+        return doc
+    if isinstance(doc, str):
+        return hide.get(doc, doc)
+    if isinstance(doc, list):
+        return [_masked(x, hide) for x in doc]
+    if isinstance(doc, dict):
+        return {hide.get(k, k): _masked(v, hide) for k, v in doc.items()}
+    return doc
 
 
 _STATUS = {"accepted": "accepted", "refused": "refused", "not tried": "skipped"}
@@ -511,6 +608,11 @@ def make_app(service: GameService, settings: Any = None, *,
     r.add_get("/g/{key}/board.json", site.board)
     r.add_get("/g/{key}/state.json", site.state)
     r.add_get("/g/{key}/events", site.events)
+    r.add_get("/g/{key}/history.json", site.history)
+    r.add_get("/g/{key}/battle.png", site.battle_png)
+    r.add_get("/g/{key}/odds.json", site.odds)
+    r.add_get("/g/{key}/export.json", site.export)
+    r.add_get("/g/{key}/verify.txt", site.verify)
     r.add_get("/g/{key}/seat.json", site.seat)
     r.add_get("/g/{key}/moves.json", site.moves)
     r.add_post("/g/{key}/orders", site.orders)

@@ -243,3 +243,39 @@ async def test_an_oversize_order_is_refused_413(w: Web) -> None:
     assert status == 413
     assert json.loads(body)["error"].startswith("Too much at once: at most 16,384 bytes")
     assert await head(w, key) == before
+
+
+async def test_an_owed_decision_is_offered_with_the_bots_lines_and_answered(
+        tmp_path: Path) -> None:
+    w = await open_web(sqlite_url(tmp_path), dice=[1] * 60)
+    try:
+        gid = await started(w.service)
+        for line in ("end confirm", "move 3 infantry from Caucasus to Ukraine",
+                     "move 1 tank from Caucasus to Ukraine", "end", "battle Ukraine"):
+            r = await w.service.handle("c1", "bob", line)
+            assert r.ok, (line, r.error)
+        key = await w.key(gid)
+        state = await w.get_json(f"/g/{key}/state.json")
+        assert state["waiting"] == [{"power": "Germany", "what": "casualties in Ukraine",
+                                     "space": "Ukraine", "holder": "alice"}]
+        assert state["battles"][0]["space"] == "Ukraine"
+        link = await w.server.seat_link(gid, "Germany")
+        assert (await w.get(link[len(w.url):]))[0] == 303
+        seat = await w.get_json(f"/g/{key}/seat.json")
+        assert seat["acting"] == "Germany" and seat["buy"] == [] and seat["movable"] == {}
+        (decision,) = seat["decisions"]
+        assert decision["text"] == "Germany: casualties in Ukraine"
+        assert decision["space"] == "Ukraine" and decision["choices"]
+        choice = decision["choices"][0]
+        assert choice["line"].startswith("casualties Ukraine ")
+        assert choice["label"].startswith("Lose ")
+        status, _, body = await w.post(f"/g/{key}/orders",
+                                       json={"lines": choice["line"], "csrf": seat["csrf"]})
+        got = json.loads(body)
+        assert status == 200 and got["ok"], got
+        assert "Casualties in Ukraine: Germany loses " in got["results"][0]["text"]
+        after = await w.get_json(f"/g/{key}/state.json")
+        assert after["waiting"] != state["waiting"]
+        assert (await w.get_json(f"/g/{key}/seat.json"))["decisions"] == []
+    finally:
+        await close_web(w)
