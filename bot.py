@@ -67,7 +67,8 @@ def start_discord(token: str, *, sync: bool = False) -> int:
         stop = asyncio.Event()
         mail_task: asyncio.Task[None] | None = None
         try:
-            service = GameService(store=store, images=True)  # maps and battle boards posted
+            # maps and battle boards posted
+            service = GameService(store=store, images=True, held_games=settings.held_games)
             bot = UmpireBot(service, dev_guild_id=settings.dev_guild_id, sync=sync)
             if settings.has_mail:  # the e-mail gateway beside the bot, on the same service
                 from cogs._follow import follow_up
@@ -115,7 +116,7 @@ def start_mail() -> int:
     async def run() -> None:
         store = await open_store(settings.effective_database_url)
         try:
-            service = GameService(store=store, images=True)
+            service = GameService(store=store, images=True, held_games=settings.held_games)
             await serve(settings, service, asyncio.Event())
         finally:
             await store.close()

@@ -49,6 +49,12 @@ class Settings(BaseSettings):
         default=Path("data"),
         description="Where local files go: the SQLite database, rendered maps, exports.",
     )
+    held_games: int = Field(
+        default=2000,
+        ge=1,
+        description="Games a process holds in memory (their log and state), the least recently "
+        "played let go first; a game let go is read again from its latest snapshot when played.",
+    )
 
     # --- the e-mail gateway (mail/, issue 17); off while mail_address is empty ----------------
     mail_address: str | None = Field(

@@ -109,15 +109,19 @@ async def new_game(svc: GameService, channel: str) -> str:
     return info.id
 
 
-async def end(svc: GameService, game: str) -> tuple[float, int]:
-    """One 'end confirm' by whoever's turn it is: its submit latency (s), the log's length after."""
-    state = await svc.state(game)
-    who = "alice" if state.power in AXIS else "bob"
+async def end(svc: GameService, game: str, power: str = "") -> tuple[float, int, str]:
+    """One 'end confirm' by whoever's turn it is (``power``, read from the game if not given):
+    its submit latency (s), the log's length after and whose turn it is then. As a front end
+    does, the next order's player is known from the answer (``Result.after``), not read."""
+    if not power:
+        power = (await svc.state(game)).power
+    who = "alice" if power in AXIS else "bob"
     t = time.perf_counter()
     r = await svc.submit(game, who, "end confirm")
     dt = time.perf_counter() - t
     assert r.ok, r.error
-    return dt, r.head[0] if r.head else 0
+    assert r.after is not None
+    return dt, r.head[0] if r.head else 0, r.after.power
 
 
 async def make_games(svc: GameService, n: int, tag: str) -> list[str]:
@@ -142,27 +146,33 @@ async def play(svc: GameService, games: Sequence[str], orders: int) -> tuple[flo
     gate = asyncio.Semaphore(INFLIGHT)
 
     async def one(g: str) -> None:
+        power = ""
         for _ in range(orders):
             async with gate:
-                latencies.append((await end(svc, g))[0])
+                dt, _, power = await end(svc, g, power)
+                latencies.append(dt)
 
     t = time.perf_counter()
     await asyncio.gather(*(one(g) for g in games))
     return time.perf_counter() - t, latencies
 
 
-async def many_games(url: str, n: int, orders: int) -> str:
+async def many_games(url: str, n: int, orders: int, floor_s: float) -> str:
     store = await SqlStore.open(url)
     try:
         svc = GameService(store)
         games = await make_games(svc, n, f"{n}-{uuid.uuid4().hex[:4]}")
+        cpu = time.process_time()
         wall, latencies = await play(svc, games, orders)
+        cpu = time.process_time() - cpu
     finally:
         await store.close()
+    rate = len(latencies) / wall
     return (
         f"N={n:5d} games: {len(latencies)} orders in {wall:6.1f} s = "
-        f"{len(latencies) / wall:7.1f} orders/s; submit p50 {_ms(_pct(latencies, 50))}, "
-        f"p99 {_ms(_pct(latencies, 99))}"
+        f"{rate:7.1f} orders/s ({rate * floor_s:.2f}x the floor's transactions/s); "
+        f"submit p50 {_ms(_pct(latencies, 50))}, p99 {_ms(_pct(latencies, 99))}; "
+        f"CPU of this process {_ms(cpu / len(latencies))} an order"
     )
 
 
@@ -177,11 +187,12 @@ async def depth_costs(url: str, depths: Sequence[int], samples: int, floor_s: fl
         costs: dict[int, float] = {}
         t0 = time.perf_counter()
         for d in sorted(depths):
+            power = ""
             while seq < d:
-                seq = (await end(svc, g))[1]
+                _, seq, power = await end(svc, g, power)
             times = []
             for _ in range(samples):
-                dt, seq = await end(svc, g)
+                dt, seq, power = await end(svc, g, power)
                 times.append(dt)
             costs[d] = statistics.median(times)
             out.append(f"  order at event ~{d:5d}: {_ms(costs[d])} (median of {samples}, "
@@ -255,7 +266,7 @@ async def main_async(args: argparse.Namespace) -> None:
             floor_s, line = await floor(url)
             print(line, flush=True)
             for n in args.games:
-                print(await many_games(url, n, args.orders), flush=True)
+                print(await many_games(url, n, args.orders, floor_s), flush=True)
             if args.depths:
                 print(await depth_costs(url, args.depths, args.samples, floor_s), flush=True)
             if backend == "postgres" and args.procs:

@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db import snapshot as snap
-from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SNAPSHOT, utcnow
+from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SEAT, SNAPSHOT, utcnow
 from db.records import (
     CorruptGame,
     GameNotFound,
@@ -25,7 +25,7 @@ from db.records import (
     StoreError,
     undo_moved,
 )
-from db.sql_core import SqlCore, _moved_on, _order_of, next_hash
+from db.sql_core import SqlCore, _moved_on, _order_of, _record_of, next_hash
 from rules import codec
 from rules import events as ev
 from rules.engine import evolve, replay
@@ -51,12 +51,16 @@ class SqlLog(SqlCore):
         head: str | None = None,
         status: GameStatus | None = None,
         publish: bool = False,
+        edits: int | None = None,
     ) -> OrderRecord:
+        """``EventStore.append``; ``edits``: the game's ``log_edits`` when the writer read the
+        log (``log_edits``, ``load_after``): ``StateMovedOn`` as well if an event row was
+        changed or removed since, checked with the head in one statement (``_touch_at``)."""
         try:
             async with self._write() as conn:
                 placed = await self._append_in(
                     conn, game_id, expected_seq, events, person=person, power=power, text=text,
-                    dice_used=dice_used, head=head, publish=publish)
+                    dice_used=dice_used, head=head, publish=publish, edits=edits)
                 if status is not None:
                     await conn.execute(
                         GAME.update().where(GAME.c.id == game_id).values(status=status)
@@ -110,7 +114,18 @@ class SqlLog(SqlCore):
         checked from ``hash``, and every head published beyond ``seq``. ``None`` when the stored
         log may not continue the one held (a row changed or removed since: an undo, a repair,
         an edit; the hash at ``seq`` differs; the log is shorter), or the tail fails a check:
-        the caller loads the whole log, whose checks say what is wrong (``load_events``)."""
+        the caller loads the whole log, whose checks say what is wrong (``load_events``).
+
+        Most often nothing follows: one statement then reads the record, its seats, the log's
+        head and ``log_edits`` (``_probe``), and the rest is read only when the head moved."""
+        probed = await self._probe(game_id)
+        if probed is None:
+            raise GameNotFound(f"No game {game_id!r}.")
+        record, edits_now, last = probed
+        if edits_now != edits:
+            return None
+        if last == (seq, hash):
+            return record, []
         async with self._read() as conn:
             found = await self._records(conn, GAME.c.id == game_id)
             if not found:
@@ -155,6 +170,39 @@ class SqlLog(SqlCore):
         if any(hashes.get(s) != h for s, h in heads):
             return None
         return found[0], out
+
+    async def _probe(self, game_id: str) -> tuple[GameRecord, int, tuple[int, str]] | None:
+        """The game's record with its seats, its ``log_edits`` and its log's head (event
+        count, chain hash), in one statement (one moment of the database); None if there is
+        no such game. On PostgreSQL outside a transaction: one round trip."""
+        last = (sa.select(EVENT.c.seq, EVENT.c.hash).where(EVENT.c.game_id == game_id)
+                .order_by(EVENT.c.seq.desc()).limit(1))
+        query = (
+            sa.select(
+                GAME,
+                SEAT.c.power.label("seat_power"),
+                SEAT.c.person.label("seat_person"),
+                SEAT.c.entropy.label("seat_entropy"),
+                last.with_only_columns(EVENT.c.seq).scalar_subquery().label("last_seq"),
+                last.with_only_columns(EVENT.c.hash).scalar_subquery().label("last_hash"),
+            )
+            .select_from(GAME.outerjoin(SEAT, SEAT.c.game_id == GAME.c.id))
+            .where(GAME.c.id == game_id)
+        )
+        async with self._read_once() as conn:
+            rows = (await conn.execute(query)).all()
+        if not rows:
+            return None
+        seats: dict[str, str] = {}
+        phrases: dict[str, str] = {}
+        for r in rows:
+            if r.seat_power is not None:
+                seats[r.seat_power] = r.seat_person
+                if r.seat_entropy:
+                    phrases[r.seat_power] = r.seat_entropy
+        r = rows[0]
+        head = (0, game_id) if r.last_seq is None else (int(r.last_seq) + 1, str(r.last_hash))
+        return _record_of(r, seats, phrases), int(r.log_edits), head
 
     # --- published heads -------------------------------------------------------------------
     async def hash_at(self, game_id: str, seq: int) -> str:

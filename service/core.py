@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -312,6 +313,12 @@ class _Held:
     state: GameState
     dice: da.DiceLog | None = None
     edits: int = -1  # the store's count of changed event rows when the log was checked whole
+    # The scripted dice faces its orders used (None: not counted): the next order's dice
+    # start after them without reading every order (``OrdersRoom.submit_order``).
+    scripted_used: int | None = None
+    # The record as read or written with this log: its edition (fixed for life) tells how a
+    # line is read before the game is loaded (``GameService.submit``).
+    record: GameRecord | None = None
 
     @property
     def seq(self) -> int:
@@ -350,6 +357,34 @@ class TailStore(Protocol):
     ) -> tuple[GameRecord, list[StoredEvent]] | None: ...
 
 
+@runtime_checkable
+class HeldStore(TailStore, Protocol):
+    """A ``TailStore`` whose append also checks the count of edited event rows (``log_edits``)
+    the writer read its log under: the head and that count are then checked in the one
+    statement that locks the game's row (``db.SqlStore``)."""
+
+    async def append(
+        self,
+        game_id: str,
+        expected_seq: int,
+        events: Sequence[ev.Event],
+        *,
+        person: str,
+        power: str,
+        text: str,
+        dice_used: int = 0,
+        head: str | None = None,
+        status: GameStatus | None = None,
+        publish: bool = False,
+        edits: int | None = None,
+    ) -> OrderRecord: ...
+
+
+# Games a service holds in memory at most (the least recently used is let go; it is read again
+# from the store, from its latest snapshot, when next used): the setting ``HELD_GAMES``.
+HELD_GAMES = 2000
+
+
 @dataclass
 class ServiceCore:
     """Games over an ``EventStore``: the store, the settings, loading and answering. Every
@@ -373,9 +408,39 @@ class ServiceCore:
     claim_stale: timedelta = timedelta(minutes=10)
     # Per game, the log as last read or written and the state it leads to (``_Held``): valid
     # only while the store's log still continues it (``TailStore.load_after``).
-    _cache: dict[str, _Held] = field(default_factory=dict, init=False, repr=False)
+    # At most ``held_games`` of them, the least recently used let go first.
+    _cache: OrderedDict[str, _Held] = field(default_factory=OrderedDict, init=False, repr=False)
+    held_games: int = HELD_GAMES
     # Each game's dice master, read once: a game keeps its secret for life (DESIGN §6).
     _masters: dict[str, bytes] = field(default_factory=dict, init=False, repr=False)
+
+    def _holding(self, game_id: str) -> _Held | None:
+        """The game as held, if it is (now the most recently used)."""
+        held = self._cache.get(game_id)
+        if held is not None:
+            self._cache.move_to_end(game_id)
+        return held
+
+    def _held_record(self, game_id: str) -> GameRecord | None:
+        """The game's record as last read or written, if the game is held."""
+        held = self._cache.get(game_id)
+        return None if held is None else held.record
+
+    def _scripted_used(self, game_id: str, loaded: Loaded) -> int | None:
+        """The scripted dice faces used by the log as ``loaded``, if the game held counted
+        them for that very log (None: count them from the orders)."""
+        held = self._cache.get(game_id)
+        if held is None or held.scripted_used is None or held.events is not loaded.events:
+            return None
+        return held.scripted_used
+
+    def _hold(self, held: _Held) -> None:
+        """Hold this game, letting go of the least recently used beyond ``held_games``."""
+        self._cache[held.game_id] = held
+        self._cache.move_to_end(held.game_id)
+        while len(self._cache) > max(1, self.held_games):
+            gone, _ = self._cache.popitem(last=False)
+            self._masters.pop(gone, None)
 
     # --- loading ----------------------------------------------------------------------------------
     async def _load(self, game_id: str, *, verify: bool = False) -> Loaded:
@@ -385,14 +450,13 @@ class ServiceCore:
         nothing is held, when the log does not continue the one held (an undo, a repair, a
         rewrite), or when ``verify`` asks for it (what a person reads as the truth: status,
         dice, export)."""
-        held = self._cache.get(game_id)
+        held = self._holding(game_id)
         if held is not None and not verify and isinstance(self.store, TailStore):
             got = await self.store.load_after(game_id, held.seq, held.head, held.edits)
             if got is not None:
                 rec, tail = got
-                if tail:
-                    held = held.then(tail)
-                    self._cache[game_id] = held
+                held = replace(held.then(tail) if tail else held, record=rec)
+                self._hold(held)
                 return Loaded(rec, held.events, held.state, dice=held.dice, edits=held.edits)
         # Read before the log: a change made after this read is seen at the next load.
         edits = await self.store.log_edits(game_id) if isinstance(self.store, TailStore) else -1
@@ -415,8 +479,7 @@ class ServiceCore:
         else:
             state, dice = replay([s.event for s in events]), None
         assert state is not None
-        held = _Held(game_id, events, state, dice, edits)
-        self._cache[game_id] = held
+        self._hold(_Held(game_id, events, state, dice, edits, record=rec))
         return Loaded(rec, events, state, dice=dice, edits=edits)
 
     async def _master(self, game_id: str) -> bytes:
@@ -441,11 +504,13 @@ class ServiceCore:
 
     def _remember(
         self, game_id: str, loaded: Loaded, placed: OrderRecord, folded: Folded,
-        dice: da.DiceLog | None = None,
+        dice: da.DiceLog | None = None, *, scripted_used: int | None = None,
+        status: GameStatus | None = None,
     ) -> None:
         """Hold the log and state after an accepted order (appended to ``loaded``), so the next
         load reads nothing but the store's head. ``dice``: what the log said of its dice before
-        the order, if read."""
+        the order, if read; ``scripted_used``: the scripted faces used by the log after the
+        order, if counted; ``status``: the game's status the order set, if it did."""
         if loaded.state is None and not isinstance(folded.events[0], ev.GameStarted):
             return
         h = loaded.head
@@ -456,8 +521,9 @@ class ServiceCore:
         after = None
         if dice is not None:
             after = da.read_log(folded.events, after=dice, first=loaded.seq + 1)
-        self._cache[game_id] = _Held(game_id, [*loaded.events, *added], folded.after, after,
-                                     loaded.edits)
+        record = replace(loaded.record, status=status or loaded.record.status)
+        self._hold(_Held(game_id, [*loaded.events, *added], folded.after, after, loaded.edits,
+                         scripted_used, record))
 
     async def _load_playing(self, game_id: str, kind: str) -> tuple[Loaded, GameState] | Result:
         """The loaded game and its state if it is being played, else the refusal."""
@@ -663,6 +729,7 @@ def n_of(n: int, word: str) -> str:
 
 
 __all__ = [
+    "HELD_GAMES",
     "NOT_SEATED",
     "CountingDice",
     "Folded",
@@ -670,6 +737,7 @@ __all__ = [
     "GameIsCorrupt",
     "HashedStore",
     "HeadStore",
+    "HeldStore",
     "Listener",
     "Loaded",
     "RepairableStore",

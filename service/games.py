@@ -14,6 +14,8 @@ front ends import from here (``Result``, ``GameInfo``, ``ServiceError``...) are 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.engine import phase_name
 from service import commands
 from service.core import (
@@ -46,11 +48,22 @@ class GameService(Rooms):
 
     async def submit(self, game_id: str, person: str, text: str) -> Result:
         """Parse one line of the order language and carry it out for ``person`` in this game."""
-        try:
-            rec = await self.store.get_game(game_id)
-        except (GameNotFound, CorruptGame) as e:
-            return Result.refused(str(e))
-        return await commands.run(self, rec, person, text)
+        # A held game's record tells how to read the line (its edition, fixed for life): no
+        # read before the order's own. A refusal of the line names the game as stored.
+        rec = self._held_record(game_id)
+        held = rec is not None
+        if rec is None:
+            try:
+                rec = await self.store.get_game(game_id)
+            except (GameNotFound, CorruptGame) as e:
+                return Result.refused(str(e))
+        result = await commands.run(self, rec, person, text)
+        if held and result.kind == "parse" and not result.ok:
+            try:
+                result = replace(result, game=await self.info(game_id))
+            except ServiceError as e:
+                return Result.refused(str(e))
+        return result
 
 
 __all__ = [

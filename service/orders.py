@@ -31,6 +31,7 @@ from service.core import (
     CountingDice,
     Folded,
     GameInfo,
+    HeldStore,
     Result,
     ServiceCore,
     ServiceError,
@@ -66,11 +67,14 @@ class OrdersRoom(ServiceCore):
         order = order.model_copy(update={"power": power})
         spec = loaded.record.dice
         master = b""
+        used = 0
         log_before: da.DiceLog | None = None
         try:
             if spec.kind == "scripted":
-                orders = await self.store.orders(game_id)
-                inner = make_dice(spec, game_id, sum(o.dice_used for o in orders))
+                counted = self._scripted_used(game_id, loaded)
+                used = (counted if counted is not None
+                        else sum(o.dice_used for o in await self.store.orders(game_id)))
+                inner = make_dice(spec, game_id, used)
             else:
                 master = await self._master(game_id)
                 log_before = loaded.dice_log()
@@ -103,21 +107,20 @@ class OrdersRoom(ServiceCore):
             "finished" if any(isinstance(e, ev.GameWon) for e in events) else None)
         publish = publishes(events)
         try:
-            placed = await self.store.append(
-                game_id,
-                loaded.seq,
-                events,
-                person=person,
-                power=power,
-                text=text,
-                dice_used=dice.used,
-                head=loaded.head,
-                status=status,
-                publish=publish,
-            )
+            if isinstance(self.store, HeldStore) and loaded.edits >= 0:
+                # The log's head and its count of edited rows checked in one statement.
+                placed = await self.store.append(
+                    game_id, loaded.seq, events, person=person, power=power, text=text,
+                    dice_used=dice.used, head=loaded.head, status=status, publish=publish,
+                    edits=loaded.edits)
+            else:
+                placed = await self.store.append(
+                    game_id, loaded.seq, events, person=person, power=power, text=text,
+                    dice_used=dice.used, head=loaded.head, status=status, publish=publish)
         except StateMovedOn as e:
             return Result.refused(str(e), kind="order", game=info)
-        self._remember(game_id, loaded, placed, folded, log_before)
+        self._remember(game_id, loaded, placed, folded, log_before, status=status,
+                       scripted_used=used + dice.used if spec.kind == "scripted" else None)
         await self._snapshot_due(game_id, loaded.seq, placed.end_seq, folded.after)
         answer = await self._answer(game_id, folded, kind="order", loaded=loaded,
                                     status=status, published=publish)

@@ -164,3 +164,74 @@ async def test_a_held_game_keeps_its_snapshots(
     assert len(seqs) >= 2 and n - seqs[-1] < 10 + 5, (seqs, n)  # one order adds a few events
     assert await store.snapshot_problems(g) == []
     assert await GameService(store).state(g) == await svc.state(g)
+
+
+async def test_an_order_to_a_held_game_is_one_read_statement_and_one_write(
+    store: SqlStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18: an order to a held game reads the record, its seats, the log's head and its
+    count of edited rows in one statement (``_probe``); the write checks the head it names
+    in the statement that locks the game's row; the line is read with the held record."""
+    svc = GameService(store)
+    g = await seated_game(svc, channel())
+    await play_ends(svc, g, 3)
+    power = (await svc.state(g)).power
+    reads = Reads(monkeypatch, store)
+    probes, records = 0, 0
+    probe, get_game = store._probe, store.get_game
+
+    async def counting_probe(game_id: str) -> Any:
+        nonlocal probes
+        probes += 1
+        return await probe(game_id)
+
+    async def counting_get(game_id: str) -> Any:
+        nonlocal records
+        records += 1
+        return await get_game(game_id)
+
+    monkeypatch.setattr(store, "_probe", counting_probe)
+    monkeypatch.setattr(store, "get_game", counting_get)
+    statements: list[str] = []
+    sa.event.listen(store.engine.sync_engine, "before_cursor_execute",
+                    lambda _c, _cur, sql, *_: statements.append(sql.split()[0].upper()))
+    r = await svc.submit(g, "alice" if power in AXIS else "bob", "end confirm")
+    assert r.ok, r.error
+    assert (probes, records, reads.whole, reads.writes) == (1, 0, 0, 1)
+    # One SELECT (the probe), then the write: the row locked with the head read, the events,
+    # the head published, the order. (SQLite's BEGIN is a statement of its own.)
+    assert [s for s in statements if s != "BEGIN"] == ["SELECT", "UPDATE", "INSERT", "INSERT",
+                                                        "INSERT"], statements
+
+
+async def test_an_append_names_the_edits_it_read_under(store: SqlStore) -> None:
+    """The held log's count of edited rows is checked in the write: an undo (rows removed)
+    between the read and the write refuses the append, even at the same length and head."""
+    svc = GameService(store)
+    g = await seated_game(svc, channel())
+    await play_ends(svc, g, 2)
+    events = await store.load_events(g)
+    edits = await store.log_edits(g)
+    e = events[-1].event
+    async with store.engine.begin() as conn:  # a row updated to itself: the count moves
+        await conn.execute(EVENT.update().where(EVENT.c.game_id == g, EVENT.c.seq == 0)
+                           .values(order_index=0))
+    with pytest.raises(Exception, match="moved on"):
+        await store.append(g, len(events), [e], person="bob", power="Soviet Union", text="x",
+                           head=events[-1].hash, edits=edits)
+    assert len(await store.load_events(g)) == len(events)
+
+
+async def test_held_games_are_bounded(store: SqlStore) -> None:
+    """At most ``held_games`` games are held (the least recently played let go); a game let
+    go is read again from the store and plays on."""
+    svc = GameService(store, held_games=2)
+    games = [await seated_game(svc, channel()) for _ in range(3)]
+    for g in games:
+        await play_ends(svc, g, 1)
+    assert list(svc._cache) == games[1:]
+    await play_ends(svc, games[0], 2)
+    assert list(svc._cache) == [games[2], games[0]]
+    fresh = GameService(store)
+    for g in games:
+        assert await fresh.state(g, verify=True) == await svc.state(g)
