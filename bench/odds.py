@@ -67,10 +67,10 @@ import tracemalloc
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from odds.ask import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds
 from rules import engine
 from rules import events as ev
 from rules import orders as od
-from rules.battle.odds import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds
 from rules.defaults import default_orders
 from rules.dice import HmacDice
 from rules.edition import Edition, load_edition

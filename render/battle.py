@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw, ImageFont
 
+from odds.ask import OddsResult
 from render import theme
 from render.icons import draw_icon
 from rules import events as ev
-from rules.battle.odds import OddsResult
 from rules.battle.retreat import stays_behind
 from rules.battle.rounds import casualties_of
 from rules.edition import Edition

@@ -26,7 +26,7 @@ def owned(s: GameState, power: str) -> list[Technology]:
 
 def chosen(ed: Edition, ids: Iterable[str]) -> list[Technology]:
     """The developments with these ids (unknown ids are left out), for battles off the board
-    (rules/battle/odds.py: a power's developments, or the ones named in an ``odds`` order)."""
+    (odds/ask.py: a power's developments, or the ones named in an ``odds`` order)."""
     table = technologies(ed)
     return [table[t] for t in dict.fromkeys(ids) if t in table]
 

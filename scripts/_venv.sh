@@ -8,7 +8,7 @@ VENV="$UMPIRE_ROOT/.venv"
 PY="$VENV/bin/python"
 
 # Top-level packages Umpire may have; the ones that exist are installed, type-checked and linted.
-UMPIRE_PACKAGES=(rules local service tools cogs db render orders mail web)
+UMPIRE_PACKAGES=(rules odds local service tools cogs db render orders mail web)
 
 umpire_existing_packages() {
     local pkg

@@ -275,11 +275,11 @@ def _odds_edition() -> Edition:
 
 async def _odds(ed: Edition, cmd: ps.Odds, game: GameInfo | None,
                 state: GameState | None = None) -> Result:
-    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (rules.battle.odds).
+    """`odds`: anyone may ask; exact odds, or Monte Carlo with its error bar (odds.ask).
 
     Developments named in the order count for both sides; in a game, so do those the attacker
-    and the defender own (``rules.battle.odds.game_developments``)."""
-    from rules.battle.odds import game_developments, odds, summary
+    and the defender own (``odds.ask.game_developments``)."""
+    from odds.ask import game_developments, odds, summary
 
     att, dfd = game_developments(state, cmd.space) if state is not None else ((), ())
     try:

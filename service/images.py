@@ -99,8 +99,8 @@ def battle_image(log: Sequence[ev.Event], end: int, game_id: str) -> RenderedIma
     odds_result = None
     note = ""
     try:
-        from rules.battle.odds import battle_odds
-    except ImportError:  # rules.battle.odds not there: the board says so
+        from odds.ask import battle_odds
+    except ImportError:  # odds.ask not there: the board says so
         note = "Odds before the first roll: not available in this version."
     else:
         try:

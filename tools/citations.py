@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("rules", "service", "render", "local", "cogs", "db")
+PACKAGES = ("rules", "odds", "service", "render", "local", "cogs", "db")
 # A rule ID of any edition's digest (rules.edition._ANY_RULE_ID), or a section of a digest
 # followed by the ID it points into ("§18 A-9", "§4.1, R-TEC-01").
 _ID = r"R-[A-Z]{2,4}(?:-[0-9]+)?|[A-Z]{1,4}-[0-9]+[A-Za-z]?"

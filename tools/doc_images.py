@@ -31,13 +31,13 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
+from odds.ask import battle_odds
 from render.battle import battle_record, render_battle
 from render.geo import geometry_for
 from render.icons import pictogram_sheet
 from render.map import render_map
 from rules import engine
 from rules import orders as od
-from rules.battle.odds import battle_odds
 from rules.defaults import default_orders
 from rules.dice import HmacDice, ScriptedDice
 from rules.events import BattleOpened, Event

@@ -361,7 +361,7 @@ def battle_png(events: Sequence[StoredEvent], at: int, space: str, game_id: str)
     odds_result = None
     note = ""
     try:
-        from rules.battle.odds import battle_odds
+        from odds.ask import battle_odds
 
         odds_result = battle_odds(at_open, space)
     except Exception as e:
@@ -373,7 +373,7 @@ def battle_png(events: Sequence[StoredEvent], at: int, space: str, game_id: str)
 
 def odds_doc(state: GameState, space: str) -> dict[str, Any]:
     """The odds of the battle open in ``space`` as it stands: the bot's words and figures."""
-    from rules.battle.odds import battle_odds, summary
+    from odds.ask import battle_odds, summary
 
     r = battle_odds(state, space)
     return {"space": space, "text": summary(r), "odds": r.to_json()}

@@ -8,10 +8,8 @@ The model, stated once, with no dice, no events and no game state:
 - ``casualties``: the constraints on assigning hits and the referee's default casualties.
 
 The odds, which compute exact distributions or Monte Carlo samples of a battle fought to the
-end: ``odds`` (the questions and answers), ``odds_grid`` (the exact method where each side's
-state is the hits it has absorbed), ``odds_joint`` (the exact method elsewhere) and
-``odds_core`` (the model on states, Monte Carlo, and the first exact method, kept as the
-reference the others are tested against).
+end, evaluate this model from the package ``odds`` above ``rules`` (its fastest method is array
+arithmetic, which ``rules`` may not import).
 
 The combat, which rolls dice, asks players and emits events (``rules.combat`` takes its orders):
 ``forces`` (the units of an open battle, as the model sees them), ``opening`` (finding

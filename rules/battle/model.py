@@ -5,7 +5,7 @@ switches and each side's weapons developments. Two evaluators read them:
 
 - the combat (``rules/battle/rounds.py`` and its neighbours), which rolls dice, asks players for
   their decisions and emits events;
-- the odds (``rules/battle/odds.py``), which computes the exact distribution of outcomes or
+- the odds (``odds/ask.py``), which computes the exact distribution of outcomes or
   samples it (Monte Carlo).
 
 What is stated here:

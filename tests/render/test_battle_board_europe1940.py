@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PIL import Image
 
+from odds.ask import battle_odds
 from render import theme
 from render.battle import (
     BattleRecord,
@@ -15,7 +16,6 @@ from render.battle import (
     render_battle,
     round_summary,
 )
-from rules.battle.odds import battle_odds
 from rules.dice import HmacDice
 from rules.events import BattleOpened
 from tests.rules.e40._battles import BEACH, E40, LAND, SEA, land_attack, landing, sea_attack

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from PIL import Image, ImageChops
 
+from odds.ask import odds
 from render import png_bytes, theme
 from render.base import LEGEND_HEIGHT, base_layer, sea_label
 from render.battle import battle_record, render_battle
@@ -16,7 +17,6 @@ from render.geo import Geometry
 from render.icons import has_icon
 from render.map import render_map
 from render.view import focus_view, full_view
-from rules.battle.odds import odds
 from rules.state import GameState
 from tests.render.conftest import UkraineBattle
 from tests.render.golden import compare

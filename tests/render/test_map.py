@@ -7,13 +7,13 @@ from dataclasses import replace
 
 from PIL import Image, ImageChops
 
+from odds.ask import odds
 from render import png_bytes, theme
 from render.base import LEGEND_HEIGHT, base_layer
 from render.battle import battle_record, render_battle
 from render.geo import Geometry
 from render.map import render_map
 from render.view import focus_view, full_view
-from rules.battle.odds import odds
 from rules.state import GameState
 from tests.render.conftest import UkraineBattle
 from tests.render.golden import compare

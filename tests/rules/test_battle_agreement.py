@@ -1,7 +1,7 @@
 """The two evaluators of the battle model agree die for die (issue 15, deliverable 4).
 
 The combat (``battle <space> all`` through ``rules.engine``, the defender answered by the
-referee's defaults) and the odds' round function (``rules.battle.odds_core.Model``, which the
+referee's defaults) and the odds' round function (``odds.core.Model``, which the
 exact method and the Monte Carlo both use) fight the same battles with the same scripted dice:
 each die's face is a function of the round, the stage, the unit type and the die's place in
 its group, as the combat's roll purposes name them. Every round must leave the same units on
@@ -15,11 +15,11 @@ from dataclasses import dataclass, replace
 
 import pytest
 
+from odds.core import FIRE_FIRST, FIRE_NOT_STRIKERS, STRIKE, Dist, Model, Side, State
 from rules import engine, tech
 from rules import events as ev
 from rules.battle import model as bm
 from rules.battle.model import ATT, DEF, ROLES
-from rules.battle.odds_core import FIRE_FIRST, FIRE_NOT_STRIKERS, STRIKE, Dist, Model, Side, State
 from rules.edition import Edition, load_edition
 from rules.state import GameState
 from tests.rules.helpers import fight_to_the_end

@@ -12,13 +12,7 @@ from typing import Any
 
 import pytest
 
-from rules import combat, engine
-from rules import events as ev
-from rules.battle.casualties import best_total as _best_total
-from rules.battle.casualties import flow_ok as _flow_ok
-from rules.battle.casualties import vectors as _vectors
-from rules.battle.model import ATT, DEF
-from rules.battle.odds import (
+from odds.ask import (
     DEFAULT_MAX_WORK,
     DEFAULT_MC_WORK,
     DEFAULT_SAMPLES,
@@ -28,9 +22,15 @@ from rules.battle.odds import (
     odds,
     summary,
 )
-from rules.battle.odds_core import Model as _Model
-from rules.battle.odds_core import Side as _Side
-from rules.battle.odds_core import binomial_draw as _binomial_draw
+from odds.core import Model as _Model
+from odds.core import Side as _Side
+from odds.core import binomial_draw as _binomial_draw
+from rules import combat, engine
+from rules import events as ev
+from rules.battle.casualties import best_total as _best_total
+from rules.battle.casualties import flow_ok as _flow_ok
+from rules.battle.casualties import vectors as _vectors
+from rules.battle.model import ATT, DEF
 from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder

@@ -19,10 +19,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from rules import engine
-from rules import events as ev
-from rules.battle.model import ATT, DEF
-from rules.battle.odds import (
+from odds.ask import (
     OddsResult,
     battle_forces,
     battle_odds,
@@ -30,8 +27,11 @@ from rules.battle.odds import (
     odds,
     summary,
 )
-from rules.battle.odds_core import Model as _Model
-from rules.battle.odds_core import Side as _Side
+from odds.core import Model as _Model
+from odds.core import Side as _Side
+from rules import engine
+from rules import events as ev
+from rules.battle.model import ATT, DEF
 from rules.dice import HmacDice
 from rules.edition import load_edition
 from rules.errors import InvalidOrder

@@ -1,5 +1,5 @@
-"""The fast exact method (rules/battle/odds_grid.py, issue 18 item 3) against the old one
-(``odds(..., reference=True)``: the joint multisets of odds_core): the same answers within 1e-9
+"""The fast exact method (odds/grid.py, issue 18 item 3) against the old one
+(``odds(..., reference=True)``: the joint multisets of odds.core): the same answers within 1e-9
 in every edition, on land and at sea, with AA fire, bombardment, two-hit ships, combined arms
 and developments, and on small battles hypothesis makes up."""
 
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from odds.ask import OddsResult, odds
+from odds.core import Model, Side
+from odds.grid import applies
 from rules.battle.model import ATT, DEF
-from rules.battle.odds import OddsResult, odds
-from rules.battle.odds_core import Model, Side
-from rules.battle.odds_grid import applies
 from rules.edition import Edition, load_edition
 from rules.errors import InvalidOrder
 

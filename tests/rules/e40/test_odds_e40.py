@@ -1,11 +1,11 @@
-"""Europe 1940 odds (rules/battle/odds.py) with the edition's units and rules: combined arms,
+"""Europe 1940 odds (odds/ask.py) with the edition's units and rules: combined arms,
 AA guns, two-hit carriers; the combat agrees die for die (tests/rules/test_battle_agreement.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from rules.battle.odds import odds
+from odds.ask import odds
 from tests.rules.e40._battles import E40
 
 
@@ -31,8 +31,8 @@ def test_CA_3_odds_no_support_on_defence() -> None:
 def test_A_21_odds_AA_dice_min_of_three_per_gun_and_the_aircraft() -> None:
     """§16.1 / §22.12: one AA gun fires 3 dice at 5 fighters: the chance that it hits none is
     (5/6)^3, after which the fighters fight on."""
+    from odds.core import Model, Side
     from rules.battle.model import ATT, DEF
-    from rules.battle.odds_core import Model, Side
 
     for guns, dice in ((1, 3), (2, 5)):
         att = Side(E40, ATT, {"fighter": 5}, False, ())

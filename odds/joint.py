@@ -1,7 +1,7 @@
 """The exact method of the odds for battles off the grid (issue 18 item 3): sea battles with
 submarines (first strikes, hits that spare aircraft or submarines), transports.
 
-The method is the old one (``odds_core.exact``: joint states of the two sides' multisets,
+The method is the old one (``odds.core.exact``: joint states of the two sides' multisets,
 processed once each with the self-loop divided out), organised for speed: each side's states
 are numbered once; each state's dice are one distribution per hit category, computed once per
 state (not per pair of states), and capped per target by lumping; the other side's next states
@@ -16,9 +16,7 @@ from __future__ import annotations
 import heapq
 import math
 
-from rules.battle import model as bm
-from rules.battle.model import ATT, DEF
-from rules.battle.odds_core import (
+from odds.core import (
     FIRE,
     FIRE_NOT_STRIKERS,
     ROUND_STEPS,
@@ -29,7 +27,9 @@ from rules.battle.odds_core import (
     TooBig,
     _opening,
 )
-from rules.battle.odds_grid import _pmf
+from odds.grid import _pmf
+from rules.battle import model as bm
+from rules.battle.model import ATT, DEF
 
 __all__ = ["JOINT_TERMS_PER_STEP", "joint_exact"]
 

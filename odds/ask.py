@@ -4,7 +4,7 @@
 nobody does (both sides destroyed, or nobody left who can hit), and how many units of each type
 survive on average. It evaluates the battle model (``rules/battle/model.py``,
 ``rules/battle/casualties.py``) as the combat plays ``battle <space> all`` with the referee's
-defaults (``rules/battle/odds_core.py`` has the method):
+defaults (``odds/core.py`` has the method):
 
 - the attacker presses every round (no retreat); every casualty is the default one: two-hit
   units absorb a hit first (H-6), then the standing order if one is given, else cheapest first
@@ -43,10 +43,10 @@ Weapons developments (R-TEC-05/06) change values only through the model (``rules
 side's developments (``attacker_techs``/``defender_techs``, e.g. a power's own in a game) set its
 attack, defence and dice per unit (Heavy Bombers: three attack dice per bomber).
 
-The exact method (issue 18) is ``odds_grid`` where each side's state is the number of hits it
+The exact method (issue 18) is ``odds.grid`` where each side's state is the number of hits it
 has absorbed (land battles; sea battles without submarines striking or hits that spare some
-units), else ``odds_joint`` (the joint multisets of ``odds_core``, numbered and with each state's
-dice computed once); ``odds_core.exact``, the method before them, is the reference the tests hold
+units), else ``odds.joint`` (the joint multisets of ``odds.core``, numbered and with each state's
+dice computed once); ``odds.core.exact``, the method before them, is the reference the tests hold
 them to (``reference=True``). Beyond ``max_states`` states (or ``max_work`` steps of work) the
 exact method gives way to Monte Carlo: ``samples`` battles, or as many as ``mc_work`` steps
 allow, and the result carries its standard error. More than ``MAX_UNITS`` units a side are
@@ -61,12 +61,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from odds.core import Model, Side, SplitMix64, Tally, TooBig, exact, monte_carlo
+from odds.grid import grid_exact
+from odds.joint import joint_exact
 from rules import tech
 from rules.battle import model as bm
 from rules.battle.model import ATT, ATTACKER, BOTH_DESTROYED, DEF, DEFENDER, STALEMATE
-from rules.battle.odds_core import Model, Side, SplitMix64, Tally, TooBig, exact, monte_carlo
-from rules.battle.odds_grid import grid_exact
-from rules.battle.odds_joint import joint_exact
 from rules.edition import Edition, Technology
 from rules.errors import InvalidOrder
 from rules.messages import catalogue, msg
@@ -93,7 +93,7 @@ __all__ = [
 # combined, dice drawn, rounds kept), not time, so the same question gets the same answer on any
 # machine. bench/odds.py measures 0.4-1.9 million steps a second here (2 cores, shared).
 # Joint states before the exact method gives way to Monte Carlo: the grid of hits absorbed
-# (odds_grid) of 80 units a side has about 6,600, and ten times more with AA fire.
+# (odds.grid) of 80 units a side has about 6,600, and ten times more with AA fire.
 DEFAULT_MAX_STATES = 150_000
 # Steps before the exact method gives way (about 1-2 s: every method counts about a million
 # steps a second here, bench/odds.py; issue 18: 80 units a side on land and 20 ships and
@@ -255,9 +255,9 @@ def odds(
     SplitMix64 seeded with ``seed``. Raises ``InvalidOrder`` for units that cannot fight there
     and for more than ``max_units`` units on a side. Work, not time, is counted, so the answer
     is the same on any machine; the defaults keep every answer within a few seconds
-    (bench/odds.py). The exact method is the grid of hits absorbed (``odds_grid``) where it
-    applies, else the joint multisets (``odds_joint``); ``reference`` takes the old method
-    (``odds_core.exact``), which the tests and the bench compare them with.
+    (bench/odds.py). The exact method is the grid of hits absorbed (``odds.grid``) where it
+    applies, else the joint multisets (``odds.joint``); ``reference`` takes the old method
+    (``odds.core.exact``), which the tests and the bench compare them with.
     """
     att = _check_units(edition, attackers, "attacker")
     dfd = _check_units(edition, defenders, "defender")

@@ -1,12 +1,12 @@
 """The odds evaluator of the battle model: exact distributions, or Monte Carlo samples.
 
-``rules/battle/odds.py`` asks it; the rules it evaluates are those of ``rules/battle/model.py``
+``odds/ask.py`` asks it; the rules it evaluates are those of ``rules/battle/model.py``
 (steps of a round, values, who may hit whom, the end of a battle) and
 ``rules/battle/casualties.py`` (the constraints on hits and the referee's default casualties),
 as the combat applies them with ``battle <space> all``: the attacker presses every round,
 every casualty is the default one, every submarine that may strike strikes.
 
-Exact method (since issue 18 the reference: ``odds_grid`` and ``odds_joint`` answer, faster, and
+Exact method (since issue 18 the reference: ``odds.grid`` and ``odds.joint`` answer, faster, and
 the tests hold them to this one within 1e-9). The state between rounds is the multiset of surviving
 units of both sides: a count per (unit type, hits left) for each side (a ``model.Kind``), so a
 damaged battleship is its own kind. One round maps a state to a distribution of states. Each side's

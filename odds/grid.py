@@ -7,7 +7,7 @@ one hit at a time in one order, and ``h`` hits at once leave it as ``h`` single 
 state is then how many hits it has absorbed: an index into a chain of multisets (the defender),
 or a node of a tree of such chains (the attacker, whose aircraft AA fire may shoot down before
 round 1: each number of aircraft lost starts a chain, and the chains join where the casualty
-order reaches the aircraft). ``Model`` (``odds_core``) still states every rule: the chains are
+order reaches the aircraft). ``Model`` (``odds.core``) still states every rule: the chains are
 built with ``Model.assign``, the ends with ``model.battle_end``, the dice with the model's
 groups (combined arms, developments), AA fire and round 1 with the bombardment with the old
 method's own opening.
@@ -31,9 +31,9 @@ import math
 from collections.abc import Sequence
 from operator import add
 
+from odds.core import FIRE, Model, State, Tally, TooBig, _opening
 from rules.battle import model as bm
 from rules.battle.model import ANY, ATT, DEF
-from rules.battle.odds_core import FIRE, Model, State, Tally, TooBig, _opening
 
 __all__ = ["EPS", "TERMS_PER_STEP", "applies", "grid_exact"]
 
