@@ -43,13 +43,16 @@ with HMAC dice) where the bench can set the battle up, with the precision such a
 reaches (the 95% half-width of the attacker's winning chance) and the number of battles it
 would need to be as precise as the exact figures are printed (0.05 points).
 
-Sizes (issue 18 item 4, printed first): for each edition, a land and a sea battle of 15, 25,
-40 and 80 units a side (``SIZES``: land with AA guns where the edition has them and combined
-arms in Europe 1940; sea with two-hit ships, submarines, destroyers and carriers): the method
-``odds`` chose, the median time, the joint states, the steps of work, and the time over a floor
-measured in the same run (``floor``: a fixed pure-Python loop of a million multiply-adds, so
-the ratios compare across machines and loads). ``--reference`` adds the old exact method
-(``reference=True``, with the budgets it had before issue 18) for the before/after figures.
+Sizes (issue 18 item 4, printed first): for each edition, battles of 15, 25, 40 and 80 units a
+side (``SIZES``): land (with AA guns where the edition has them, combined arms in Europe 1940),
+amphibious (the same with bombarding ships among the attackers), surface (at sea without
+submarines or transports: two-hit ships, destroyers, carriers and their fighters) and sea (with
+submarines, and Classic's transports): the method that answered (``OddsResult.solver``: "grid
+arrays", "grid", "joint", or Monte Carlo), the median time, the joint states, the steps of
+work, and the time over a floor measured in the same run (``floor``: a fixed pure-Python loop
+of a million multiply-adds, so the ratios compare across machines and loads). ``--reference``
+adds the old exact method (``reference=True``, with the budgets it had before issue 18) for the
+before/after figures.
 
 Run: ``.venv/bin/python bench/odds.py [--reps N] [--mc-reps N] [--battles N]
 [--engine-battles N] [--only TEXT] [--reference] [--detail]``.
@@ -65,16 +68,22 @@ import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NamedTuple
 
-from odds.ask import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds
-from rules import engine
-from rules import events as ev
-from rules import orders as od
-from rules.defaults import default_orders
-from rules.dice import HmacDice
-from rules.edition import Edition, load_edition
-from rules.state import GameState
+# The checkout first: this script's folder (bench/, on the path as the script's own) holds
+# odds.py, which would hide the package ``odds``.
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from odds.ask import DEFAULT_MAX_WORK, DEFAULT_MC_WORK, Z95, OddsResult, odds  # noqa: E402
+from rules import engine  # noqa: E402
+from rules import events as ev  # noqa: E402
+from rules import orders as od  # noqa: E402
+from rules.defaults import default_orders  # noqa: E402
+from rules.dice import HmacDice  # noqa: E402
+from rules.edition import Edition, load_edition  # noqa: E402
+from rules.state import GameState  # noqa: E402
 
 
 class Bench(NamedTuple):
@@ -223,6 +232,10 @@ MIXES: dict[str, dict[str, tuple[dict[str, float], dict[str, float], dict[str, i
     "a1941": {
         "land": ({"infantry": 5, "tank": 3, "fighter": 1.2, "bomber": 0.8},
                  {"infantry": 6, "tank": 2.5, "fighter": 1.5}, {}),
+        # No amphibious battle: 1941 has no bombardment.
+        "surface": ({"battleship": 2, "aircraft carrier": 1.5, "fighter": 2.5, "destroyer": 2},
+                    {"battleship": 1.5, "aircraft carrier": 2, "fighter": 2.5, "destroyer": 2},
+                    {}),
         "sea": ({"battleship": 2, "aircraft carrier": 1.5, "fighter": 2.5, "destroyer": 2,
                  "submarine": 2},
                 {"battleship": 1.5, "aircraft carrier": 2, "fighter": 2.5, "destroyer": 2,
@@ -231,6 +244,10 @@ MIXES: dict[str, dict[str, tuple[dict[str, float], dict[str, float], dict[str, i
     "classic": {
         "land": ({"infantry": 5, "tank": 3, "fighter": 1.2, "bomber": 0.8},
                  {"infantry": 6, "tank": 2.5, "fighter": 1.5}, {"antiaircraft gun": 1}),
+        "amphibious": ({"infantry": 5, "tank": 2, "fighter": 1, "battleship": 1},
+                       {"infantry": 6, "tank": 2.5, "fighter": 1.5}, {"antiaircraft gun": 1}),
+        "surface": ({"battleship": 2.5, "aircraft carrier": 1.5, "fighter": 3},
+                    {"battleship": 2, "aircraft carrier": 2, "fighter": 3}, {}),
         "sea": ({"battleship": 2.5, "aircraft carrier": 1.5, "fighter": 3, "submarine": 3},
                 {"battleship": 2, "aircraft carrier": 2, "fighter": 3, "submarine": 2,
                  "transport": 1}, {}),
@@ -240,6 +257,14 @@ MIXES: dict[str, dict[str, tuple[dict[str, float], dict[str, float], dict[str, i
                   "fighter": 1, "tactical bomber": 0.5},
                  {"infantry": 5, "artillery": 1.5, "tank": 2, "fighter": 1.5},
                  {"aa gun": 1}),
+        "amphibious": ({"infantry": 3.5, "artillery": 2, "tank": 1.5, "fighter": 1,
+                        "battleship": 0.5, "cruiser": 0.5},
+                       {"infantry": 5, "artillery": 1.5, "tank": 2, "fighter": 1.5},
+                       {"aa gun": 1}),
+        "surface": ({"battleship": 1.5, "cruiser": 1.5, "destroyer": 2, "aircraft carrier": 1,
+                     "fighter": 2},
+                    {"battleship": 1.5, "cruiser": 1.5, "destroyer": 2, "aircraft carrier": 1.5,
+                     "fighter": 1.5}, {}),
         "sea": ({"battleship": 1.5, "cruiser": 1.5, "destroyer": 2, "aircraft carrier": 1,
                  "fighter": 2, "submarine": 2},
                 {"battleship": 1.5, "cruiser": 1.5, "destroyer": 2, "aircraft carrier": 1.5,
@@ -269,7 +294,7 @@ def sizes(reps: int, only: str, reference: bool) -> None:
     print(f"Floor: a million multiply-adds in pure Python, {1000 * unit:.1f} ms (ratio = time / "
           "floor, the floor measured again before each edition's land and sea battles, as the "
           "load of the machine varies)\n")
-    head = (f"{'battle':<28}{'method':<13}{'ms':>9}{'ratio':>8}{'states':>9}{'work':>11}")
+    head = (f"{'battle':<32}{'method':<13}{'ms':>9}{'ratio':>8}{'states':>9}{'work':>11}")
     if reference:
         head += f"   {'old method':<13}{'old ms':>9}{'old states':>11}"
     print(head)
@@ -282,13 +307,14 @@ def sizes(reps: int, only: str, reference: bool) -> None:
                 if only not in name:
                     continue
                 att, dfd = _mix(n, a_mix), {**_mix(n, d_mix), **extra}
-                if where == "sea":
+                sea = where in ("sea", "surface")
+                if sea:
                     dfd["fighter"] = min(dfd.get("fighter", 0),
                                          2 * dfd.get("aircraft carrier", 0))
-                run = functools.partial(odds, ed, att, dfd, sea=where == "sea")
+                run = functools.partial(odds, ed, att, dfd, sea=sea)
                 r = run()
                 t = median_time(run, reps if r.method == "exact" else 1)
-                line = (f"{name:<28}{r.method:<13}{1000 * t:9.1f}{t / unit:8.2f}"
+                line = (f"{name:<32}{r.solver or r.method:<13}{1000 * t:9.1f}{t / unit:8.2f}"
                         f"{r.states:9,}{r.work:11,}")
                 if reference:
                     old_run = functools.partial(run, reference=True, max_states=OLD_MAX_STATES,
@@ -296,7 +322,8 @@ def sizes(reps: int, only: str, reference: bool) -> None:
                     t0 = time.perf_counter()
                     old = old_run()
                     t_old = time.perf_counter() - t0
-                    line += f"   {old.method:<13}{1000 * t_old:9.1f}{old.states:11,}"
+                    line += (f"   {old.solver or old.method:<13}{1000 * t_old:9.1f}"
+                             f"{old.states:11,}")
                     if old.method == r.method == "exact":
                         diff = max(abs(old.attacker_win - r.attacker_win),
                                    abs(old.defender_win - r.defender_win))

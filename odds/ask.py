@@ -43,9 +43,10 @@ Weapons developments (R-TEC-05/06) change values only through the model (``rules
 side's developments (``attacker_techs``/``defender_techs``, e.g. a power's own in a game) set its
 attack, defence and dice per unit (Heavy Bombers: three attack dice per bomber).
 
-The exact method (issue 18) is ``odds.grid`` where each side's state is the number of hits it
-has absorbed (land battles; sea battles without submarines striking or hits that spare some
-units), else ``odds.joint`` (the joint multisets of ``odds.core``, numbered and with each state's
+The exact method (issue 18) is the grid of hits absorbed where each side's state is the number of
+hits it has absorbed (land battles; sea battles without submarines striking or hits that spare
+some units): ``odds.fast`` as array arithmetic (numpy), ``odds.grid`` in plain Python for small
+grids; else ``odds.joint`` (the joint multisets of ``odds.core``, numbered and with each state's
 dice computed once); ``odds.core.exact``, the method before them, is the reference the tests hold
 them to (``reference=True``). Beyond ``max_states`` states (or ``max_work`` steps of work) the
 exact method gives way to Monte Carlo: ``samples`` battles, or as many as ``mc_work`` steps
@@ -55,6 +56,7 @@ refused with the limit named.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal
@@ -62,6 +64,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from odds.core import Model, Side, SplitMix64, Tally, TooBig, exact, monte_carlo
+from odds.fast import fast_exact
 from odds.grid import grid_exact
 from odds.joint import joint_exact
 from rules import tech
@@ -128,6 +131,9 @@ class OddsResult(BaseModel):
     defender_survivors: dict[str, float]
     expected_rounds: float
     method: Method
+    # The exact method that answered: "grid arrays" (odds.fast), "grid" (odds.grid), "joint"
+    # (odds.joint) or "reference" (odds.core.exact); "" for Monte Carlo.
+    solver: str = ""
     sea: bool
     states: int  # joint states the exact method visited (Monte Carlo: 0)
     work: int = 0  # steps of work spent, the exact method's attempt included (see odds())
@@ -241,6 +247,7 @@ def odds(
     seed: int = DEFAULT_SEED,
     uniform: Callable[[], float] | None = None,
     reference: bool = False,
+    grid: Literal["auto", "fast", "plain"] = "auto",
 ) -> OddsResult:
     """The odds of a battle fought to the end (see the module docstring for the model).
 
@@ -256,8 +263,10 @@ def odds(
     and for more than ``max_units`` units on a side. Work, not time, is counted, so the answer
     is the same on any machine; the defaults keep every answer within a few seconds
     (bench/odds.py). The exact method is the grid of hits absorbed (``odds.grid``) where it
-    applies, else the joint multisets (``odds.joint``); ``reference`` takes the old method
-    (``odds.core.exact``), which the tests and the bench compare them with.
+    applies (as array arithmetic, ``odds.fast``, or in plain Python, ``odds.grid``, for small
+    grids; ``grid="fast"`` or ``"plain"`` takes one of them whatever the size), else the joint
+    multisets (``odds.joint``); ``reference`` takes the old method (``odds.core.exact``), which
+    the tests and the bench compare them with.
     """
     att = _check_units(edition, attackers, "attacker")
     dfd = _check_units(edition, defenders, "defender")
@@ -294,11 +303,14 @@ def odds(
     states = 0
     work = 0
     used: Method = "exact"
+    on_grid: Callable[[Model, int, int], tuple[Tally, int] | None] = (
+        grid_exact if grid == "plain" else
+        functools.partial(fast_exact, small=0) if grid == "fast" else fast_exact)
     if method != "monte carlo":
         try:
             auto = method == "auto"
             limits = (max_states, max_work) if auto else (10**12, 10**15)
-            got = None if reference else grid_exact(model, *limits)
+            got = None if reference else on_grid(model, *limits)
             if got is None:
                 got = exact(model, *limits) if reference else joint_exact(model, *limits)
             tally, states = got
@@ -330,6 +342,7 @@ def odds(
         defender_survivors={**tally.survivors(DEF, scale), **d_side.fixed},
         expected_rounds=tally.rounds * scale,
         method=used,
+        solver=model.solver if used == "exact" else "",
         sea=sea,
         states=states,
         work=work,

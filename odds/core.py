@@ -206,6 +206,8 @@ class Model:
         # only hold what was paid for, so memory is bounded by the budget too.
         self.work = 0
         self.limit = 10**18
+        # The exact method that answered (``OddsResult.solver``), set by each.
+        self.solver = ""
 
     def spend(self, n: int) -> None:
         """Count ``n`` steps of work; past the budget the method in use gives up."""
@@ -579,7 +581,7 @@ def _opening(model: Model, tally: Tally, p: float,
 
 def exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, int]:
     start = (model.sides[ATT].start, model.sides[DEF].start)
-    model.work, model.limit = 0, max_work
+    model.work, model.limit, model.solver = 0, max_work, "reference"
     tally = Tally(model)
     mass: dict[Joint, float] = (_opening(model, tally, 1.0, model.outcome, model.aa_fire)
                                 if model.opening else {start: 1.0})

@@ -109,7 +109,7 @@ def grid_exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, int
     (``applies``); raises ``TooBig`` past ``max_states`` states or ``max_work`` steps."""
     if not applies(model):
         return None
-    model.work, model.limit = 0, max_work
+    model.work, model.limit, model.solver = 0, max_work, "grid"
     att, dfd = model.sides
     tally = Tally(model)
     start = (att.start, dfd.start)

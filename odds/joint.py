@@ -84,7 +84,7 @@ class _Side:
 def joint_exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, int]:
     """The exact odds (see the module docstring); raises ``TooBig`` past ``max_states`` joint
     states or ``max_work`` steps."""
-    model.work, model.limit = 0, max_work
+    model.work, model.limit, model.solver = 0, max_work, "joint"
     att, dfd = model.sides
     sides = (_Side(model, ATT), _Side(model, DEF))
     A, D = sides

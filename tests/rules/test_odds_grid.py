@@ -1,7 +1,7 @@
-"""The fast exact method (odds/grid.py, issue 18 item 3) against the old one
-(``odds(..., reference=True)``: the joint multisets of odds.core): the same answers within 1e-9
-in every edition, on land and at sea, with AA fire, bombardment, two-hit ships, combined arms
-and developments, and on small battles hypothesis makes up."""
+"""The fast exact methods (odds/fast.py with numpy and odds/grid.py in plain Python, issue 18
+item 3) against the old one (``odds(..., reference=True)``: the joint multisets of odds.core):
+the same answers within 1e-9 in every edition, on land and at sea, with AA fire, bombardment,
+two-hit ships, combined arms and developments, and on small battles hypothesis makes up."""
 
 from __future__ import annotations
 
@@ -85,18 +85,56 @@ SPREAD: list[tuple[Edition, dict[str, int], dict[str, int], bool, tuple[str, ...
 ]
 
 
+@pytest.mark.parametrize("method", ["fast", "plain"])
 @pytest.mark.parametrize(("ed", "att", "dfd", "sea", "techs", "grid"), SPREAD)
 def test_fast_exact_equals_the_old_exact_method(ed: Edition, att: dict[str, int],
                                                  dfd: dict[str, int], sea: bool,
-                                                 techs: tuple[str, ...], grid: bool) -> None:
+                                                 techs: tuple[str, ...], grid: bool,
+                                                 method: str) -> None:
     assert _grid(ed, att, dfd, sea) == grid  # which method answers, so both are exercised
-    _compare(ed, att, dfd, sea, attacker_techs=techs)
+    _compare(ed, att, dfd, sea, attacker_techs=techs, grid=method)
 
 
-def test_fast_exact_with_standing_orders_equals_the_old_method() -> None:
+@pytest.mark.parametrize("method", ["fast", "plain"])
+def test_fast_exact_with_standing_orders_equals_the_old_method(method: str) -> None:
     """A standing casualty order changes the chain of states; both methods follow it."""
     _compare(A1941, {"infantry": 4, "tank": 3, "fighter": 2}, {"infantry": 5, "tank": 2},
-             False, attacker_order=("tank", "fighter"), defender_order=("tank",))
+             False, attacker_order=("tank", "fighter"), defender_order=("tank",), grid=method)
+
+
+def test_R_LC_02_R_AMP_05_AA_fire_and_bombardment_on_the_arrays_equal_the_old_method() -> None:
+    """Classic: AA fire shoots at 5 aircraft before round 1 (R-LC-02: each number shot down
+    starts a chain of rows), 2 battleships bombard in round 1 (R-AMP-05: round 1 rolls their dice
+    with the attackers', once); odds.fast gives the old method's answer, as does the automatic
+    choice, and the plain grid agrees."""
+    att = {"infantry": 6, "tank": 3, "fighter": 3, "bomber": 2, "battleship": 2}
+    dfd = {"infantry": 8, "tank": 2, "fighter": 1, "antiaircraft gun": 1}
+    fast = _compare(CLASSIC, att, dfd, False, grid="fast")
+    assert fast.aa_fire and fast.bombarding == 2
+    _same(odds(CLASSIC, att, dfd, sea=False), fast)
+    _same(odds(CLASSIC, att, dfd, sea=False, grid="plain"), fast)
+
+
+def test_GC_2_europe1940_AA_guns_up_to_three_shots_each_on_the_arrays() -> None:
+    """Europe 1940: 2 AA guns roll up to 3 dice each at the attacking aircraft (§16.1) and fight
+    on as defenders at 0; odds.fast gives the old method's answer."""
+    _compare(E40, {"infantry": 5, "artillery": 2, "tank": 2, "fighter": 3, "tactical bomber": 2,
+                   "strategic bomber": 1},
+             {"infantry": 6, "artillery": 1, "tank": 1, "fighter": 1, "aa gun": 2}, False,
+             grid="fast")
+
+
+@pytest.mark.parametrize(("ed", "gun"), [(CLASSIC, "antiaircraft gun"), (E40, "aa gun")])
+def test_R_LC_02_80_units_a_side_with_AA_fire_are_exact(ed: Edition, gun: str) -> None:
+    """Issue 18: 80 against 80 on land with AA fire (one chain of rows per number of aircraft
+    shot down) is exact within the default budgets."""
+    fighters = "fighter"
+    att = {"infantry": 40, "tank": 24, fighters: 10, "bomber" if ed is CLASSIC else
+           "tactical bomber": 6}
+    dfd = {"infantry": 48, "tank": 20, fighters: 12, gun: 1}
+    r = odds(ed, att, dfd, sea=False)
+    assert r.method == "exact" and r.std_error is None and r.aa_fire
+    assert r.attacker_win + r.defender_win + r.draw == pytest.approx(1.0, abs=1e-9)
 
 
 def test_fast_exact_answers_80_units_a_side_exactly() -> None:
@@ -162,3 +200,4 @@ def test_fast_exact_equals_the_old_on_small_battles(
     assume(old is not None)  # a battle nobody may ask about (no attacker who can fire, ...)
     assert old is not None
     _same(odds(ed, att, dfd, sea=sea), old)
+    _same(odds(ed, att, dfd, sea=sea, grid="fast"), old)
