@@ -74,6 +74,56 @@ def _dice_of(d: Mapping[str, Any]) -> DiceSpec:
     )
 
 
+# The statements of an order's read and write, built once (issue 18): a statement built per call
+# costs its construction and its cache key every time; these are compiled once per dialect and
+# only their parameters (``g``: the game's id) change.
+def _game_param() -> Any:
+    return sa.bindparam("g", type_=GAME.c.id.type)
+
+
+def _last_of(column: Any) -> Any:
+    """The log's last event's ``column`` (NULL when the log is empty)."""
+    return (sa.select(column).where(EVENT.c.game_id == _game_param())
+            .order_by(EVENT.c.seq.desc()).limit(1).scalar_subquery())
+
+
+# Lock the game's row for an order (bump ``next_order``) and read the head and ``log_edits``.
+TOUCH_AT = (
+    GAME.update()
+    .where(GAME.c.id == _game_param())
+    .values(updated_at=sa.bindparam("now", type_=GAME.c.updated_at.type),
+            next_order=GAME.c.next_order + 1)
+    .returning(GAME.c.next_order, GAME.c.log_edits, _last_of(EVENT.c.seq),
+               _last_of(EVENT.c.hash))
+)
+# The record, its seats (one row each, or one row of NULLs), ``log_edits`` and the head.
+PROBE = (
+    sa.select(
+        GAME,
+        SEAT.c.power.label("seat_power"),
+        SEAT.c.person.label("seat_person"),
+        SEAT.c.entropy.label("seat_entropy"),
+        _last_of(EVENT.c.seq).label("last_seq"),
+        _last_of(EVENT.c.hash).label("last_hash"),
+    )
+    .select_from(GAME.outerjoin(SEAT, SEAT.c.game_id == GAME.c.id))
+    .where(GAME.c.id == _game_param())
+)
+INSERT_EVENTS = EVENT.insert()
+INSERT_ORDER = ORDER.insert()
+# Record a head as published unless that head is recorded already.
+PUBLISH_ONCE = PUBLISHED_HEAD.insert().from_select(
+    ["game_id", "seq", "hash", "published_at"],
+    sa.select(
+        _game_param(),
+        sa.bindparam("s", type_=PUBLISHED_HEAD.c.seq.type),
+        sa.bindparam("h", type_=PUBLISHED_HEAD.c.hash.type),
+        sa.bindparam("t", type_=PUBLISHED_HEAD.c.published_at.type),
+    ).where(~sa.exists().where(PUBLISHED_HEAD.c.game_id == _game_param(),
+                               PUBLISHED_HEAD.c.seq == sa.bindparam("s"))),
+)
+
+
 def _record_of(r: Any, seats: dict[str, str], phrases: dict[str, str]) -> GameRecord:
     return GameRecord(
         id=r.id,
@@ -204,21 +254,7 @@ class SqlCore:
         columns are read after that writer: a removal of rows shows in ``log_edits``, and an
         append's rows are there for the ``event`` primary key to refuse a second append at the
         same ``seq``."""
-        last = (sa.select(EVENT.c.seq, EVENT.c.hash).where(EVENT.c.game_id == game_id)
-                .order_by(EVENT.c.seq.desc()).limit(1))
-        row = (
-            await conn.execute(
-                GAME.update()
-                .where(GAME.c.id == game_id)
-                .values(updated_at=utcnow(), next_order=GAME.c.next_order + 1)
-                .returning(
-                    GAME.c.next_order,
-                    GAME.c.log_edits,
-                    last.with_only_columns(EVENT.c.seq).scalar_subquery(),
-                    last.with_only_columns(EVENT.c.hash).scalar_subquery(),
-                )
-            )
-        ).first()
+        row = (await conn.execute(TOUCH_AT, {"g": game_id, "now": utcnow()})).first()
         if row is None:
             raise GameNotFound(f"No game {game_id!r}.")
         next_order, now, seq, h = row
@@ -335,27 +371,23 @@ class SqlCore:
                 }
             )
         if rows:
-            await conn.execute(EVENT.insert(), rows)
+            await conn.execute(INSERT_EVENTS, rows)
         end = expected_seq + len(rows)
         if publish:  # unless that head is recorded already: one statement
-            await conn.execute(PUBLISHED_HEAD.insert().from_select(
-                ["game_id", "seq", "hash", "published_at"],
-                sa.select(sa.literal(game_id), sa.literal(end), sa.literal(prev),
-                          sa.literal(utcnow(), PUBLISHED_HEAD.c.published_at.type))
-                .where(~sa.exists().where(PUBLISHED_HEAD.c.game_id == game_id,
-                                          PUBLISHED_HEAD.c.seq == end))))
+            await conn.execute(PUBLISH_ONCE, {"g": game_id, "s": end, "h": prev, "t": utcnow()})
         await conn.execute(
-            ORDER.insert().values(
-                game_id=game_id,
-                index=index,
-                person=person,
-                power=power,
-                text=text,
-                first_seq=expected_seq,
-                count=len(events),
-                dice_used=dice_used,
-                created_at=utcnow(),
-            )
+            INSERT_ORDER,
+            {
+                "game_id": game_id,
+                "index": index,
+                "person": person,
+                "power": power,
+                "text": text,
+                "first_seq": expected_seq,
+                "count": len(events),
+                "dice_used": dice_used,
+                "created_at": utcnow(),
+            },
         )
         return OrderRecord(
             index=index,

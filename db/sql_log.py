@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db import snapshot as snap
-from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SEAT, SNAPSHOT, utcnow
+from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SNAPSHOT, utcnow
 from db.records import (
     CorruptGame,
     GameNotFound,
@@ -25,7 +25,7 @@ from db.records import (
     StoreError,
     undo_moved,
 )
-from db.sql_core import SqlCore, _moved_on, _order_of, _record_of, next_hash
+from db.sql_core import PROBE, SqlCore, _moved_on, _order_of, _record_of, next_hash
 from rules import codec
 from rules import events as ev
 from rules.engine import evolve, replay
@@ -175,22 +175,8 @@ class SqlLog(SqlCore):
         """The game's record with its seats, its ``log_edits`` and its log's head (event
         count, chain hash), in one statement (one moment of the database); None if there is
         no such game. On PostgreSQL outside a transaction: one round trip."""
-        last = (sa.select(EVENT.c.seq, EVENT.c.hash).where(EVENT.c.game_id == game_id)
-                .order_by(EVENT.c.seq.desc()).limit(1))
-        query = (
-            sa.select(
-                GAME,
-                SEAT.c.power.label("seat_power"),
-                SEAT.c.person.label("seat_person"),
-                SEAT.c.entropy.label("seat_entropy"),
-                last.with_only_columns(EVENT.c.seq).scalar_subquery().label("last_seq"),
-                last.with_only_columns(EVENT.c.hash).scalar_subquery().label("last_hash"),
-            )
-            .select_from(GAME.outerjoin(SEAT, SEAT.c.game_id == GAME.c.id))
-            .where(GAME.c.id == game_id)
-        )
         async with self._read_once() as conn:
-            rows = (await conn.execute(query)).all()
+            rows = (await conn.execute(PROBE, {"g": game_id})).all()
         if not rows:
             return None
         seats: dict[str, str] = {}
