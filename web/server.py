@@ -678,9 +678,10 @@ class WebServer:
             self._runner = None
 
 
-async def serve(settings: Any, service: GameService, stop: asyncio.Event) -> None:
-    """Run the web server beside the bot (or alone) until ``stop`` is set."""
-    server = WebServer(service, settings)
+async def serve(settings: Any, service: GameService, stop: asyncio.Event, **kw: Any) -> None:
+    """Run the web server beside the bot (or alone) until ``stop`` is set; ``kw`` go to
+    ``make_app`` (``names``, ``after_orders``)."""
+    server = WebServer(service, settings, **kw)
     await server.start()
     try:
         await stop.wait()
