@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
@@ -192,6 +193,14 @@ class Site:
                             "holder": self.names(session.grant.holder)}
 
     # --- sessions --------------------------------------------------------------------------------
+    def hosts(self, request: web.Request) -> set[str]:
+        """The page's own origins' host[:port]: as asked (the Host header) and as published
+        (``WEB_PUBLIC_URL``: a proxy may forward another Host)."""
+        own = {request.host}
+        if self.config.public_url:
+            own.add(urlsplit(self.config.public_url).netloc)
+        return own
+
     @property
     def secure(self) -> bool:
         return self.config.public_url.startswith("https://")
@@ -281,7 +290,7 @@ class Site:
         gid = await self.game(request)
         session = await self.seated(request, gid)
         origin = request.headers.get("Origin")
-        if origin is not None and origin.split("://", 1)[-1] != request.host:
+        if origin is not None and origin.split("://", 1)[-1] not in self.hosts(request):
             return _error(403, "Orders are taken only from the game's own page. Nothing was "
                                "done.")
         wait = self.per_session.take(f"{gid}|{session.grant.holder}")

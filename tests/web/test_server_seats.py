@@ -27,8 +27,8 @@ async def seated(w: Web, power: str = "Soviet Union") -> tuple[str, str, str]:
     """A started game; the browser opened ``power``'s private link. (game, key, csrf)"""
     gid = await started(w.service)
     link = await w.server.seat_link(gid, power)
-    assert link.startswith(w.url + "/s/")
-    status, headers, _ = await w.get(link[len(w.url):])
+    assert link.startswith(w.server.public_url + "/s/")
+    status, headers, _ = await w.get("/s/" + link.split("/s/", 1)[1])
     assert status == 303, status
     key = await w.key(gid)
     assert headers["Location"] == f"/g/{key}"
@@ -277,5 +277,40 @@ async def test_an_owed_decision_is_offered_with_the_bots_lines_and_answered(
         after = await w.get_json(f"/g/{key}/state.json")
         assert after["waiting"] != state["waiting"]
         assert (await w.get_json(f"/g/{key}/seat.json"))["decisions"] == []
+    finally:
+        await close_web(w)
+
+
+async def test_an_order_from_another_sites_page_is_refused(tmp_path: Path) -> None:
+    w = await open_web(sqlite_url(tmp_path), config=WebConfig(
+        port=0, public_url="http://umpire.example.org", poll_seconds=0.2))
+    try:
+        _, key, csrf = await seated(w)
+        before = await head(w, key)
+        status, _, body = await w.post(f"/g/{key}/orders",
+                                       json={"lines": "buy 1 infantry", "csrf": csrf},
+                                       headers={"Origin": "https://evil.example"})
+        assert status == 403 and json.loads(body)["error"] == (
+            "Orders are taken only from the game's own page. Nothing was done.")
+        assert await head(w, key) == before
+        # Its own published address (behind a proxy that forwards another Host) is fine.
+        status, _, body = await w.post(f"/g/{key}/orders",
+                                       json={"lines": "buy 1 infantry", "csrf": csrf},
+                                       headers={"Origin": "http://umpire.example.org"})
+        assert status == 200 and json.loads(body)["ok"], body
+    finally:
+        await close_web(w)
+
+
+async def test_the_session_cookie_is_secure_behind_an_https_address(tmp_path: Path) -> None:
+    w = await open_web(sqlite_url(tmp_path), config=WebConfig(
+        port=0, public_url="https://umpire.example.org/", poll_seconds=0.2))
+    try:
+        gid = await started(w.service)
+        link = await w.server.seat_link(gid, "Germany")
+        assert link.startswith("https://umpire.example.org/s/")
+        status, headers, _ = await w.get("/s/" + link.split("/s/", 1)[1])
+        assert status == 303 and "; Secure" in headers["Set-Cookie"]
+        assert "HttpOnly" in headers["Set-Cookie"]
     finally:
         await close_web(w)
