@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import AsyncIterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from local.table import EXIT_USAGE, add_arguments, run_table
 
 if TYPE_CHECKING:
+    from service.batch import BatchResult
+    from service.games import GameService
     from settings import Settings
+    from web.server import AfterOrders, WebServer
 
 
 def discord_token() -> str | None:
@@ -50,6 +54,43 @@ def prepared_settings() -> Settings:
     return settings
 
 
+async def start_web(settings: Any, service: GameService, *,
+                    after_orders: AfterOrders | None = None) -> WebServer:
+    """Start the games' web pages (``WEB_*`` settings, docs/web.md) on ``service``, which then
+    answers ``game link`` with their links."""
+    from web.server import WebServer
+    from web.service_links import install
+
+    server = WebServer(service, settings, after_orders=after_orders)
+    await server.start()
+    install(service, server)
+    return server
+
+
+@contextlib.asynccontextmanager
+async def local_web(service: GameService, args: argparse.Namespace) -> AsyncIterator[str]:
+    """The web pages beside the local table (``--web``): the ``WEB_*`` settings, the port
+    from ``--web-port`` when given."""
+    from dataclasses import replace
+
+    from settings import Settings
+    from web.server import WebConfig
+
+    try:
+        settings: Any = Settings()
+    except ValueError:  # a bad .env must not stop the table: the defaults
+        settings = None
+    config = WebConfig.of(settings)
+    if args.web_port is not None:
+        config = replace(config, port=args.web_port)
+    server = await start_web(config, service)
+    try:
+        yield (f"Web pages at {server.public_url}: '<name>: game link' gives the game's board "
+               "and that player's private link to play there.")
+    finally:
+        await server.stop()
+
+
 def start_discord(token: str, *, sync: bool = False) -> int:
     """Run the Discord bot: the game service over the database and the cogs. ``sync``: first
     register the slash commands, to ``DEV_GUILD_ID`` when set (instant) or globally (may take up
@@ -66,10 +107,18 @@ def start_discord(token: str, *, sync: bool = False) -> int:
         store = await open_store(settings.effective_database_url)
         stop = asyncio.Event()
         mail_task: asyncio.Task[None] | None = None
+        web_server: WebServer | None = None
         try:
             # maps and battle boards posted
             service = GameService(store=store, images=True, held_games=settings.held_games)
             bot = UmpireBot(service, dev_guild_id=settings.dev_guild_id, sync=sync)
+            if settings.web_enabled:  # the games' web pages beside the bot, on the same service
+                from cogs._follow import relay_web
+
+                async def after_orders(info: GameInfo, holder: str, batch: BatchResult) -> None:
+                    await relay_web(bot, info, holder, batch)
+
+                web_server = await start_web(settings, service, after_orders=after_orders)
             if settings.has_mail:  # the e-mail gateway beside the bot, on the same service
                 from cogs._follow import follow_up
                 from mail.run import serve
@@ -85,6 +134,8 @@ def start_discord(token: str, *, sync: bool = False) -> int:
             stop.set()
             if mail_task is not None:
                 await asyncio.gather(mail_task, return_exceptions=True)
+            if web_server is not None:
+                await web_server.stop()
             await store.close()
 
     try:
@@ -115,10 +166,15 @@ def start_mail() -> int:
 
     async def run() -> None:
         store = await open_store(settings.effective_database_url)
+        web_server: WebServer | None = None
         try:
             service = GameService(store=store, images=True, held_games=settings.held_games)
+            if settings.web_enabled:  # the games' web pages beside the gateway
+                web_server = await start_web(settings, service)
             await serve(settings, service, asyncio.Event())
         finally:
+            if web_server is not None:
+                await web_server.stop()
             await store.close()
 
     try:
@@ -195,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return start_mail()
         sys.stderr.write("No DISCORD_TOKEN set: starting the local table.\n")
     try:
-        return asyncio.run(run_table(args))
+        return asyncio.run(run_table(args, web=local_web if args.web else None))
     except KeyboardInterrupt:
         sys.stderr.write("\nInterrupted.\n")
         return 130

@@ -101,7 +101,7 @@ async def _post_record(interaction: discord.Interaction[Any], batch: bt.BatchRes
     """The public record of the accepted lines; returns why posting failed ("" if it did not)."""
     who = person(interaction.user)
     people = people_of(batch.game, [who])
-    body = "\n".join(bt.line_text(line) for line in batch.accepted)
+    body = "\n".join(bt.line_text(line, public=True) for line in batch.accepted)
     bad = batch.refused
     if bad is not None:
         body += (

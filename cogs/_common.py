@@ -19,6 +19,7 @@ import discord
 
 from cogs._slash import slash_hints
 from rules import events as ev
+from service.batch import PRIVATE_KINDS
 from service.games import GameInfo, Result
 
 if TYPE_CHECKING:
@@ -204,6 +205,9 @@ async def show(
         people = people_of(result.game, [who])
         await send_private(interaction, with_mentions(result.error or "Refused.", people))
         return False
+    if result.kind in PRIVATE_KINDS:  # for the person alone (a private link)
+        await send_private(interaction, result.answer)
+        return True
     await send_public(
         interaction,
         embed=result_embed(result, title, who),

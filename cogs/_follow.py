@@ -18,6 +18,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from service import waits as wt
+from service.batch import PRIVATE_KINDS
 from service.games import GameInfo
 from service.relay import changes_since
 
@@ -195,6 +196,8 @@ async def relay_web(bot: UmpireBot, game: GameInfo, person: str, batch: BatchRes
         parts = []
         for line in batch.accepted:
             answer = line.result.answer if line.result is not None else ""
+            if line.result is not None and line.result.kind in PRIVATE_KINDS:
+                answer = "(answered privately)"  # a private link, say: never in the channel
             parts.append("\n".join([f"🌐 {mention(person)} on the web page: `{line.line}`",
                                     *[a for a in answer.splitlines() if a]]))
         try:

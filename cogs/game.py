@@ -353,6 +353,19 @@ class GameCog(commands.GroupCog, group_name="game", group_description="Games in 
     ) -> None:
         await list_games(interaction, finished, public)
 
+    @app_commands.command(
+        name="link", description="The game's web page: your private link to play there"
+    )
+    @app_commands.describe(revoke="True: the links given to you before stop working")
+    async def link(self, interaction: discord.Interaction[Any], revoke: bool = False) -> None:
+        await defer_first(interaction)
+        bot = umpire(interaction)
+        result = await bot.service.handle(
+            channel_key(interaction), person(interaction.user),
+            "game link revoke" if revoke else "game link",
+        )
+        await show(interaction, result, "Web page")  # sent privately (service.batch.PRIVATE_KINDS)
+
     @app_commands.command(name="mine", description="Your seats in this server and what awaits you")
     async def mine(self, interaction: discord.Interaction[Any]) -> None:
         await my_games(interaction)

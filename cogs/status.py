@@ -87,6 +87,9 @@ async def status_embed(
         lines.append("**Deadline** paused")
     else:
         lines.append(f"**Deadline** {discord_time(d.due_at)} ({d.action})")
+    if service.web_links is not None:  # the live board (WEB_ENABLED); '/game link' to play
+        url = await service.web_links.public_link(game.id)
+        lines.append(f"**Board** {url} (`/game link`: your private link to play there)")
     embed = discord.Embed(
         title=TITLE,
         description=with_mentions("\n".join(lines), game.seats.values()),

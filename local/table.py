@@ -16,7 +16,8 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -130,6 +131,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-images",
         action="store_true",
         help="write no map images or battle boards (faster, e.g. for tests)",
+    )
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve the games' web pages (WEB_HOST, WEB_PORT; docs/web.md): "
+        "'<name>: game link' gives the board's address and that player's private link",
+    )
+    parser.add_argument(
+        "--web-port", metavar="PORT", type=int, help="the web pages' port (default: WEB_PORT)"
     )
     db = parser.add_mutually_exclusive_group()
     db.add_argument(
@@ -401,12 +411,20 @@ def _interactive_lines(table: Table, stdin: TextIO, stdout: TextIO) -> Iterator[
         yield line
 
 
+# Serves the table's games on web pages while the table runs (``--web``; ``bot.py`` gives it:
+# the table may not import the web front end): entered with the table's service, it yields
+# the line that says where the pages are.
+WebBeside = Callable[[GameService, argparse.Namespace], AbstractAsyncContextManager[str]]
+
+
 async def run_table(
     args: argparse.Namespace,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     stderr: TextIO | None = None,
     out_dir: Path | None = None,
+    *,
+    web: WebBeside | None = None,
 ) -> int:
     """Run the table with parsed arguments; returns the exit code."""
     stdin = stdin or sys.stdin
@@ -439,7 +457,25 @@ async def run_table(
         service.store = store
     table = Table(service, folder)
     try:
-        return await _run(args, table, position, script, stdin, stdout, stderr)
+        if not getattr(args, "web", False):
+            return await _run(args, table, position, script, stdin, stdout, stderr)
+        if web is None:
+            stderr.write("error: --web needs the bot's entry point: python bot.py --local --web\n")
+            return EXIT_USAGE
+        try:
+            async with web(service, args) as where:
+                stdout.write(where + "\n")
+                stdout.flush()
+                code = await _run(args, table, position, script, stdin, stdout, stderr,
+                                  threaded=True)
+                if script is not None and not args.json:
+                    stdout.write("The script is done; the web pages stay up until Ctrl-C.\n")
+                    stdout.flush()
+                    await asyncio.Event().wait()
+                return code
+        except OSError as e:  # the port is taken, say
+            stderr.write(f"error: the web pages cannot start: {e}\n")
+            return EXIT_USAGE
     finally:
         if store is not None:
             await store.close()
@@ -453,7 +489,11 @@ async def _run(
     stdin: TextIO,
     stdout: TextIO,
     stderr: TextIO,
+    *,
+    threaded: bool = False,
 ) -> int:
+    """``threaded``: read each line in a thread, so the event loop serves the web pages while
+    the table waits for input."""
     if isinstance(table.service.store, SqlStore) and not args.json and stdin.isatty():
         game = await table.service.game_in(table.channel)
         if game is not None and game.status not in ("finished", "cancelled") and position is None:
@@ -489,7 +529,7 @@ async def _run(
             lines = _interactive_lines(table, stdin, stdout)
         in_script = args.script is not None
         refused = False
-        for raw in lines:
+        async for raw in _each(lines, threaded):
             answer = await table.answer(raw)
             if answer is None:
                 continue
@@ -506,6 +546,15 @@ async def _run(
     finally:
         if script is not None:
             script.close()
+
+
+async def _each(lines: Iterator[str], threaded: bool) -> AsyncIterator[str]:
+    """The lines; read in a thread when ``threaded`` (a blocking read would stop the loop)."""
+    while True:
+        line = await asyncio.to_thread(next, lines, None) if threaded else next(lines, None)
+        if line is None:
+            return
+        yield line
 
 
 def _default_out() -> Path:

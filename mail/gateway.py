@@ -65,6 +65,9 @@ log = logging.getLogger(__name__)
 
 READER = "mail"  # the report cursor's reader name (service.relay)
 READ_ONLY = ("help", "status", "history", "odds", "dice verify", "game map", "map", "games")
+# Read-only too: the answer goes to the sender, whose own seats' links it gives ('game link
+# revoke' changes the links: it acts, with the token).
+READ_EXACT = ("game link",)
 _CONFIRM = re.compile(r"\bconfirm\s*:?\s*([A-Z0-9]{8})\b", re.IGNORECASE)
 _CODE = re.compile(r"\bcode\s*:?\s*([A-Z0-9]{8})\b", re.IGNORECASE)
 _JOIN = re.compile(r"^(?:game\s+)?join\s+(.+?)\s*$", re.IGNORECASE)
@@ -285,7 +288,8 @@ class MailGateway:
         if m and len(lines) == 1:  # the confirmation mail proves the address: no token
             await self._offer(mail, info, m.group(1))
             return
-        if lines and all(ln.strip().lower().startswith(READ_ONLY) for ln in lines):
+        if lines and all(ln.strip().lower().startswith(READ_ONLY)
+                         or " ".join(ln.lower().split()) in READ_EXACT for ln in lines):
             await self._batch(mail, info, lines, acting=False)
             return
         if first.lower() in ("send token", "send tokens", "token", "tokens"):
@@ -562,8 +566,10 @@ class MailGateway:
             if ch.new:
                 seq, h = await self.service.publish_head(game_id, head=(ch.seq, ch.head))
                 head = head_line(seq, h)
+            links = self.service.web_links
+            board = await links.public_link(game_id) if links is not None else ""
             text = rp.report_text(ch, base=self.base, seats=info.seats, deadline=deadline,
-                                  mail_people=people, head_line=head)
+                                  mail_people=people, head_line=head, board=board)
             attachments = await self._images(ch) if self.config.images else []
             out = OutMail(to=tuple(people), subject=rp.subject(game_id, rp.state_subject(ch.state)),
                           text=text, headers=rp.thread_headers(game_id, self.base),

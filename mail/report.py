@@ -98,7 +98,7 @@ def decision_lines(state: GameState, owed: Pending) -> list[str]:
 
 def report_text(ch: Changes, *, base: str, seats: Mapping[str, str],
                 deadline: DeadlineRecord | None, mail_people: Sequence[str],
-                head_line: str = "") -> str:
+                head_line: str = "", board: str = "") -> str:
     """The group's report of ``ch``: every order told (who gave it, its line, what it did),
     then whom the game waits for, the deadline, the decisions owed by mail, how to answer."""
     game = ch.game
@@ -130,6 +130,10 @@ def report_text(ch: Changes, *, base: str, seats: Mapping[str, str],
     if head_line:
         out.append("")
         out.append(head_line)
+    if board:  # the web page (WEB_ENABLED): the live board; 'game link' for one's own link
+        out.append("")
+        out.append(f"The board, live: {board} ('game link' mails you your private link to "
+                   "play there.)")
     out.append("")
     out.append(HOW_TO.format(game_address=game_address(base, game.id)))
     return "\n".join(out)

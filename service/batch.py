@@ -166,8 +166,13 @@ class BatchResult:
         return f"Line {bad.number} ({bad.line}) refused: {bad.result.error} {self.summary()}"
 
 
-def line_text(line: LineResult) -> str:
-    """``3. move ... -> accepted: <answer>`` (answers of several lines indented)."""
+# Answers meant for the person alone (a private link): never in a public record of a batch.
+PRIVATE_KINDS = frozenset({"game_link"})
+
+
+def line_text(line: LineResult, *, public: bool = False) -> str:
+    """``3. move ... -> accepted: <answer>`` (answers of several lines indented). ``public``:
+    for a record others see, so an answer for the person alone is not shown."""
     r = line.result
     if line.status == "not tried" or r is None:
         return f"{line.number}. {line.line}\n   not tried"
@@ -175,6 +180,8 @@ def line_text(line: LineResult) -> str:
         said = r.error or "refused"
         return f"{line.number}. {line.line}\n   REFUSED: {said}"
     said = r.answer or "OK."
+    if public and r.kind in PRIVATE_KINDS:
+        said = "answered privately"
     return f"{line.number}. {line.line}\n   " + "\n   ".join(said.splitlines())
 
 

@@ -18,6 +18,7 @@ from rules.errors import RulesError
 from rules.messages import Msg, catalogue, msg
 from service import language as ps
 from service.core import GameInfo, GameIsCorrupt, Result, ServiceError, told
+from service.links import game_link
 from service.store import CorruptGame, GameRecord
 
 if TYPE_CHECKING:
@@ -195,6 +196,9 @@ async def _execute(
             )
         case ps.GameCheck():
             return await service.check_game(game_id)
+        case ps.GameLink():
+            return await game_link(service, service.web_links, game_id, person,
+                                   revoke=cmd.revoke)
         case ps.GameRepair():
             return await service.resolve_corruption(game_id, person, cmd.how)
         case ps.Undo():

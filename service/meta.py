@@ -33,6 +33,7 @@ __all__ = [
     "GameHistory",
     "GameJoin",
     "GameLeave",
+    "GameLink",
     "GameList",
     "GameMap",
     "GameMine",
@@ -165,6 +166,14 @@ class GameList(MetaCommand):
     all: bool = False
 
 
+class GameLink(MetaCommand):
+    """`game link [revoke]`: the game's web page; for a seat holder, their private link
+    (``revoke``: the links given before stop working and a new one is given)."""
+
+    kind: Literal["game_link"] = "game_link"
+    revoke: bool = False
+
+
 class GameMine(MetaCommand):
     """`game mine`: my seats across this server and where I am awaited."""
 
@@ -295,6 +304,7 @@ Meta = (
     | GameDraw
     | GameList
     | GameMine
+    | GameLink
     | Undo
     | Odds
     | Luck

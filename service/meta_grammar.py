@@ -38,6 +38,7 @@ from service.meta import (
     GameHistory,
     GameJoin,
     GameLeave,
+    GameLink,
     GameList,
     GameMap,
     GameMine,
@@ -94,6 +95,9 @@ _GAME_SUBS = (
         "/game list", "the games of this server (finished:true: finished ones too)"),
     Sub("mine", "game mine", "your seats here and where you are awaited",
         "/game mine", "your seats here and where you are awaited"),
+    Sub("link", "game link [revoke]",
+        "the game's web page: your private link to play there, and the public one",
+        "/game link", "the game's web page: your private link to play there (sent privately)"),
 )
 
 
@@ -147,6 +151,10 @@ def _game_life(sub: str, args: str) -> Meta | None:
     if sub == "mine":
         no_args("game mine", args)
         return GameMine()
+    if sub == "link":
+        if word not in ("", "revoke"):
+            raise InvalidOrder(msg("meta.game_link"))
+        return GameLink(revoke=word == "revoke")
     return None
 
 
@@ -207,6 +215,7 @@ def _game_hints() -> tuple[Hint, ...]:
         "concede": (r"(?P<withdraw>withdraw)",),
         "draw": (r"(?P<withdraw>withdraw)",),
         "list": (r"(?P<finished>all)",),
+        "link": (r"(?P<revoke>revoke)",),
     }
     commands = {"repair": "/admin repair"}
     return tuple(Hint(f"game {s.word}", commands.get(s.word, f"/game {s.word}"),
@@ -219,7 +228,8 @@ GAME = META.register(OrderSyntax[Meta](
     read=_game,
     rank=220,
     makes=(GameNew, GameJoin, GameStart, GameStatus, GameMap, GameHistory, GameExport, GameCheck,
-           GameRepair, GameLeave, GameCancel, GameConcede, GameDraw, GameList, GameMine),
+           GameRepair, GameLeave, GameCancel, GameConcede, GameDraw, GameList, GameMine,
+           GameLink),
     explain="""\
 Creating, joining, starting and looking at games ('{help_game}' lists them).""",
     args=(Arg("edition", "edition", sub="new"), Arg("options", "options", sub="new"),
@@ -406,6 +416,8 @@ catalogue("en", "meta", {
     "game_join": "Expected 'game join <power> [entropy phrase]', e.g. 'game join {example}'.",
     "vote": "Expected 'game {sub}' (your vote) or 'game {sub} withdraw' (take it back).",
     "game_list": "Expected 'game list' or 'game list all' (finished games too).",
+    "game_link": "Expected 'game link' (your link to the game's web page) or 'game link revoke' "
+                 "(the links given before stop working; a new one is given).",
     "game_status": "Expected 'game status' or 'game status --json'.",
     "game_repair": "Expected 'game repair truncate' (cut the log before its first bad event) or "
                    "'game repair reseal' (accept the stored events as they are).",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from service.archive import ArchiveRoom
 from service.deadlines import DeadlinesRoom
+from service.links import WebLinks
 from service.lobby import LobbyRoom
 from service.orders import OrdersRoom
 from service.views import ViewsRoom
@@ -23,6 +24,9 @@ from service.views import ViewsRoom
 
 class Rooms(LobbyRoom, DeadlinesRoom, OrdersRoom, ViewsRoom, ArchiveRoom):
     """The service's rooms together, without its text entry points (``GameService``)."""
+
+    # The web page's links, installed by a running web server (``service.links``).
+    web_links: WebLinks | None = None
 
 
 __all__ = ["Rooms"]
