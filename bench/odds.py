@@ -50,12 +50,13 @@ submarines or transports: two-hit ships, destroyers, carriers and their fighters
 submarines, and Classic's transports): the method that answered (``OddsResult.solver``: "grid
 arrays", "grid", "joint", or Monte Carlo), the median time, the joint states, the steps of
 work, and the time over a floor measured in the same run (``floor``: a fixed pure-Python loop
-of a million multiply-adds, so the ratios compare across machines and loads). ``--reference``
-adds the old exact method (``reference=True``, with the budgets it had before issue 18) for the
-before/after figures.
+of a million multiply-adds, so the ratios compare across machines and loads). ``--plain`` adds
+the plain-Python grid (``grid="plain"``: the methods as they were before ``odds.fast``), and
+``--reference`` the old exact method (``reference=True``, with the budgets it had before issue
+18), for the before/after figures.
 
 Run: ``.venv/bin/python bench/odds.py [--reps N] [--mc-reps N] [--battles N]
-[--engine-battles N] [--only TEXT] [--reference] [--detail]``.
+[--engine-battles N] [--only TEXT] [--plain] [--reference] [--detail]``.
 """
 
 from __future__ import annotations
@@ -289,12 +290,14 @@ def floor(reps: int = 5) -> float:
     return median_time(loop, reps)
 
 
-def sizes(reps: int, only: str, reference: bool) -> None:
+def sizes(reps: int, only: str, reference: bool, plain: bool) -> None:
     unit = floor()
     print(f"Floor: a million multiply-adds in pure Python, {1000 * unit:.1f} ms (ratio = time / "
           "floor, the floor measured again before each edition's land and sea battles, as the "
           "load of the machine varies)\n")
     head = (f"{'battle':<32}{'method':<13}{'ms':>9}{'ratio':>8}{'states':>9}{'work':>11}")
+    if plain:
+        head += f"   {'plain':<13}{'plain ms':>9}"
     if reference:
         head += f"   {'old method':<13}{'old ms':>9}{'old states':>11}"
     print(head)
@@ -316,6 +319,11 @@ def sizes(reps: int, only: str, reference: bool) -> None:
                 t = median_time(run, reps if r.method == "exact" else 1)
                 line = (f"{name:<32}{r.solver or r.method:<13}{1000 * t:9.1f}{t / unit:8.2f}"
                         f"{r.states:9,}{r.work:11,}")
+                if plain:  # the grid in plain Python, as odds chose before odds.fast
+                    plain_run = functools.partial(run, grid="plain")
+                    p = plain_run()
+                    t_plain = median_time(plain_run, reps if p.method == "exact" else 1)
+                    line += f"   {p.solver or p.method:<13}{1000 * t_plain:9.1f}"
                 if reference:
                     old_run = functools.partial(run, reference=True, max_states=OLD_MAX_STATES,
                                                 max_work=OLD_MAX_WORK)
@@ -347,12 +355,14 @@ def main() -> None:
     ap.add_argument("--only", default="", help="only the battles whose name holds this text")
     ap.add_argument("--reference", action="store_true",
                     help="also time the old exact method (before issue 18) on the sizes")
+    ap.add_argument("--plain", action="store_true",
+                    help="also time the plain-Python grid (odds.grid, before odds.fast)")
     ap.add_argument("--detail", action="store_true",
                     help="then the named battles against Monte Carlo and the combat code")
     args = ap.parse_args()
     print(f"Python {sys.version.split()[0]}; medians of {args.reps} repeats (auto) and "
           f"{args.mc_reps} (Monte Carlo)\n")
-    sizes(args.reps, args.only, args.reference)
+    sizes(args.reps, args.only, args.reference, args.plain)
     if not args.detail:
         return
     for name, b in BATTLES.items():

@@ -145,8 +145,7 @@ def fast_exact(model: Model, max_states: int, max_work: int,
     for j, g in enumerate(d_pmfs):
         d[j, :len(g)] = g
     dt = np.zeros((n, width + 1))
-    for j in range(n):
-        dt[j] = _tails(d[j])
+    dt[:, :-1] = np.cumsum(d[:, ::-1], axis=1)[:, ::-1]
     model.spend(n * width // 50 + 1)
     # The ends, by the kinds present: the defender's columns grouped by theirs.
     d_groups: dict[tuple[int, ...], list[int]] = {}
@@ -159,25 +158,22 @@ def fast_exact(model: Model, max_states: int, max_work: int,
     shift = np.arange(n)[None, :] - np.arange(n)[:, None]  # shift[j, c] = c - j
     upper = shift >= 0
     idx = np.clip(shift, 0, n)
-    mats: dict[tuple[tuple[tuple[int, int], int], ...], tuple[Array, float]] = {}
 
     def matrix(s: State) -> tuple[Array, float]:
-        """F for the dice of ``s`` and the chance that they hit at all."""
+        """F for the dice of ``s`` and the chance that they hit at all (each row once: not
+        kept, so memory stays at the grid's)."""
         groups = model._groups(ATT, s, FIRE, t_air, t_sub)
-        got = mats.get(groups)
-        if got is None:
-            f = np.array(_pmf(groups))
-            fp = np.zeros(n + 1)
-            k = min(len(f), n + 1)
-            fp[:k] = f[:k]
-            tails = np.zeros(n + 1)
-            ft = _tails(f)
-            tails[:min(len(ft), n + 1)] = ft[:n + 1]
-            mat = np.where(upper, fp[idx], 0.0)
-            mat[:, last] = tails[last - np.arange(n)]  # y >= last - j lands in the last column
-            got = mats[groups] = (mat, math.fsum(f[1:]))
-            model.spend(n * n // 50 + 1)
-        return got
+        f = np.array(_pmf(groups))
+        fp = np.zeros(n + 1)
+        k = min(len(f), n + 1)
+        fp[:k] = f[:k]
+        tails = np.zeros(n + 1)
+        ft = _tails(f)
+        tails[:min(len(ft), n + 1)] = ft[:n + 1]
+        mat = np.where(upper, fp[idx], 0.0)
+        mat[:, last] = tails[last - np.arange(n)]  # y >= last - j lands in the last column
+        model.spend(n * n // 50 + 1)
+        return mat, math.fsum(f[1:])
 
     grid = np.zeros((nrows, n))
     bombard = model.opening and bool(att.bombard)
