@@ -96,12 +96,13 @@ __all__ = [
 # combined, dice drawn, rounds kept), not time, so the same question gets the same answer on any
 # machine. bench/odds.py measures 0.4-1.9 million steps a second here (2 cores, shared).
 # Joint states before the exact method gives way to Monte Carlo: the grid of hits absorbed
-# (odds.grid) of 80 units a side has about 6,600, and ten times more with AA fire.
+# (odds.fast) of 80 units a side has about 6,000-9,500 cells, and up to 75,000 with AA fire
+# (a chain of rows per number of aircraft shot down).
 DEFAULT_MAX_STATES = 150_000
 # Steps before the exact method gives way (about 1-2 s: every method counts about a million
-# steps a second here, bench/odds.py; issue 18: 80 units a side on land and 20 ships and
-# aircraft a side at sea are exact). Big battles with AA fire need many: the aircraft the guns
-# may shoot down multiply the states, each with wide hit distributions.
+# steps a second here, bench/odds.py). Issue 18: on the grid (land with AA fire and
+# bombardment, sea without submarines) 80 units a side are exact, using at most ~420,000 steps;
+# the joint method (submarines, transports) reaches about 20 ships and aircraft a side.
 DEFAULT_MAX_WORK = 2_000_000
 DEFAULT_SAMPLES = 10_000  # battles simulated by the Monte Carlo method, at most
 # Steps the Monte Carlo method may spend (about 1-2.5 s): 10,000 battles of a dozen units a side
