@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from local.table import EXIT_USAGE, add_arguments, run_table
@@ -55,13 +55,15 @@ def prepared_settings() -> Settings:
 
 
 async def start_web(settings: Any, service: GameService, *,
-                    after_orders: AfterOrders | None = None) -> WebServer:
+                    after_orders: AfterOrders | None = None,
+                    names: Callable[[str], str] | None = None) -> WebServer:
     """Start the games' web pages (``WEB_*`` settings, docs/web.md) on ``service``, which then
     answers ``game link`` with their links."""
     from web.server import WebServer
     from web.service_links import install
 
-    server = WebServer(service, settings, after_orders=after_orders)
+    extra: dict[str, Any] = {"names": names} if names is not None else {}
+    server = WebServer(service, settings, after_orders=after_orders, **extra)
     await server.start()
     install(service, server)
     return server
@@ -118,7 +120,14 @@ def start_discord(token: str, *, sync: bool = False) -> int:
                 async def after_orders(info: GameInfo, holder: str, batch: BatchResult) -> None:
                     await relay_web(bot, info, holder, batch)
 
-                web_server = await start_web(settings, service, after_orders=after_orders)
+                def shown(holder: str) -> str:  # a Discord player by their name
+                    from web.api import shown_name
+
+                    user = bot.get_user(int(holder)) if holder.isdigit() else None
+                    return user.display_name if user is not None else shown_name(holder)
+
+                web_server = await start_web(settings, service, after_orders=after_orders,
+                                             names=shown)
             if settings.has_mail:  # the e-mail gateway beside the bot, on the same service
                 from cogs._follow import follow_up
                 from mail.run import serve
