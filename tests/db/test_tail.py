@@ -195,6 +195,27 @@ async def test_an_order_to_a_held_game_is_one_read_statement_and_one_write(
     statements: list[str] = []
     sa.event.listen(store.engine.sync_engine, "before_cursor_execute",
                     lambda _c, _cur, sql, *_: statements.append(sql.split()[0].upper()))
+    driver = store._driver
+
+    class Counted:  # PostgreSQL: the order's statements run on asyncpg itself (db.sql_core.Raw)
+        def __init__(self, pg: Any) -> None:
+            self.pg = pg
+
+        def __getattr__(self, name: str) -> Any:
+            attr = getattr(self.pg, name)
+            if name not in ("fetch", "fetchrow", "execute", "executemany"):
+                return attr
+
+            async def counted(sql: str, *args: Any) -> Any:
+                statements.append(sql.split()[0].upper())
+                return await attr(sql, *args)
+
+            return counted
+
+    async def counted_driver(conn: Any) -> Any:
+        return Counted(await driver(conn))
+
+    monkeypatch.setattr(store, "_driver", counted_driver)
     r = await svc.submit(g, "alice" if power in AXIS else "bob", "end confirm")
     assert r.ok, r.error
     assert (probes, records, reads.whole, reads.writes) == (1, 0, 0, 1)
