@@ -7,6 +7,10 @@
 
 Every game plays at once, with at most 25 orders in flight in a process (``INFLIGHT``): a
 submit's latency is then its own time plus its wait for the CPU, not a queue for connections.
+Each game's next player is known from the answer (``Result.after``), as a front end knows it:
+the state is read once per game, not before every order. Beside orders/s: their ratio to the
+floor's transactions/s, and the process's CPU time per order (on a loaded machine the
+steadiest figure; ``bench/order_cpu.py`` splits it by part).
 Prints, per backend: the floor (one bare durable insert transaction on the same database, as
 the store opens it: WAL and synchronous=FULL on SQLite); per number of concurrent games N,
 orders/s and the p50/p99 latency of ``submit``; the cost of one order (``end`` by a service
