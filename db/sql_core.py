@@ -147,11 +147,6 @@ class Raw:
         return [params[n] if n in params else self.fixed[n] for n in self.names]
 
 
-EVENT_KEYS = ("game_id", "seq", "order_index", "payload", "hash")
-ORDER_KEYS = ("game_id", "index", "person", "power", "text", "first_seq", "count", "dice_used",
-              "created_at")
-
-
 def _record_of(r: Any, seats: dict[str, str], phrases: dict[str, str]) -> GameRecord:
     return GameRecord(
         id=r.id,
@@ -195,13 +190,7 @@ class SqlCore:
         self._raw: dict[str, Raw] | None = None
         if engine.dialect.name == "postgresql":
             d = engine.dialect
-            self._raw = {
-                "probe": Raw(PROBE, d),
-                "touch_at": Raw(TOUCH_AT, d),
-                "events": Raw(INSERT_EVENTS, d, EVENT_KEYS),
-                "order": Raw(INSERT_ORDER, d, ORDER_KEYS),
-                "publish": Raw(PUBLISH_ONCE, d),
-            }
+            self._raw = {"probe": Raw(PROBE, d)}
         self._write_lock: tuple[asyncio.AbstractEventLoop, asyncio.Lock] | None = None
 
     @classmethod

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from db import snapshot as snap
+from db.engine import _unstorable
 from db.models import EVENT, GAME, ORDER, PUBLISHED_HEAD, SNAPSHOT, utcnow
 from db.records import (
     CorruptGame,
@@ -25,6 +26,7 @@ from db.records import (
     StateMovedOn,
     StoredEvent,
     StoreError,
+    UnstorableText,
     undo_moved,
 )
 from db.sql_core import PROBE, SqlCore, _moved_on, _order_of, _record_of, next_hash
@@ -32,8 +34,44 @@ from rules import codec
 from rules import events as ev
 from rules.engine import evolve, replay
 from rules.state import GameState
+from rules.text import refusal
 
 log = logging.getLogger(__name__)
+
+
+# An order's append on PostgreSQL in one statement (``SqlLog._append_raw``): the game's row
+# is locked and updated (the order's index, and a won game's status) only if the log's head and
+# ``log_edits`` are the ones the writer read; the events, the head published (unless recorded)
+# and the order are inserted from that update's row, so with it or not at all. Should a writer
+# that committed while this one waited for the row lock not be seen by the head's subqueries
+# (they read the statement's snapshot), its rows are: the event primary key refuses the second
+# append at a seq, and a removal shows in ``log_edits``, read from the row as updated.
+APPEND_PG = """
+WITH locked AS (
+    UPDATE game SET updated_at = $2, next_order = next_order + 1,
+                    status = coalesce($17::varchar, status)
+    WHERE id = $1 AND log_edits = $3
+      AND (SELECT seq FROM event WHERE game_id = $1 ORDER BY seq DESC LIMIT 1)
+          IS NOT DISTINCT FROM $4::integer
+      AND coalesce((SELECT hash FROM event WHERE game_id = $1 ORDER BY seq DESC LIMIT 1),
+                   $1) = $5
+    RETURNING next_order - 1 AS idx
+), added AS (
+    INSERT INTO event (game_id, seq, order_index, payload, hash)
+    SELECT $1, r.seq, locked.idx, r.payload::json, r.hash
+    FROM locked, unnest($6::integer[], $7::text[], $8::varchar[]) AS r(seq, payload, hash)
+), shown AS (
+    INSERT INTO published_head (game_id, seq, hash, published_at)
+    SELECT $1, $10, $11, $2 FROM locked
+    WHERE $9 AND NOT EXISTS (
+        SELECT 1 FROM published_head WHERE game_id = $1 AND seq = $10)
+), placed AS (
+    INSERT INTO game_order (game_id, index, person, power, text, first_seq, count, dice_used,
+                            created_at)
+    SELECT $1, locked.idx, $12, $13, $14, $18, $15, $16, $2 FROM locked
+)
+SELECT idx FROM locked
+"""
 
 
 class SqlLog(SqlCore):
@@ -93,57 +131,42 @@ class SqlLog(SqlCore):
         publish: bool,
         edits: int,
     ) -> OrderRecord:
-        """``append`` on PostgreSQL for a writer that names the ``log_edits`` it read under:
-        the same statements as ``_append_in`` (``_touch_at``), compiled once and run on asyncpg
-        itself in one transaction of its own (``Raw``)."""
+        """``append`` on PostgreSQL for a writer that names the ``log_edits`` it read under,
+        as one statement on asyncpg itself (``APPEND_PG``): one round trip to the server, and
+        a statement is a transaction of its own. The game's row is updated only if the log
+        still ends at ``expected_seq`` events in ``head`` and ``log_edits`` is ``edits`` (the
+        checks of ``_touch_at``), and the rows are inserted only with it; else nothing is
+        written and the append is refused as 'moved on'."""
         import asyncpg
 
-        assert self._raw is not None
-        raw = self._raw
-        now = utcnow()
+        seqs, payloads, hashes = [], [], []
         prev = head
-        rows = []
         for i, e in enumerate(events):
             body = ev.event_to_json(e)
             prev = next_hash(prev, body)
-            rows.append(raw["events"].args({
-                "game_id": game_id, "seq": expected_seq + i, "order_index": 0,
-                "payload": json.dumps(body), "hash": prev}))
-        end = expected_seq + len(rows)
+            seqs.append(expected_seq + i)
+            payloads.append(json.dumps(body))
+            hashes.append(prev)
+        now = utcnow()
+        args = [game_id, now, edits, expected_seq - 1 if expected_seq else None, head, seqs,
+                payloads, hashes, publish, expected_seq + len(events), prev, person, power, text,
+                len(events), dice_used, status, expected_seq]
+        found = _unstorable(args)
+        if found is not None:
+            kind = "half of a surrogate pair" if found.startswith("U+D") else "a control character"
+            raise UnstorableText(refusal("text", f"contains {kind} ({found})"))
         try:
             async with self._write() as conn:
-                pg = await self._driver(conn)
-                async with pg.transaction():
-                    row = await pg.fetchrow(raw["touch_at"].sql,
-                                            *raw["touch_at"].args({"g": game_id, "now": now}))
-                    if row is None:
-                        raise GameNotFound(f"No game {game_id!r}.")
-                    next_order, now_edits, seq, h = row
-                    have = 0 if seq is None else int(seq) + 1
-                    if have != expected_seq or (h or game_id) != head or now_edits != edits:
-                        raise _moved_on(have, expected_seq, "written")
-                    index = int(next_order) - 1
-                    if rows:
-                        at = raw["events"].names.index("order_index")
-                        for r in rows:
-                            r[at] = index
-                        await pg.executemany(raw["events"].sql, rows)
-                    if publish:
-                        await pg.execute(raw["publish"].sql, *raw["publish"].args(
-                            {"g": game_id, "s": end, "h": prev, "t": now}))
-                    await pg.execute(raw["order"].sql, *raw["order"].args({
-                        "game_id": game_id, "index": index, "person": person, "power": power,
-                        "text": text, "first_seq": expected_seq, "count": len(events),
-                        "dice_used": dice_used, "created_at": now}))
-                    if status is not None:
-                        await pg.execute("UPDATE game SET status = $2 WHERE id = $1",
-                                         game_id, status)
+                index = await (await self._driver(conn)).fetchval(APPEND_PG, *args)
         except asyncpg.UniqueViolationError:
-            # Another writer appended at this seq first (the (game_id, seq) primary key).
+            index = None  # another writer appended at this seq first (the event primary key)
+        if index is None:
             async with self._read() as conn:
+                if await conn.scalar(sa.select(GAME.c.id).where(GAME.c.id == game_id)) is None:
+                    raise GameNotFound(f"No game {game_id!r}.")
                 have = await self._count(conn, game_id)
-            raise _moved_on(have, expected_seq, "written") from None
-        return OrderRecord(index=index, person=person, power=power, text=text,
+            raise _moved_on(have, expected_seq, "written")
+        return OrderRecord(index=int(index), person=person, power=power, text=text,
                            first_seq=expected_seq, count=len(events), dice_used=dice_used)
 
     async def load_events(self, game_id: str) -> list[StoredEvent]:
