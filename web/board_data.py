@@ -102,9 +102,10 @@ def board_json(edition: Edition | str) -> dict[str, Any]:
     ``sea``, ``value``, ``capital``, ``victory``, and the page's extras ``name`` (label lines),
     ``capital_of``, ``impassable``, ``neutral`` (hatched while nobody holds it),
     ``alignment``), ``powers`` (``fill``, ``edge`` = the chips' ink, ``text``, ``short``,
-    ``side``), ``order`` (turn order), ``neutral``, ``sea``, ``theme`` (the images' other
-    colours), ``units`` (``name``, ``plural``, ``icon`` path data, ``domain``, ``cost``) and
-    ``shapes`` (the capital star and the battle burst as path data)."""
+    ``side``), ``order`` (turn order), ``phases`` (id: name), ``neutral``, ``sea``,
+    ``theme`` (the images' other colours), ``units`` (``name``, ``plural``, ``icon`` path
+    data, ``domain``, ``cost``) and ``shapes`` (the capital star and the battle burst as
+    path data)."""
     ed = resolve_edition(edition) if isinstance(edition, str) else edition
     return _board(ed.id)
 
@@ -173,6 +174,7 @@ def _board(edition_id: str) -> dict[str, Any]:
         "spaces": spaces,
         "powers": powers,
         "order": list(edition.turn_order),
+        "phases": {k: v.name for k, v in edition.phase_info.items()},
         "neutral": {"fill": hex_colour(t.NEUTRAL), "hatch": hex_colour(t.NEUTRAL_HATCH),
                     "impassable": hex_colour(t.IMPASSABLE),
                     "impassable_hatch": hex_colour(t.IMPASSABLE_HATCH),

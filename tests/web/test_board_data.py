@@ -62,6 +62,7 @@ def test_colours_are_the_images(board: tuple[str, dict]) -> None:
     colours = theme.power_colours(ed)
     assert list(doc["powers"]) == list(ed.powers)
     assert doc["order"] == list(ed.turn_order)
+    assert doc["phases"] == {k: v.name for k, v in ed.phase_info.items()}
     for name, c in colours.items():
         p = doc["powers"][name]
         assert p["fill"] == hex_colour(c.fill)

@@ -617,19 +617,35 @@
       out.replaceChildren();
       const text = doc.text || (Array.isArray(doc.lines) ? doc.lines.join("\n") : null);
       if (text) out.append(el("pre", { text }));
-      const figures = [];
-      for (const [k, v] of Object.entries(doc)) {
-        if (typeof v === "number") figures.push([k, v]);
-      }
+      const o = doc.odds || {};
+      const figures = [["attacker wins", o.attacker_win], ["defender wins", o.defender_win], ["draw", o.draw]]
+        .filter(([, v]) => typeof v === "number");
       if (figures.length) {
+        // A bar of the three outcomes (SVG: widths are attributes, not styles, under the CSP).
+        const bar = svg("svg", { viewBox: "0 0 100 6", class: "odds-bar", role: "img", "aria-label": figures.map(([k, v]) => `${k} ${(v * 100).toFixed(1)} %`).join(", ") });
+        let x = 0;
+        const bt = battleAt(space);
+        const att = bt && app.board.powers[bt.attacker];
+        const def = bt && app.board.powers[(bt.defenders || [])[0]];
+        figures.forEach(([, v], i) => {
+          const fill = i === 0 ? (att ? att.edge : "#8a0c0c") : i === 1 ? (def ? def.edge : "#3a5a8c") : "#9a9a9a";
+          bar.append(svg("rect", { x, y: 0, width: v * 100, height: 6, fill }));
+          x += v * 100;
+        });
+        out.append(bar);
         const dl = el("dl", { class: "facts" });
-        for (const [k, v] of figures) fact(dl, k.replace(/_/g, " "), v <= 1 && v >= 0 && !Number.isInteger(v) ? `${(v * 100).toFixed(1)} %` : String(v));
+        for (const [k, v] of figures) fact(dl, k, `${(v * 100).toFixed(1)} %`);
+        if (typeof o.expected_rounds === "number") fact(dl, "rounds (expected)", o.expected_rounds.toFixed(1));
         out.append(dl);
       }
       if (!text && !figures.length) out.append(el("pre", { text: JSON.stringify(doc, null, 2) }));
     } catch (err) {
       out.replaceChildren(el("p", { class: "refusal", text: `No odds: ${err.message}` }));
     }
+  }
+
+  function battleAt(space) {
+    return ((app.state && app.state.battles) || []).find((b) => b.space === space) || null;
   }
 
   function stepAt(seq) {
@@ -649,8 +665,8 @@
       pick.append(el("option", { value: String(app.at), text: `After event ${app.at}` }));
       pick.value = String(app.at);
     }
-    const idx = app.at === null ? steps.length : steps.findIndex((s) => s.seq >= app.at);
-    $("step-back").disabled = steps.length === 0 || idx === 0;
+    const shown = app.at !== null ? app.at : (app.live && app.live.head ? app.live.head.seq : Infinity);
+    $("step-back").disabled = !steps.some((s) => s.seq < shown);
     $("step-next").disabled = app.at === null;
     $("step-live").disabled = app.at === null;
     const ol = $("history");
@@ -659,9 +675,11 @@
     for (const e of entries) {
       const li = el("li", { class: "entry" + (app.at !== null && e.seq > app.at ? " later" : "") });
       const head = el("button", { type: "button", class: "link", title: "See the board as it stood after this" });
-      head.append(`Round ${e.round ?? "–"} · ${e.power ?? ""} · ${e.phase ?? ""}`);
+      const phase = (app.board.phases || {})[e.phase] || e.phase || "";
+      head.append(`Round ${e.round ?? "–"} · ${e.power ?? ""} · ${phase}`);
       head.addEventListener("click", () => viewAt(e.seq));
       li.append(head);
+      if (e.order) li.append(el("p", { class: "order" }, `${e.who ? `${e.who}: ` : ""}`, el("code", { text: e.order })));
       for (const line of e.lines || []) li.append(el("p", { text: line }));
       ol.append(li);
     }
@@ -671,7 +689,8 @@
   $("step-live").addEventListener("click", () => goLive());
   $("step-back").addEventListener("click", () => {
     const steps = (app.history && app.history.steps) || [];
-    const before = steps.filter((s) => app.at === null || s.seq < app.at);
+    const now = app.at !== null ? app.at : (app.live && app.live.head ? app.live.head.seq : Infinity);
+    const before = steps.filter((s) => s.seq < now);
     if (before.length) viewAt(before[before.length - 1].seq);
   });
   $("step-next").addEventListener("click", () => {
