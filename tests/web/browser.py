@@ -67,16 +67,16 @@ class World:
         self.games = 0
 
     async def game(self, *, dice: list[int] | None = None,
-                   position: dict[str, Any] | None = None) -> tuple[str, str]:
-        """A started 1941 game (alice the Axis, bob the Allies) in a channel of its own:
-        (channel, game id)."""
+                   position: dict[str, Any] | None = None,
+                   seats: dict[str, str] | None = None) -> tuple[str, str]:
+        """A started 1941 game in a channel of its own, (channel, game id): alice holds the
+        Axis, bob the Allies, unless ``seats`` (power: person) says otherwise."""
         self.games += 1
         chan = f"chan{self.games}"
         info = await self.service.create(chan, "alice", "1941", dice=dice, position=position)
-        for p in AXIS:
-            assert (await self.service.join(info.id, "alice", p)).ok
-        for p in ALLIES:
-            assert (await self.service.join(info.id, "bob", p)).ok
+        holders = seats or {**dict.fromkeys(AXIS, "alice"), **dict.fromkeys(ALLIES, "bob")}
+        for p, who in holders.items():
+            assert (await self.service.join(info.id, who, p)).ok
         r = await self.service.start(info.id, "alice")
         assert r.ok, r.error
         return chan, info.id

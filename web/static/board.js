@@ -341,27 +341,31 @@
     return g;
   }
 
+  // The state's holdings, marks and chips, laid out once and copied to the board's copies
+  // across the east-west edge. Only what changed since the last drawing is touched: a fill that
+  // differs, a space whose chips differ.
+  let drawn = { fills: {}, items: {}, marks: "" };
+
   function drawState() {
     const b = app.board;
     const st = app.state;
     if (!b || !st) return;
     const battles = new Set((st.battles || []).map((x) => x.space));
-    for (const copy of copies) {
-      for (const [name, s] of Object.entries(b.spaces)) {
-        const p = copy.spaces[name];
-        p.setAttribute("fill", spaceFill(name, s, st));
-        p.classList.toggle("battle", battles.has(name));
-        p.classList.toggle("selected", name === app.selected);
+    const main = copies[0];
+    for (const [name, s] of Object.entries(b.spaces)) {
+      const fill = spaceFill(name, s, st);
+      if (drawn.fills[name] !== fill) {
+        for (const copy of copies) copy.spaces[name].setAttribute("fill", fill);
+        drawn.fills[name] = fill;
       }
+    }
+    // Marks: battles' outlines and victory cities in their holders' colours.
+    const markKey = JSON.stringify([[...battles].sort(), Object.keys(b.spaces).filter((n) => b.spaces[n].victory).map((n) => (st.owners || {})[n] || "")]);
+    if (markKey !== drawn.marks) {
       const marks = [];
-      const chips = [];
       for (const [name, s] of Object.entries(b.spaces)) {
         if (battles.has(name)) {
-          const outline = svg("path", { d: polyPath(s.polygons), fill: "none", stroke: b.theme.battle, "stroke-width": 3 * D, "stroke-linejoin": "round", class: "battle-outline", "pointer-events": "none" });
-          marks.push(outline);
-        }
-        if (name === app.selected) {
-          marks.push(svg("path", { d: polyPath(s.polygons), fill: "none", stroke: b.theme.focus, "stroke-width": 3 * D, "stroke-linejoin": "round", class: "selected-outline", "pointer-events": "none" }));
+          marks.push(svg("path", { d: polyPath(s.polygons), fill: "none", stroke: b.theme.battle, "stroke-width": 3 * D, "stroke-linejoin": "round", class: "battle-outline", "data-space": name, "pointer-events": "none" }));
         }
         if (s.victory) {
           const holder = (st.owners || {})[name];
@@ -370,11 +374,45 @@
           mark.setAttribute("data-space", name);
           marks.push(mark);
         }
-        const items = spaceItems(name, st);
-        for (const [it, x, y] of placeItems(name, s, items)) chips.push(drawChip(it, name, x, y));
       }
-      copy.marks.replaceChildren(...marks);
-      copy.units.replaceChildren(...chips);
+      main.marks.replaceChildren(...marks);
+      drawn.marks = markKey;
+      for (const copy of copies.slice(1)) copy.marks.replaceChildren(...marks.map((m) => m.cloneNode(true)));
+    }
+    // Chips: a group per space, redrawn where its items changed.
+    for (const [name, s] of Object.entries(b.spaces)) {
+      const items = spaceItems(name, st);
+      const key = JSON.stringify(items);
+      if (drawn.items[name] === key) continue;
+      drawn.items[name] = key;
+      for (const copy of copies) {
+        const old = copy.units.querySelector(`g.stack[data-space="${cssEscape(name)}"]`);
+        if (old) old.remove();
+      }
+      if (!items.length) continue;
+      const g = svg("g", { class: "stack", "data-space": name });
+      for (const [it, x, y] of placeItems(name, s, items)) g.append(drawChip(it, name, x, y));
+      main.units.append(g);
+      for (const copy of copies.slice(1)) copy.units.append(g.cloneNode(true));
+    }
+    drawSelection();
+  }
+
+  const cssEscape = (v) => (window.CSS && CSS.escape ? CSS.escape(v) : v.replace(/"/g, '\\"'));
+
+  // The selected space: outlined in the images' focus yellow, on every copy.
+  function drawSelection() {
+    const b = app.board;
+    if (!b) return;
+    for (const copy of copies) {
+      const old = copy.g.querySelector(".selected-outline");
+      if (old) old.remove();
+      const prev = copy.g.querySelector("path.space.selected");
+      if (prev) prev.classList.remove("selected");
+      const s = app.selected && b.spaces[app.selected];
+      if (!s) continue;
+      copy.spaces[app.selected].classList.add("selected");
+      copy.marks.append(svg("path", { d: polyPath(s.polygons), fill: "none", stroke: b.theme.focus, "stroke-width": 3 * D, "stroke-linejoin": "round", class: "selected-outline", "pointer-events": "none" }));
     }
   }
 
@@ -747,9 +785,9 @@
   function selectSpace(name) {
     app.selected = name;
     app.moves = null;
-    app.moveDraft = null;
+    app.moveDraft = {};
     $("space-pick").value = name;
-    drawState();
+    drawSelection();
     renderSpace();
     maybeLoadMoves();
   }
@@ -785,16 +823,21 @@
     renderMoveBuilder();
   }
 
-  async function maybeLoadMoves() {
+  // The move builder of the selected space: its movable units and their destinations
+  // (moves.json). ``keep``: the game moved on while a move was being built (a live update): the
+  // counts chosen and the destination stay where they are still possible.
+  async function maybeLoadMoves(keep) {
     const name = app.selected;
-    if (!boot.seat || app.at !== null || !app.seat || !app.seat.acting) { renderMoveBuilder(); return; }
-    const movable = (app.seat.movable || {})[name];
-    if (!movable || !movable.length) { renderMoveBuilder(); return; }
+    const movable = boot.seat && app.at === null && app.seat && app.seat.acting
+      ? (app.seat.movable || {})[name] : null;
+    if (!movable || !movable.length) { app.moves = null; renderMoveBuilder(); return; }
     try {
       const m = await getJSON(`/moves.json?from=${encodeURIComponent(name)}`);
       if (app.selected !== name) return;
+      const draft = keep && app.moves && app.moves.from === name ? app.moveDraft || {} : {};
       app.moves = m;
       app.moveDraft = {};
+      for (const u of m.units || []) if (draft[u.type]) app.moveDraft[u.type] = Math.min(draft[u.type], u.count);
     } catch (err) {
       app.moves = null;
       showRefusal("move", err.message);
@@ -806,31 +849,39 @@
     return Object.entries(app.moveDraft || {}).filter(([, n]) => n > 0).map(([t]) => t);
   }
 
+  let builtFor = ""; // the units the move builder's rows were made for
+
   function renderMoveBuilder() {
     const mb = $("move-builder");
     const m = app.moves;
-    if (!m || app.at !== null || !m.units || !m.units.length) { mb.hidden = true; return; }
+    if (!m || app.at !== null || !m.units || !m.units.length) { mb.hidden = true; builtFor = ""; mapTargets([]); return; }
     mb.hidden = false;
     $("move-from").textContent = m.from;
     const rows = $("move-units");
-    rows.replaceChildren();
-    for (const u of m.units) {
-      const id = `move-n-${iconId(u.type)}`;
-      const input = el("input", { type: "number", id, min: 0, max: u.count, step: 1, value: app.moveDraft[u.type] || 0, inputmode: "numeric", "data-unit": u.type });
-      input.addEventListener("input", () => {
-        const n = Math.max(0, Math.min(u.count, Math.floor(Number(input.value) || 0)));
-        app.moveDraft[u.type] = n;
-        updateDestinations();
-        updateMoveLine();
-      });
-      const label = el("label", { for: id, class: "row" }, `${unitName(u.type, 2)}: ${u.count} here${u.moves_left !== undefined ? `, ${u.moves_left} ${u.moves_left === 1 ? "move" : "moves"} left` : ""}`);
-      rows.append(el("div", { class: "row" }, label, input));
+    const signature = JSON.stringify([m.from, m.units]);
+    if (signature !== builtFor) {
+      // New rows only for other units: rows being typed in are kept (and their focus).
+      builtFor = signature;
+      rows.replaceChildren();
+      for (const u of m.units) {
+        const id = `move-n-${iconId(u.type)}`;
+        const input = el("input", { type: "number", id, min: 0, max: u.count, step: 1, value: app.moveDraft[u.type] || 0, inputmode: "numeric", "data-unit": u.type });
+        input.addEventListener("input", () => {
+          const n = Math.max(0, Math.min(u.count, Math.floor(Number(input.value) || 0)));
+          app.moveDraft[u.type] = n;
+          updateDestinations();
+          updateMoveLine();
+        });
+        const label = el("label", { for: id, class: "row" }, `${unitName(u.type, 2)}: ${u.count} here${u.moves_left !== undefined ? `, ${u.moves_left} ${u.moves_left === 1 ? "move" : "moves"} left` : ""}`);
+        rows.append(el("div", { class: "row" }, label, input));
+      }
     }
     updateDestinations();
     updateMoveLine();
   }
 
   function updateDestinations() {
+    if (!app.moves) return;
     const sel = $("move-to");
     const keep = sel.value;
     const types = chosenTypes();
@@ -846,7 +897,8 @@
 
   // The legal destinations of the chosen units are marked on the map.
   function mapTargets(types) {
-    const ok = new Set(types.length ? (app.moves.to || []).filter((d) => types.every((t) => (d.units || []).includes(t))).map((d) => d.space) : []);
+    if (!app.moves) types = [];
+    const ok = new Set(types.length && app.moves ? (app.moves.to || []).filter((d) => types.every((t) => (d.units || []).includes(t))).map((d) => d.space) : []);
     for (const copy of copies) for (const [name, p] of Object.entries(copy.spaces)) p.classList.toggle("target", ok.has(name));
   }
 
@@ -1070,7 +1122,7 @@
     if (where === "place") app.placeDraft = {};
     if (where === "decision") app.decisionLine = "";
     if (where === "free") { freeText.value = ""; $("free-send").disabled = true; }
-    if (where === "move") { app.moveDraft = {}; app.moves = null; maybeLoadMoves(); }
+    if (where === "move") { app.moveDraft = {}; app.moves = null; $("move-to").value = ""; maybeLoadMoves(false); }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -1094,10 +1146,7 @@
           app.seat = seat;
           if (app.at === null) app.state = st; else app.liveMoved = true;
           showAll();
-          if (app.selected && app.at === null) {
-            app.moves = null;
-            await maybeLoadMoves();
-          }
+          if (app.selected && app.at === null) await maybeLoadMoves(true);
           map.setAttribute("data-seq", String(st.head ? st.head.seq : ""));
           note("");
         } catch (err) {
