@@ -199,3 +199,33 @@ async def test_battles_odds_history_and_walking_back_through_it(world: World) ->
         assert page.errors == []
     finally:
         await page.context.close()
+
+
+async def test_pinch_zooms_on_a_touch_screen(world: World) -> None:
+    _, game = await world.game()
+    context = await world.browser.new_context(viewport={"width": 390, "height": 844},
+                                              has_touch=True, is_mobile=True)
+    page = await context.new_page()
+    try:
+        await page.goto(await world.page_url(game))
+        await page.wait_for_selector("body.ready")
+        box = await page.locator("#map-box").bounding_box()
+        assert box is not None
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        _, _, k0 = await _view(page)
+        cdp = await context.new_cdp_session(page)
+
+        async def touch(kind: str, points: list[tuple[float, float]]) -> None:
+            await cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+                {"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+        # Two fingers from 40 to 220 pixels apart: the board 5.5 times larger.
+        await touch("touchStart", [(cx - 20, cy), (cx + 20, cy)])
+        for d in range(30, 120, 10):
+            await touch("touchMove", [(cx - d, cy), (cx + d, cy)])
+        await touch("touchEnd", [])
+        _, _, k1 = await _view(page)
+        assert k1 == pytest.approx(k0 * 5.5, rel=0.05)
+        assert await page.locator("#space-panel").is_hidden()  # a pinch selects nothing
+    finally:
+        await context.close()

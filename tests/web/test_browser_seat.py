@@ -9,6 +9,7 @@ refusal is shown where it was given, with the referee's reason, and changes noth
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -146,6 +147,60 @@ async def test_an_illegal_move_is_refused_in_place_with_the_referees_reason(
         assert len(await world.service.store.load_events(game)) == before
         assert await page.locator("#log li").count() == 0
         assert await page.locator("#free-text").input_value() == line  # kept, to fix
+        assert page.errors == []
+    finally:
+        await page.context.close()
+
+
+async def test_the_seat_is_found_when_the_page_came_without_it(world: World) -> None:
+    """A private link opened from Discord or a mail program is a cross-site navigation: the
+    page that follows its redirect comes without the session's seat and CSRF token (the
+    SameSite=Strict cookie is not sent with it). The page asks seat.json, finds the seat, and
+    orders go with seat.json's token. (Playwright navigates directly, so the page's boot data is
+    stripped here as the browser's first load would have it.)"""
+    chan, game = await world.game()
+    assert (await world.service.handle(chan, "bob", "end confirm")).ok
+    context = await world.browser.new_context(viewport={"width": 1400, "height": 900})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        await page.goto(await world.seat_url(game, "Soviet Union", "bob"))  # the cookie
+        await page.wait_for_selector("body.ready")
+
+        async def strip(route: Any) -> None:
+            response = await route.fetch()
+            body = await response.text()
+            body = re.sub(r'"csrf":"[^"]*"', '"csrf":null', body)
+            body = re.sub(r'"seat":\{[^}]*\}', '"seat":null', body)
+            await route.fulfill(response=response, body=body)
+
+        await page.route(re.compile(r".*/g/[^/?]+$"), strip)
+        await page.reload()
+        await page.wait_for_selector("body.ready")
+        boot = await page.evaluate("JSON.parse(document.getElementById('boot').textContent)")
+        assert boot["seat"] is None and boot["csrf"] is None
+        await page.locator("#seat-panel").wait_for()
+        assert "bob" in await page.locator("#seat-who").inner_text()
+        line = "move 3 infantry from Karelia to West Russia"
+        await page.fill("#free-text", line)
+        await page.click("#free-send")
+        await page.locator("#log li.log-accepted").first.wait_for(timeout=15_000)
+        assert await page.locator("#free-refusal").is_hidden()
+        assert errors == []
+    finally:
+        await context.close()
+
+
+async def test_a_spectator_gets_no_orders(world: World) -> None:
+    _, game = await world.game()
+    page = await world.open(await world.page_url(game))
+    try:
+        await page.locator("#status-facts").wait_for()
+        await page.locator(chip("Karelia", "infantry", "Soviet Union")).click()
+        await page.locator("#space-panel").wait_for()
+        assert await page.locator("#seat-panel").is_hidden()
+        assert await page.locator("#move-builder").is_hidden()
         assert page.errors == []
     finally:
         await page.context.close()

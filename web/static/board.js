@@ -23,6 +23,7 @@
     seat: null, // seat.json
     at: null, // null: live; else the log seq shown
     head: null, // {seq, hash} of the game as last seen
+    seated: boot.seat ? true : null, // null: not known yet (see seatDoc)
     selected: null, // the space whose panel is open
     moves: null, // moves.json of the selected space
     view: { k: 1, tx: 0, ty: 0 }, // screen = t + k * map
@@ -828,7 +829,7 @@
   // counts chosen and the destination stay where they are still possible.
   async function maybeLoadMoves(keep) {
     const name = app.selected;
-    const movable = boot.seat && app.at === null && app.seat && app.seat.acting
+    const movable = app.seated && app.at === null && app.seat && app.seat.acting
       ? (app.seat.movable || {})[name] : null;
     if (!movable || !movable.length) { app.moves = null; renderMoveBuilder(); return; }
     try {
@@ -927,7 +928,7 @@
 
   function renderSeat() {
     const panel = $("seat-panel");
-    if (!boot.seat) { panel.hidden = true; return; }
+    if (!app.seated || !boot.seat) { panel.hidden = true; return; }
     panel.hidden = false;
     $("log-panel").hidden = $("log").children.length === 0;
     const seat = app.seat;
@@ -1128,6 +1129,24 @@
   // ---------------------------------------------------------------------------------------------
   // Live: the head from /events; refetch on a new one
 
+  // The seat: seat.json answers a seated session (403: a spectator). Asked once even where the
+  // boot data names no seat: a private link opened from another site (Discord, a mail program)
+  // is a cross-site navigation, so the SameSite=Strict cookie came only with later requests.
+  async function seatDoc() {
+    const r = await fetch(api + "/seat.json", { credentials: "same-origin", headers: { Accept: "application/json" } });
+    if (r.status === 403 || r.status === 401) {
+      if (app.seated) app.sessionNote = "Your seat's session has ended: open your private link again to give orders.";
+      app.seated = false;
+      return null;
+    }
+    if (!r.ok) return app.seat; // a passing failure: keep what the page has
+    const doc = await r.json();
+    app.seated = true;
+    if (!boot.seat) boot.seat = { powers: doc.powers || [], holder: doc.holder || null };
+    if (doc.csrf) boot.csrf = doc.csrf;
+    return doc;
+  }
+
   let refreshing = null;
   async function refresh() {
     if (refreshing) { app.again = true; return refreshing; }
@@ -1138,7 +1157,7 @@
           const [st, hist, seat] = await Promise.all([
             getJSON("/state.json"),
             getJSON("/history.json").catch(() => app.history),
-            boot.seat ? getJSON("/seat.json").catch(() => null) : Promise.resolve(null),
+            app.seated === false ? Promise.resolve(null) : seatDoc().catch(() => app.seat),
           ]);
           app.live = st;
           app.head = st.head;
@@ -1148,7 +1167,7 @@
           showAll();
           if (app.selected && app.at === null) await maybeLoadMoves(true);
           map.setAttribute("data-seq", String(st.head ? st.head.seq : ""));
-          note("");
+          note(app.sessionNote || "");
         } catch (err) {
           note(`Could not load the game: ${err.message}`);
         }
