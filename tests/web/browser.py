@@ -109,7 +109,11 @@ async def open_world(tmp: Path) -> AsyncIterator[World]:
     path = chromium_or_skip()
     store = await open_store(f"sqlite+aiosqlite:///{(tmp / 'web.sqlite3').as_posix()}")
     service = GameService(store=store, allow_scripted_dice=True)
-    server = WebServer(service, WebConfig(host="127.0.0.1", port=0, poll_seconds=0.2))
+    # Every page of a test comes from 127.0.0.1: the limit per address is raised so that three
+    # players' pages (a whole round) are not taken for one greedy client.
+    server = WebServer(service, WebConfig(host="127.0.0.1", port=0, poll_seconds=0.2,
+                                          requests_per_minute=100_000,
+                                          orders_per_minute=1_000))
     await server.start()
     try:
         async for browser in launch(path):

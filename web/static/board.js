@@ -59,7 +59,10 @@
     if (!r.ok) {
       let why = `${r.status} ${r.statusText}`;
       try { why = (await r.json()).error || why; } catch (_) { /* not JSON */ }
-      throw new Error(why);
+      const err = new Error(why);
+      err.status = r.status;
+      err.retry = Number(r.headers.get("Retry-After")) || 0;
+      throw err;
     }
     return r.json();
   }
@@ -1169,7 +1172,10 @@
           map.setAttribute("data-seq", String(st.head ? st.head.seq : ""));
           note(app.sessionNote || "");
         } catch (err) {
-          note(`Could not load the game: ${err.message}`);
+          // Tried again by itself (after the server's Retry-After when it gave one).
+          note(`Could not load the game: ${err.message} (trying again)`);
+          clearTimeout(app.retry);
+          app.retry = setTimeout(refresh, 1000 * Math.min(60, err.retry || 3));
         }
       } while (app.again);
     })();
