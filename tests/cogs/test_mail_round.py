@@ -68,6 +68,27 @@ async def local_round(lines: list[tuple[str, str]], dice: list[int],
     return state_json(await service.state(game.id)), powers
 
 
+def batches(lines: list[tuple[str, str]], powers: list[str], holder: dict[str, str],
+            size: int = BATCH) -> list[tuple[str, str, list[str]]]:
+    """The round's lines after the start, as the players send them: (player, the power of the
+    first line, up to ``size`` lines), a new batch whenever the player changes. Lines that only
+    read, or that no power gave, are left out."""
+    out: list[tuple[str, str, list[str]]] = []
+    started = False
+    for (_who, line), power in zip(lines, powers, strict=True):
+        words = line.split()
+        if words[:2] == ["game", "start"]:
+            started = True
+            continue
+        if not started or words[0] in READS or not power:
+            continue
+        person = holder[power]
+        if not out or out[-1][0] != person or len(out[-1][2]) >= size:
+            out.append((person, power, []))
+        out[-1][2].append(line)
+    return out
+
+
 async def test_a_round_of_1941_by_mail_and_discord(table: Table, tmp_path: Path) -> None:
     t = table
     lines, dice = round_one()
@@ -96,14 +117,8 @@ async def test_a_round_of_1941_by_mail_and_discord(table: Table, tmp_path: Path)
         await w.gateway.tick()
         holder = {"Germany": ALICE, "Japan": ALICE, "Soviet Union": BOB,
                   "United Kingdom": BOB, "United States": "carol"}
-        group: list[str] = []
-        player = ""
-        first_power = ""
 
-        async def send() -> None:
-            nonlocal group
-            if not group:
-                return
+        async def send(player: str, first_power: str, group: list[str]) -> None:
             if player == "carol":
                 r, posted = await paste(t, t.carol, "\n".join(group))
                 said = described(r.response) + "\n".join(described(m) for m in r.followups)
@@ -115,22 +130,9 @@ async def test_a_round_of_1941_by_mail_and_discord(table: Table, tmp_path: Path)
                              token=w.token(player, first_power))
                 said = w.answer(player)
                 assert "All " in said and "accepted" in said, f"{group}\n{said}"
-            group = []
 
-        started = False
-        for (_who, line), power in zip(lines, powers, strict=True):
-            words = line.split()
-            if words[:2] == ["game", "start"]:
-                started = True
-                continue
-            if not started or words[0] in READS or not power:
-                continue
-            person = holder[power]
-            if person != player or len(group) >= BATCH:
-                await send()
-                player, first_power = person, power
-            group.append(line)
-        await send()
+        for player, first_power, group in batches(lines, powers, holder):
+            await send(player, first_power, group)
         assert state_json(await t.service.state(gid)) == local
 
         # The channel saw what the mail players did, marked as mail.

@@ -21,7 +21,7 @@ from rules.position import state_json
 from service.batch import BatchResult
 from service.games import GameInfo
 from tests.cogs.conftest import Table, answer, public
-from tests.cogs.test_mail_round import READS, local_round, round_one
+from tests.cogs.test_mail_round import batches, local_round, round_one
 from tests.cogs.test_orders_help import described
 from tests.web.browser import ARGS, chromium_or_skip
 from web.server import WebConfig, WebServer
@@ -91,22 +91,8 @@ async def test_a_round_of_1941_in_the_browser_with_discord_watching(
                 for p in held:
                     holder[p] = member.name
 
-            group: list[str] = []
-            player = ""
-            started = False
-            for (_who, line), power in zip(lines, powers, strict=True):
-                words = line.split()
-                if words[:2] == ["game", "start"]:
-                    started = True
-                    continue
-                if not started or words[0] in READS or not power:
-                    continue
-                if holder[power] != player or len(group) >= BATCH:
-                    if group:
-                        await send(pages[player], group)
-                    player, group = holder[power], []
-                group.append(line)
-            await send(pages[player], group)
+            for player, _power, group in batches(lines, powers, holder, BATCH):
+                await send(pages[player], group)
 
             # Every page shows the round's end, live.
             for page in pages.values():
