@@ -345,6 +345,18 @@ class SqlLog(SqlCore):
             ).all()
         return [_order_of(r) for r in rows]
 
+    async def last_order(self, game_id: str) -> OrderRecord | None:
+        async with self._read() as conn:
+            row = (
+                await conn.execute(
+                    sa.select(ORDER)
+                    .where(ORDER.c.game_id == game_id)
+                    .order_by(ORDER.c.index.desc())
+                    .limit(1)
+                )
+            ).first()
+        return _order_of(row) if row is not None else None
+
     async def drop_last_order(self, game_id: str, last: OrderRecord, head: str) -> OrderRecord:
         async with self._write() as conn:
             await self._touch(conn, game_id)

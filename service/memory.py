@@ -283,6 +283,10 @@ class MemoryStore:
     async def orders(self, game_id: str) -> list[OrderRecord]:
         return list(self._game(game_id).orders)
 
+    async def last_order(self, game_id: str) -> OrderRecord | None:
+        orders = self._game(game_id).orders
+        return orders[-1] if orders else None
+
     async def drop_last_order(self, game_id: str, last: OrderRecord, head: str) -> OrderRecord:
         g = self._game(game_id)
         now = g.orders[-1] if g.orders else None

@@ -143,8 +143,7 @@ class OrdersRoom(ServiceCore):
         mine = [p for p, who in seats.items() if who == person]
         if not mine:
             return Result.refused(msg("core.not_seated"), kind="undo", game=info)
-        orders = await self.store.orders(game_id)
-        last = orders[-1] if orders else None
+        last = await self.store.last_order(game_id)
         if last is not None and last.end_seq != loaded.seq:  # an order came after the load
             return Result.refused(undo_moved(loaded.seq, last.end_seq), kind="undo", game=info)
         dropped = [s.event for s in loaded.events[last.first_seq : last.end_seq]] if last else []

@@ -201,6 +201,11 @@ class EventStore(Protocol):
 
     async def orders(self, game_id: str) -> list[OrderRecord]: ...
 
+    async def last_order(self, game_id: str) -> OrderRecord | None:
+        """The game's last order (None before any): what undo and "who acted last" need, read
+        alone, so that neither grows with the length of the game."""
+        ...
+
     async def drop_last_order(self, game_id: str, last: OrderRecord, head: str) -> OrderRecord:
         """Remove exactly the order ``last`` (the undoer read it as the last order) and its
         events, if it is still the last order, the log ends where it ends and the log's head

@@ -354,10 +354,10 @@ class Notice:
 
 async def last_actor(service: ServiceCore, game_id: str) -> str:
     """Who gave the game's last order ('' if it was the referee at a deadline)."""
-    orders = await service.store.orders(game_id)
-    if not orders or orders[-1].text.endswith(REFEREE_NOTE):
+    last = await service.store.last_order(game_id)
+    if last is None or last.text.endswith(REFEREE_NOTE):
         return ""
-    return orders[-1].person
+    return last.person
 
 
 async def notices(

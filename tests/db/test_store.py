@@ -82,6 +82,20 @@ async def test_stale_writer_and_undo(store: SqlStore) -> None:
     assert len(await store.load_events(g)) == n + 1
 
 
+async def test_the_last_order_is_read_alone(store: SqlStore) -> None:
+    """Undo and "who acted last" read the last order alone (issue 18: no cost that grows with
+    the game): the same as the last of all the orders, after appends and an undo."""
+    g = await seated_game(GameService(store), channel())
+    assert await store.last_order(g) == (await store.orders(g))[-1]
+    n = len(await store.load_events(g))
+    started = ev.TurnStarted(round=1, power="Germany")
+    first = await store.append(g, n, [started], person="x", power="Germany", text="one")
+    second = await store.append(g, n + 1, [started], person="y", power="Germany", text="two")
+    assert await store.last_order(g) == second == (await store.orders(g))[-1]
+    await store.drop_last_order(g, second, (await store.load_events(g))[-1].hash)
+    assert await store.last_order(g) == first
+
+
 async def test_two_concurrent_writers_exactly_one_wins(db_url: str, store: SqlStore) -> None:
     """Two stores (two connection pools, as two processes would have) append at one seq."""
     g = await seated_game(GameService(store), channel())
