@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from odds.core import FIRE, FIRE_FIRST, Model, State, Tally, TooBig
-from odds.grid import applies, grid_exact
+from odds.grid import applies, attacker_tree, grid_exact
 from rules.battle import model as bm
 from rules.battle.model import ATT, DEF
 
@@ -110,23 +110,7 @@ def fast_exact(model: Model, max_states: int, max_work: int,
     if not starts:
         return tally, 0
     # The attacker: a tree of chains, from each state the opening leaves.
-    node: dict[State, int] = {}
-    states: list[State] = []
-    parent: list[int] = []
-    for a in sorted(starts, key=lambda s: -model.hp(ATT, s)):
-        walk: list[State] = []
-        s = a
-        while s not in node:
-            walk.append(s)
-            node[s] = len(states)
-            states.append(s)
-            parent.append(-1)
-            if not any(s):
-                break
-            s = model.assign(ATT, s, (1, 0, 0))
-        for s0 in walk:
-            if any(s0):
-                parent[node[s0]] = node[model.assign(ATT, s0, (1, 0, 0))]
+    node, states, parent = attacker_tree(model, starts)
     nrows = len(states)
     if nrows * n > max_states:
         raise TooBig

@@ -28,7 +28,7 @@ double's precision of the total); the tests hold this method to the old one with
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from operator import add
 
 from odds.core import FIRE, Model, State, Tally, TooBig, _opening
@@ -104,6 +104,31 @@ def _chain(model: Model, role: int, st: State) -> list[State]:
     return out
 
 
+def attacker_tree(model: Model, starts: Iterable[State]
+                  ) -> tuple[dict[State, int], list[State], list[int]]:
+    """The attacker's states as a tree of chains, from each state the opening leaves: each
+    state's row (``node``), the states by row, and each row's parent (the state one more hit
+    leaves; -1 for none left)."""
+    node: dict[State, int] = {}
+    states: list[State] = []
+    parent: list[int] = []
+    for a in sorted(starts, key=lambda s: -model.hp(ATT, s)):
+        walk: list[State] = []
+        s = a
+        while s not in node:
+            walk.append(s)
+            node[s] = len(states)
+            states.append(s)
+            parent.append(-1)
+            if not any(s):
+                break
+            s = model.assign(ATT, s, (1, 0, 0))
+        for s0 in walk:
+            if any(s0):
+                parent[node[s0]] = node[model.assign(ATT, s0, (1, 0, 0))]
+    return node, states, parent
+
+
 def grid_exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, int] | None:
     """The exact odds on the grid of hits absorbed, or None where the method does not apply
     (``applies``); raises ``TooBig`` past ``max_states`` states or ``max_work`` steps."""
@@ -122,23 +147,7 @@ def grid_exact(model: Model, max_states: int, max_work: int) -> tuple[Tally, int
         return None
     ncols = len(dchain)
     # The attacker: a tree of chains, from each state the opening leaves.
-    node: dict[State, int] = {}
-    states: list[State] = []
-    parent: list[int] = []
-    for a in sorted({a for a, _d in mass0}, key=lambda s: -model.hp(ATT, s)):
-        walk: list[State] = []
-        s = a
-        while s not in node:
-            walk.append(s)
-            node[s] = len(states)
-            states.append(s)
-            parent.append(-1)
-            if not any(s):
-                break
-            s = model.assign(ATT, s, (1, 0, 0))
-        for s0 in walk:
-            if any(s0):
-                parent[node[s0]] = node[model.assign(ATT, s0, (1, 0, 0))]
+    node, states, parent = attacker_tree(model, {a for a, _d in mass0})
     nrows = len(states)
     if nrows * ncols > max_states:
         raise TooBig
