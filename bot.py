@@ -22,7 +22,7 @@ from local.table import EXIT_USAGE, add_arguments, run_table
 
 if TYPE_CHECKING:
     from service.batch import BatchResult
-    from service.games import GameService
+    from service.games import GameInfo, GameService
     from settings import Settings
     from web.server import AfterOrders, WebServer
 
@@ -70,9 +70,10 @@ async def start_web(settings: Any, service: GameService, *,
 
 
 @contextlib.asynccontextmanager
-async def local_web(service: GameService, args: argparse.Namespace) -> AsyncIterator[str]:
+async def local_web(service: GameService, args: argparse.Namespace,
+                    say: Callable[[str], None]) -> AsyncIterator[str]:
     """The web pages beside the local table (``--web``): the ``WEB_*`` settings, the port
-    from ``--web-port`` when given."""
+    from ``--web-port`` when given. Orders given on a page are told at the table (``say``)."""
     from dataclasses import replace
 
     from settings import Settings
@@ -85,7 +86,12 @@ async def local_web(service: GameService, args: argparse.Namespace) -> AsyncIter
     config = WebConfig.of(settings)
     if args.web_port is not None:
         config = replace(config, port=args.web_port)
-    server = await start_web(config, service)
+    async def after_orders(info: GameInfo, holder: str, batch: BatchResult) -> None:
+        for line in batch.accepted:
+            answer = line.result.answer if line.result is not None else ""
+            say("\n".join([f"{holder} on the web page: {line.line}", *answer.splitlines()]))
+
+    server = await start_web(config, service, after_orders=after_orders)
     try:
         yield (f"Web pages at {server.public_url}: '<name>: game link' gives the game's board "
                "and that player's private link to play there.")
@@ -101,7 +107,7 @@ def start_discord(token: str, *, sync: bool = False) -> int:
 
     from cogs._bot import UmpireBot
     from db.repo import open_store
-    from service.games import GameInfo, GameService
+    from service.games import GameService
 
     settings = prepared_settings()
 

@@ -414,7 +414,9 @@ def _interactive_lines(table: Table, stdin: TextIO, stdout: TextIO) -> Iterator[
 # Serves the table's games on web pages while the table runs (``--web``; ``bot.py`` gives it:
 # the table may not import the web front end): entered with the table's service, it yields
 # the line that says where the pages are.
-WebBeside = Callable[[GameService, argparse.Namespace], AbstractAsyncContextManager[str]]
+# ``say`` prints a line at the table (the orders given on a page, so the table sees them).
+WebBeside = Callable[[GameService, argparse.Namespace, Callable[[str], None]],
+                     AbstractAsyncContextManager[str]]
 
 
 async def run_table(
@@ -463,7 +465,12 @@ async def run_table(
             stderr.write("error: --web needs the bot's entry point: python bot.py --local --web\n")
             return EXIT_USAGE
         try:
-            async with web(service, args) as where:
+            def say(text: str) -> None:
+                if not args.json:
+                    stdout.write(text + "\n")
+                    stdout.flush()
+
+            async with web(service, args, say) as where:
                 stdout.write(where + "\n")
                 stdout.flush()
                 code = await _run(args, table, position, script, stdin, stdout, stderr,

@@ -5,7 +5,9 @@ A real server on loopback; the 'player' fetches the links while the table waits 
 
 from __future__ import annotations
 
+import http.cookiejar
 import io
+import json
 import re
 import urllib.error
 import urllib.request
@@ -57,6 +59,18 @@ class Player(io.StringIO):
                         self.seen[name] = r.status
                 except urllib.error.HTTPError as e:
                     self.seen[name] = e.code
+            # bob plays on the page: his session (the private link's cookie) sends an order.
+            browser = urllib.request.build_opener(
+                urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            with browser.open(private.group(1), timeout=30) as r:
+                page = r.url
+            with browser.open(page + "/seat.json", timeout=30) as r:
+                csrf = json.load(r)["csrf"]
+            ask = urllib.request.Request(
+                page + "/orders", data=json.dumps({"lines": "buy 1 infantry"}).encode(), method="POST",
+                headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})
+            with browser.open(ask, timeout=30) as r:
+                self.seen["order"] = json.load(r)["ok"]
             return "quit\n"
         return ""
 
@@ -73,8 +87,10 @@ def test_the_local_table_serves_the_web_pages_while_it_waits(tmp_path: Path) -> 
     assert re.search(r"^Web pages at http://127\.0\.0\.1:\d+: '<name>: game link' gives", text,
                      re.M), text
     assert "Your private link to play" in text
-    # Both opened while the table was waiting for its next line.
-    assert player.seen == {"board": 200, "private": 303}
+    # Both opened while the table was waiting for its next line, and bob's order from the
+    # page was applied and told at the table.
+    assert player.seen == {"board": 200, "private": 303, "order": True}
+    assert "bob on the web page: buy 1 infantry\nSoviet Union bought 1 infantry (3 IPCs)." in text
 
 
 def test_web_needs_the_bots_entry_point(tmp_path: Path) -> None:
