@@ -257,8 +257,10 @@ async def processes(url: str, counts: Sequence[int], games: int, orders: int) ->
         "\n".join(lines)
 
 
-async def main_async(args: argparse.Namespace) -> None:
-    for backend in args.backends:
+async def each_database(backends: list[str]) -> AsyncIterator[tuple[str, str]]:
+    """(backend, URL) of a fresh database of each backend in turn, announced; a backend that
+    cannot be had here is said to be skipped."""
+    for backend in backends:
         try:
             ctx = database(backend)
             url = await ctx.__aenter__()
@@ -267,16 +269,21 @@ async def main_async(args: argparse.Namespace) -> None:
             continue
         try:
             print(f"== {backend}", flush=True)
-            floor_s, line = await floor(url)
-            print(line, flush=True)
-            for n in args.games:
-                print(await many_games(url, n, args.orders, floor_s), flush=True)
-            if args.depths:
-                print(await depth_costs(url, args.depths, args.samples, floor_s), flush=True)
-            if backend == "postgres" and args.procs:
-                print(await processes(url, args.procs, args.proc_games, args.orders), flush=True)
+            yield backend, url
         finally:
             await ctx.__aexit__(None, None, None)
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    async for backend, url in each_database(args.backends):
+        floor_s, line = await floor(url)
+        print(line, flush=True)
+        for n in args.games:
+            print(await many_games(url, n, args.orders, floor_s), flush=True)
+        if args.depths:
+            print(await depth_costs(url, args.depths, args.samples, floor_s), flush=True)
+        if backend == "postgres" and args.procs:
+            print(await processes(url, args.procs, args.proc_games, args.orders), flush=True)
 
 
 def main() -> None:

@@ -29,7 +29,7 @@ import service.core as sc
 import service.describe as ds
 import service.fair as sf
 import service.orders as so
-from bench.games import database, end, new_game
+from bench.games import each_database, end, new_game
 from db.engine import create_engine
 from db.repo import SqlStore
 from service import language
@@ -153,19 +153,9 @@ async def parts(url: str, orders: int) -> str:
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    for backend in args.backends:
-        try:
-            ctx = database(backend)
-            url = await ctx.__aenter__()
-        except Exception as e:
-            print(f"{backend}: skipped ({type(e).__name__}: {e})")
-            continue
-        try:
-            print(f"== {backend}", flush=True)
-            print(await floor_cpu(url), flush=True)
-            print(await parts(url, args.orders), flush=True)
-        finally:
-            await ctx.__aexit__(None, None, None)
+    async for _backend, url in each_database(args.backends):
+        print(await floor_cpu(url), flush=True)
+        print(await parts(url, args.orders), flush=True)
 
 
 def main() -> None:
